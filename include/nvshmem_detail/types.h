@@ -1,0 +1,151 @@
+/* Public NVSHMEM types, constants and enums (NVSHMEM 3.4.5 API, "Library Constants" and "Library
+ * Handles" sections). Layouts of NVSHMEM-defined structs match NVIDIA's headers byte for byte. */
+#ifndef NVSHMEM_DETAIL_TYPES_H
+#define NVSHMEM_DETAIL_TYPES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- versions (OpenSHMEM specification level this API follows) ---- */
+#define NVSHMEM_MAJOR_VERSION 1
+#define NVSHMEM_MINOR_VERSION 3
+#define NVSHMEM_MAX_NAME_LEN 256
+
+/* ---- comparison operators for wait/test (nvshmemx_cmp_type_t) ---- */
+enum nvshmemx_cmp_type {
+  NVSHMEM_CMP_EQ = 0,
+  NVSHMEM_CMP_NE = 1,
+  NVSHMEM_CMP_GT = 2,
+  NVSHMEM_CMP_LE = 3,
+  NVSHMEM_CMP_LT = 4,
+  NVSHMEM_CMP_GE = 5,
+  NVSHMEM_CMP_SENTINEL = INT32_MAX
+};
+typedef enum nvshmemx_cmp_type nvshmemx_cmp_type_t;
+
+/* ---- signal operators ---- */
+enum nvshmemx_signal_op {
+  NVSHMEM_SIGNAL_SET = 9,
+  NVSHMEM_SIGNAL_ADD = 10
+};
+typedef enum nvshmemx_signal_op nvshmemx_signal_op_t;
+
+/* ---- thread support levels ---- */
+enum nvshmemx_thread_support {
+  NVSHMEM_THREAD_SINGLE = 0,
+  NVSHMEM_THREAD_FUNNELED = 1,
+  NVSHMEM_THREAD_SERIALIZED = 2,
+  NVSHMEM_THREAD_MULTIPLE = 3,
+  NVSHMEM_THREAD_TYPE_SENTINEL = INT32_MAX
+};
+typedef enum nvshmemx_thread_support nvshmemx_thread_support_t;
+
+/* ---- init status (nvshmemx_init_status) ---- */
+enum nvshmemx_init_status {
+  NVSHMEM_STATUS_NOT_INITIALIZED = 0,
+  NVSHMEM_STATUS_IS_BOOTSTRAPPED,
+  NVSHMEM_STATUS_IS_INITIALIZED,
+  NVSHMEM_STATUS_LIMITED_MPG,
+  NVSHMEM_STATUS_FULL_MPG,
+  NVSHMEM_STATUS_INVALID = INT32_MAX
+};
+typedef enum nvshmemx_init_status nvshmemx_init_status_t;
+
+/* ---- return codes of nvshmemx_* calls ---- */
+enum nvshmemx_status {
+  NVSHMEMX_SUCCESS = 0,
+  NVSHMEMX_ERROR_INVALID_VALUE,
+  NVSHMEMX_ERROR_OUT_OF_MEMORY,
+  NVSHMEMX_ERROR_NOT_SUPPORTED,
+  NVSHMEMX_ERROR_SYMMETRY,
+  NVSHMEMX_ERROR_GPU_NOT_SELECTED,
+  NVSHMEMX_ERROR_COLLECTIVE_LAUNCH_FAILED,
+  NVSHMEMX_ERROR_INTERNAL,
+  NVSHMEMX_ERROR_SENTINEL = INT32_MAX
+};
+
+/* ---- init flags for nvshmemx_init_attr ---- */
+enum flags {
+  NVSHMEMX_INIT_THREAD_PES = 1,
+  NVSHMEMX_INIT_WITH_MPI_COMM = 1 << 1,
+  NVSHMEMX_INIT_WITH_SHMEM = 1 << 2,
+  NVSHMEMX_INIT_WITH_UNIQUEID = 1 << 3,
+  NVSHMEMX_INIT_MAX = 1 << 31
+};
+
+/* ---- teams ---- */
+typedef int32_t nvshmem_team_t;
+typedef nvshmem_team_t nvshmemx_team_t;
+typedef uint64_t nvshmemx_team_uniqueid_t;
+
+enum nvshmem_team_id_t {
+  NVSHMEM_TEAM_INVALID = -1,
+  NVSHMEM_TEAM_WORLD = 0,
+  NVSHMEM_TEAM_WORLD_INDEX = 0,
+  NVSHMEM_TEAM_SHARED = 1,
+  NVSHMEM_TEAM_SHARED_INDEX = 1,
+  NVSHMEMX_TEAM_NODE = 2,
+  NVSHMEM_TEAM_NODE_INDEX = 2,
+  NVSHMEMX_TEAM_SAME_MYPE_NODE = 3,
+  NVSHMEM_TEAM_SAME_MYPE_NODE_INDEX = 3,
+  NVSHMEM_TEAMS_MIN = 6
+};
+
+#define NVSHMEM_TEAM_CONFIG_MASK_NUM_CONTEXTS 1
+#define NVSHMEM_TEAM_CONFIG_MASK_UNIQUEID 2
+
+typedef struct {
+  int version;
+  int num_contexts;
+  nvshmemx_team_uniqueid_t uniqueid;
+  char padding[48];
+} nvshmem_team_config_t;
+
+/* Struct versions encode (version << 16) + sizeof(struct). */
+#define NVSHMEM_TEAM_CONFIG_VERSION ((2 << 16) + sizeof(nvshmem_team_config_t))
+#define NVSHMEM_TEAM_CONFIG_INITIALIZER {(int)NVSHMEM_TEAM_CONFIG_VERSION, 0, 0, {0}}
+
+/* ---- unique id bootstrap ---- */
+#define NVSHMEM_UNIQUEID_INTERNAL_SIZE 124
+typedef struct {
+  int version;
+  char internal[NVSHMEM_UNIQUEID_INTERNAL_SIZE];
+} nvshmemx_uniqueid_v1;
+typedef nvshmemx_uniqueid_v1 nvshmemx_uniqueid_t;
+#define NVSHMEMX_UNIQUEID_VERSION ((1 << 16) + sizeof(nvshmemx_uniqueid_t))
+#define NVSHMEMX_UNIQUEID_INITIALIZER {(int)NVSHMEMX_UNIQUEID_VERSION, {0}}
+
+typedef struct {
+  int version;
+  nvshmemx_uniqueid_t *id;
+  int myrank;
+  int nranks;
+} nvshmemx_uniqueid_args_v1;
+typedef nvshmemx_uniqueid_args_v1 nvshmemx_uniqueid_args_t;
+#define NVSHMEMX_UNIQUEID_ARGS_VERSION ((1 << 16) + sizeof(nvshmemx_uniqueid_args_t))
+
+typedef struct {
+  int version;
+  nvshmemx_uniqueid_args_t uid_args;
+  int cuda_device_id; /* -1: the library picks (v2 only) */
+  char content[92];
+} nvshmemx_init_args_v2;
+typedef nvshmemx_init_args_v2 nvshmemx_init_args_t;
+#define NVSHMEMX_INIT_ARGS_VERSION ((2 << 16) + sizeof(nvshmemx_init_args_t))
+
+typedef struct {
+  int version;
+  void *mpi_comm; /* points to an MPI_Comm */
+  nvshmemx_init_args_t args;
+} nvshmemx_init_attr_v2;
+typedef nvshmemx_init_attr_v2 nvshmemx_init_attr_t;
+#define NVSHMEMX_INIT_ATTR_VERSION ((2 << 16) + sizeof(nvshmemx_init_attr_t))
+
+#define NVSHMEMX_INIT_ATTR_INITIALIZER                                                            \
+  {                                                                                               \
+    (int)NVSHMEMX_INIT_ATTR_VERSION, NULL, {                                                      \
+      (int)NVSHMEMX_INIT_ARGS_VERSION, {(int)NVSHMEMX_UNIQUEID_ARGS_VERSION, NULL, -1, -1}, -1, { 0 } \
+    }                                                                                             \
+  }
+
+#endif /* NVSHMEM_DETAIL_TYPES_H */
