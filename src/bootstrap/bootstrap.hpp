@@ -29,11 +29,17 @@ class Bootstrap {
   int size_ = 1;
 };
 
+// Thread safety: a Bootstrap object is used by one thread at a time (the runtime serialises its calls);
+// distinct objects may be used concurrently. Every call is collective over all its ranks, in the same order.
+// Destroying a connected bootstrap tells the server this rank has finalized (BYE) and closes its socket.
+//
 // Picks and connects the bootstrap for nvshmemx_init_attr(flags, attr):
 //  - NVSHMEMX_INIT_WITH_UNIQUEID: the unique-id TCP rendezvous with attr->args.uid_args;
 //  - otherwise, launcher environment variables (NVSHMRUN_*) set by nvshmrun;
 //  - otherwise a 1-PE job.
 // Unsupported flags (MPI communicator, SHMEM) give Status::not_supported with a message.
+// Blocks until every rank has connected (bounded by NVSHMEM_BOOTSTRAP_TIMEOUT). Errors: invalid_value (bad
+// attr, id or NVSHMRUN_* value), not_supported, timeout (naming the missing ranks), peer_failed, symmetry.
 Status bootstrap_create(unsigned flags, const nvshmemx_init_attr_t *attr, const Env &env,
                         std::unique_ptr<Bootstrap> *out);
 
@@ -45,5 +51,16 @@ Status uid_generate(const Env &env, nvshmemx_uniqueid_t *id);
 // Wait (bounded) for rendezvous servers started by this process to finish; called at finalize so
 // that no thread or socket outlives the runtime.
 void uid_servers_reap();
+
+// NVSHMRUN_LOCAL_RANK (this PE's rank among the PEs of its node, set by nvshmrun), or -1 when it is not
+// set or not a non-negative integer. The runtime picks its GPU as local rank mod the visible GPU count.
+int launcher_local_rank();
+
+// The variables nvshmrun sets in every PE's environment (see docs/bootstrap.md).
+inline constexpr const char *kEnvLauncherRank = "NVSHMRUN_RANK";             // 0 .. size-1
+inline constexpr const char *kEnvLauncherSize = "NVSHMRUN_SIZE";             // number of PEs
+inline constexpr const char *kEnvLauncherLocalRank = "NVSHMRUN_LOCAL_RANK";  // rank on this node
+inline constexpr const char *kEnvLauncherLocalSize = "NVSHMRUN_LOCAL_SIZE";  // PEs on this node
+inline constexpr const char *kEnvLauncherUniqueId = "NVSHMRUN_UNIQUEID";     // 256 hex digits
 
 }  // namespace nvshm

@@ -1,0 +1,314 @@
+// bootstrap_create and the two Bootstrap kinds: "single" (1 PE) and the TCP star client ("uid", "launcher").
+#include "bootstrap/bootstrap.hpp"
+
+#include <endian.h>
+#include <poll.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "bootstrap/uid_server.hpp"
+#include "bootstrap/wire.hpp"
+#include "common/log.hpp"
+
+namespace nvshm {
+namespace {
+using boot::Clock;
+using boot::Frame;
+using boot::Io;
+
+class SingleBootstrap final : public Bootstrap {
+ public:
+  const char *name() const override { return "single"; }
+  Status allgather(const void *in, void *out, std::size_t bytes) override {
+    if (bytes && in != out) memmove(out, in, bytes);
+    return Status::ok;
+  }
+  Status barrier() override { return Status::ok; }
+};
+
+// One persistent connection to the rendezvous server (boot::UidServer).
+class TcpBootstrap final : public Bootstrap {
+ public:
+  static Status connect(const boot::UidInfo &info, int rank, int nranks, long timeout_s, const char *name,
+                        std::unique_ptr<Bootstrap> *out);
+  ~TcpBootstrap() override {
+    if (!fd_ || broken_ != Status::ok) return;
+    boot::FrameHeader h;
+    h.type = static_cast<std::uint16_t>(Frame::bye);
+    h.rank = rank_;
+    boot::send_frame(fd_.get(), h, nullptr, Clock::now() + std::chrono::seconds(1));
+  }
+  const char *name() const override { return name_; }
+  Status allgather(const void *in, void *out, std::size_t bytes) override {
+    return round("bootstrap allgather", in, out, bytes);
+  }
+  Status barrier() override { return round("bootstrap barrier", nullptr, nullptr, 0); }
+
+ private:
+  Status round(const char *where, const void *in, void *out, std::size_t bytes);
+  Status await(const char *where, Frame expect, void *out, std::size_t bytes);
+  Clock::time_point answer_deadline() const { return Clock::now() + timeout_ + std::chrono::seconds(2); }
+
+  boot::Fd fd_;
+  std::string server_;
+  const char *name_ = "uid";
+  std::chrono::seconds timeout_{120};
+  std::uint32_t seq_ = 0;
+  Status broken_ = Status::ok;  // after an error every call fails with it
+};
+
+// Connects (retrying until the server is up), says HELLO and waits until every rank has connected.
+Status TcpBootstrap::connect(const boot::UidInfo &info, int rank, int nranks, long timeout_s, const char *name,
+                             std::unique_ptr<Bootstrap> *out) {
+  const char *where = "bootstrap connect";
+  std::unique_ptr<TcpBootstrap> b(new TcpBootstrap());
+  b->rank_ = rank;
+  b->size_ = nranks;
+  b->name_ = name;
+  b->timeout_ = std::chrono::seconds(timeout_s);
+  auto *sa = reinterpret_cast<const sockaddr *>(&info.addr);
+  socklen_t len = sa->sa_family == AF_INET ? sizeof(sockaddr_in) : sizeof(sockaddr_in6);
+  b->server_ = boot::addr_to_string(sa);
+  auto deadline = Clock::now() + b->timeout_;
+  auto pause = std::chrono::milliseconds(20);
+  int last_err = 0;
+  for (;;) {
+    boot::Fd fd(socket(sa->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+    if (!fd) {
+      log_error(where, "socket failed: %s", strerror(errno));
+      return Status::internal;
+    }
+    int err = ::connect(fd.get(), sa, len) == 0 ? 0 : errno;
+    if (err == EINPROGRESS) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+      pollfd p{fd.get(), POLLOUT, 0};
+      socklen_t elen = sizeof err;
+      if (poll(&p, 1, static_cast<int>(left > 0 ? left : 0)) == 1)
+        getsockopt(fd.get(), SOL_SOCKET, SO_ERROR, &err, &elen);
+      else
+        err = ETIMEDOUT;
+    }
+    if (err == 0) {
+      b->fd_ = std::move(fd);
+      break;
+    }
+    last_err = err;
+    if (err != ECONNREFUSED && err != ETIMEDOUT && err != EHOSTUNREACH && err != ENETUNREACH && err != EAGAIN &&
+        err != ECONNRESET) {
+      log_error(where, "cannot connect to the bootstrap server at %s: %s", b->server_.c_str(), strerror(err));
+      return Status::internal;
+    }
+    if (Clock::now() + pause >= deadline) {
+      log_error(where,
+                "PE %d could not connect to the bootstrap server at %s within %ld s (NVSHMEM_BOOTSTRAP_TIMEOUT): %s; "
+                "is the process that hosts it (nvshmrun, or the PE that called nvshmemx_get_uniqueid) running?",
+                rank, b->server_.c_str(), timeout_s, strerror(last_err));
+      return Status::timeout;
+    }
+    std::this_thread::sleep_for(pause);
+    if (pause < std::chrono::milliseconds(250)) pause *= 2;
+  }
+  unsigned char hello[boot::kHelloBytes];
+  memcpy(hello, info.secret, boot::kSecretBytes);
+  std::uint32_t n = htobe32(static_cast<std::uint32_t>(nranks));
+  memcpy(hello + boot::kSecretBytes, &n, 4);
+  boot::FrameHeader h;
+  h.type = static_cast<std::uint16_t>(Frame::hello);
+  h.rank = rank;
+  h.length = sizeof hello;
+  if (boot::send_frame(b->fd_.get(), h, hello, b->answer_deadline()) != Io::ok) {
+    log_error(where, "lost the connection to the bootstrap server at %s while saying HELLO", b->server_.c_str());
+    return Status::peer_failed;
+  }
+  NVSHM_TRY(b->await(where, Frame::ready, nullptr, 0));
+  *out = std::move(b);
+  return Status::ok;
+}
+
+Status TcpBootstrap::round(const char *where, const void *in, void *out, std::size_t bytes) {
+  if (broken_ != Status::ok) {
+    log_error(where, "the bootstrap failed earlier (%s); it cannot be used any more", status_name(broken_));
+    return broken_;
+  }
+  if (bytes > boot::kMaxBlob) {
+    log_error(where, "%zu bytes is more than the bootstrap's limit of %llu bytes per PE", bytes,
+              static_cast<unsigned long long>(boot::kMaxBlob));
+    return Status::invalid_value;
+  }
+  boot::FrameHeader h;
+  h.type = static_cast<std::uint16_t>(Frame::contrib);
+  h.rank = rank_;
+  h.seq = seq_;
+  h.length = bytes;
+  if (boot::send_frame(fd_.get(), h, in, answer_deadline()) != Io::ok) {
+    // The server may have sent the reason before closing: prefer it.
+    Status s = await(where, Frame::result, nullptr, 0);
+    return s == Status::ok ? Status::peer_failed : s;
+  }
+  NVSHM_TRY(await(where, Frame::result, out, bytes * static_cast<std::size_t>(size_)));
+  ++seq_;
+  return Status::ok;
+}
+
+// Reads the next frame from the server: `expect` (with exactly `bytes` of payload into `out`) or an error.
+Status TcpBootstrap::await(const char *where, Frame expect, void *out, std::size_t bytes) {
+  auto deadline = answer_deadline();
+  unsigned char raw[boot::kHeaderBytes];
+  Io io = boot::recv_all(fd_.get(), raw, sizeof raw, deadline);
+  boot::FrameHeader h = boot::decode_header(raw);
+  if (io == Io::ok && h.magic == boot::kFrameMagic && h.type == static_cast<std::uint16_t>(Frame::error) &&
+      h.length <= boot::kMaxText) {
+    std::string text(h.length, '\0');
+    io = boot::recv_all(fd_.get(), text.data(), text.size(), deadline);
+    broken_ = h.code > 0 && h.code <= static_cast<std::uint16_t>(Status::internal) ? static_cast<Status>(h.code)
+                                                                                   : Status::peer_failed;
+    log_error(where, "%s", text.c_str());
+    return broken_;
+  }
+  if (io == Io::ok && h.magic == boot::kFrameMagic && h.type == static_cast<std::uint16_t>(expect) &&
+      h.length == bytes && (expect != Frame::result || h.seq == seq_)) {
+    io = boot::recv_all(fd_.get(), out, bytes, deadline);
+    if (io == Io::ok) return Status::ok;
+  }
+  switch (io) {
+    case Io::ok:
+      log_error(where, "unexpected %s frame of %llu bytes (round %u) from the bootstrap server at %s",
+                boot::frame_name(h.type), static_cast<unsigned long long>(h.length), h.seq, server_.c_str());
+      broken_ = Status::peer_failed;
+      break;
+    case Io::timeout:
+      log_error(where, "no answer from the bootstrap server at %s within %lld s (NVSHMEM_BOOTSTRAP_TIMEOUT)",
+                server_.c_str(), static_cast<long long>(timeout_.count()));
+      broken_ = Status::timeout;
+      break;
+    default:
+      log_error(where,
+                "lost the connection to the bootstrap server at %s (the process hosting it, nvshmrun or the PE that "
+                "called nvshmemx_get_uniqueid, may have exited)",
+                server_.c_str());
+      broken_ = Status::peer_failed;
+  }
+  return broken_;
+}
+
+bool parse_rank(const char *text, long *out) {
+  return text && parse_int(text, out) && *out >= 0 && *out < (1 << 20);
+}
+
+// Reads the variables nvshmrun sets; every malformed value is reported by name.
+Status launcher_create(const Env &env, const char *uid_hex, std::unique_ptr<Bootstrap> *out) {
+  const char *where = "nvshmem_init (launcher bootstrap)";
+  const char *rank_s = getenv(kEnvLauncherRank), *size_s = getenv(kEnvLauncherSize);
+  long rank = -1, size = -1;
+  if (!parse_rank(size_s, &size) || size < 1) {
+    log_error(where, "%s is set but %s='%s' is not a positive PE count", kEnvLauncherUniqueId, kEnvLauncherSize,
+              size_s ? size_s : "(unset)");
+    return Status::invalid_value;
+  }
+  if (!parse_rank(rank_s, &rank) || rank >= size) {
+    log_error(where, "%s='%s' is not a rank in [0, %ld)", kEnvLauncherRank, rank_s ? rank_s : "(unset)", size);
+    return Status::invalid_value;
+  }
+  nvshmemx_uniqueid_t id;
+  boot::UidInfo info;
+  if (!boot::uid_from_hex(uid_hex, &id)) {
+    log_error(where, "%s is not %zu hex digits", kEnvLauncherUniqueId, 2 * sizeof id);
+    return Status::invalid_value;
+  }
+  NVSHM_TRY(boot::uid_unpack(id, where, &info));
+  return TcpBootstrap::connect(info, static_cast<int>(rank), static_cast<int>(size), env.bootstrap_timeout, "launcher",
+                               out);
+}
+
+std::mutex g_servers_mutex;
+std::vector<std::unique_ptr<boot::UidServer>> g_servers;
+}  // namespace
+
+Status bootstrap_create(unsigned flags, const nvshmemx_init_attr_t *attr, const Env &env,
+                        std::unique_ptr<Bootstrap> *out) {
+  const char *where = "nvshmemx_init_attr";
+  if (flags & (NVSHMEMX_INIT_WITH_MPI_COMM | NVSHMEMX_INIT_WITH_SHMEM)) {
+    log_error(where, "the %s bootstrap is not available in this version; use nvshmrun or NVSHMEMX_INIT_WITH_UNIQUEID",
+              flags & NVSHMEMX_INIT_WITH_MPI_COMM ? "MPI (NVSHMEMX_INIT_WITH_MPI_COMM)"
+                                                  : "OpenSHMEM (NVSHMEMX_INIT_WITH_SHMEM)");
+    return Status::not_supported;
+  }
+  if (env.bootstrap_timeout <= 0) {
+    log_error(where, "NVSHMEM_BOOTSTRAP_TIMEOUT=%ld must be a positive number of seconds", env.bootstrap_timeout);
+    return Status::invalid_value;
+  }
+  if (flags & NVSHMEMX_INIT_WITH_UNIQUEID) {
+    if (!attr || !attr->args.uid_args.id) {
+      log_error(where,
+                "NVSHMEMX_INIT_WITH_UNIQUEID needs attr->args.uid_args.id (set it with "
+                "nvshmemx_set_attr_uniqueid_args)");
+      return Status::invalid_value;
+    }
+    const nvshmemx_uniqueid_args_t &a = attr->args.uid_args;
+    if (a.nranks < 1 || a.myrank < 0 || a.myrank >= a.nranks) {
+      log_error(where, "unique-id arguments: myrank %d is not in [0, nranks %d)", a.myrank, a.nranks);
+      return Status::invalid_value;
+    }
+    boot::UidInfo info;
+    NVSHM_TRY(boot::uid_unpack(*a.id, where, &info));
+    return TcpBootstrap::connect(info, a.myrank, a.nranks, env.bootstrap_timeout, "uid", out);
+  }
+  const std::string &method = env.bootstrap;
+  if (!method.empty() && strcasecmp(method.c_str(), "PMI") && strcasecmp(method.c_str(), "nvshmrun")) {
+    bool known = !strcasecmp(method.c_str(), "MPI") || !strcasecmp(method.c_str(), "SHMEM") ||
+                 !strncasecmp(method.c_str(), "PMI", 3) || !strcasecmp(method.c_str(), "UID") ||
+                 !strcasecmp(method.c_str(), "plugin");
+    log_error(where, "NVSHMEM_BOOTSTRAP=%s: %s; leave it unset (or PMI) to use nvshmrun's environment", method.c_str(),
+              known ? "this bootstrap is not available in this version" : "unknown bootstrap method");
+    return known ? Status::not_supported : Status::invalid_value;
+  }
+  if (const char *hex = getenv(kEnvLauncherUniqueId); hex && *hex) return launcher_create(env, hex, out);
+  *out = std::make_unique<SingleBootstrap>();
+  return Status::ok;
+}
+
+Status uid_generate(const Env &env, nvshmemx_uniqueid_t *id) {
+  if (!id) {
+    log_error("nvshmemx_get_uniqueid", "the id pointer is NULL");
+    return Status::invalid_value;
+  }
+  std::unique_ptr<boot::UidServer> server;
+  NVSHM_TRY(boot::UidServer::start(env, false, &server));
+  *id = server->id();
+  std::lock_guard<std::mutex> lock(g_servers_mutex);
+  g_servers.push_back(std::move(server));
+  return Status::ok;
+}
+
+void uid_servers_reap() {
+  std::vector<std::unique_ptr<boot::UidServer>> servers;
+  {
+    std::lock_guard<std::mutex> lock(g_servers_mutex);
+    servers.swap(g_servers);
+  }
+  // Servers without clients are stopped at once; others get a few seconds for the last PEs' BYE.
+  auto end = Clock::now() + std::chrono::seconds(5);
+  for (auto &s : servers) {
+    if (!s->had_clients()) continue;
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - Clock::now());
+    if (!s->wait_done(left > std::chrono::milliseconds(0) ? left : std::chrono::milliseconds(0)))
+      NVSHM_WARN("nvshmem_finalize", "a bootstrap server still had connected PEs after 5 s; closing it");
+  }
+  servers.clear();  // stops and joins each thread
+}
+
+int launcher_local_rank() {
+  long v;
+  if (!parse_rank(getenv(kEnvLauncherLocalRank), &v)) return -1;
+  return static_cast<int>(v);
+}
+
+}  // namespace nvshm

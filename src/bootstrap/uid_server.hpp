@@ -1,0 +1,48 @@
+// The rendezvous server of the TCP star: one thread that accepts one persistent connection per PE,
+// checks each HELLO, then runs allgather rounds until every PE has said BYE or disconnected.
+// Used by uid_generate (nvshmemx_get_uniqueid) and by nvshmrun. Protocol: docs/bootstrap.md.
+#pragma once
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <thread>
+
+#include "bootstrap/wire.hpp"
+#include "common/env.hpp"
+
+namespace nvshm::boot {
+
+class UidServer {
+ public:
+  // Binds a listening socket (see choose_listen_address; `loopback` for one-node jobs), draws a random
+  // secret, describes both in id() and starts the server thread. Timeouts come from
+  // env.bootstrap_timeout (seconds, > 0). Errors: invalid_value (bad environment), internal (system call).
+  static Status start(const Env &env, bool loopback, std::unique_ptr<UidServer> *out);
+
+  // Stops the thread if it still runs (closing every connection) and joins it.
+  ~UidServer();
+  UidServer(const UidServer &) = delete;
+  UidServer &operator=(const UidServer &) = delete;
+
+  const nvshmemx_uniqueid_t &id() const { return id_; }
+  // True once a client has been accepted (nranks is known).
+  bool had_clients() const { return had_clients_.load(); }
+  // Waits up to `limit` for the thread to end by itself (every PE said BYE or disconnected).
+  bool wait_done(std::chrono::milliseconds limit);
+  // Asks the thread to end now and joins it. Idempotent.
+  void stop();
+
+ private:
+  UidServer() = default;
+  struct State;
+  void run();
+
+  nvshmemx_uniqueid_t id_{};
+  Fd listen_, wake_read_, wake_write_;
+  long timeout_s_ = 120;
+  unsigned char secret_[kSecretBytes]{};
+  std::thread thread_;
+  std::atomic<bool> done_{false}, had_clients_{false};
+};
+
+}  // namespace nvshm::boot
