@@ -97,6 +97,7 @@ Status TcpBootstrap::connect(const boot::UidInfo &info, int rank, int nranks, lo
         err = ETIMEDOUT;
     }
     if (err == 0) {
+      boot::set_nodelay(fd.get());
       b->fd_ = std::move(fd);
       break;
     }

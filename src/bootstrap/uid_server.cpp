@@ -306,6 +306,7 @@ struct UidServer::State {
         if (errno != EAGAIN && errno != EWOULDBLOCK) log_error(kWhere, "accept failed: %s", strerror(errno));
         return;
       }
+      set_nodelay(fd);
       auto c = std::make_unique<Conn>();
       c->fd.reset(fd);
       c->peer = addr_to_string(reinterpret_cast<sockaddr *>(&addr));

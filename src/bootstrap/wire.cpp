@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <ifaddrs.h>
 #include <net/if.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <strings.h>
 #include <unistd.h>
@@ -143,6 +144,11 @@ Io send_frame(int fd, const FrameHeader &h, const void *payload, Clock::time_poi
   Io r = send_all(fd, hdr, sizeof hdr, deadline);
   if (r != Io::ok || h.length == 0) return r;
   return send_all(fd, payload, h.length, deadline);
+}
+
+void set_nodelay(int fd) {
+  int one = 1;
+  setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 }
 
 bool set_nonblocking(int fd) {

@@ -80,6 +80,7 @@ Io recv_all(int fd, void *data, std::size_t bytes, Clock::time_point deadline);
 Io send_frame(int fd, const FrameHeader &h, const void *payload, Clock::time_point deadline);
 
 bool set_nonblocking(int fd);
+void set_nodelay(int fd);  // frames are small and latency-bound: no Nagle delay
 std::string addr_to_string(const sockaddr *sa);
 
 // ---- the unique id: what a client needs to reach one server ----
