@@ -1,0 +1,180 @@
+/* Device building blocks: execution scopes, PTX memory operations with explicit scope and
+ * semantics (docs/memory-model.md says which operation uses which and why), symmetric-address
+ * translation and the group copy loop. Internal: names live in namespace nvshm_dev. */
+#ifndef NVSHMEM_DETAIL_DEVICE_PRIMITIVES_CUH
+#define NVSHMEM_DETAIL_DEVICE_PRIMITIVES_CUH
+
+#include "nvshmem_detail/device_state.h"
+#include "nvshmem_detail/types.h"
+
+namespace nvshm_dev {
+
+enum class Scope { thread, warp, block };
+
+/* The threads that call a scoped operation together, and how they split work. */
+template <Scope S>
+struct Group;
+template <>
+struct Group<Scope::thread> {
+  __device__ static int rank() { return 0; }
+  __device__ static int size() { return 1; }
+  __device__ static void sync() {}
+};
+template <>
+struct Group<Scope::warp> {
+  __device__ static int rank() {
+    unsigned lane;
+    asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
+    return static_cast<int>(lane);
+  }
+  __device__ static int size() { return 32; }
+  __device__ static void sync() { __syncwarp(); }
+};
+template <>
+struct Group<Scope::block> {
+  __device__ static int rank() {
+    return static_cast<int>(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
+  }
+  __device__ static int size() { return static_cast<int>(blockDim.x * blockDim.y * blockDim.z); }
+  __device__ static void sync() { __syncthreads(); }
+};
+
+__device__ __forceinline__ const nvshm_device_state &state() { return nvshm_device_state_d; }
+
+/* PE `pe`'s address of the symmetric address `sym` (no checks: the fast path). */
+template <typename T>
+__device__ __forceinline__ T *peer_address(T *sym, int pe) {
+  const nvshm_device_state &st = state();
+  const char *p = reinterpret_cast<const char *>(sym);
+  return reinterpret_cast<T *>(const_cast<char *>(p - st.my_heap + st.heap_base + static_cast<size_t>(pe) * st.heap_stride));
+}
+
+/* ---- fences ---- */
+__device__ __forceinline__ void fence_acq_rel_sys() { asm volatile("fence.acq_rel.sys;" ::: "memory"); }
+__device__ __forceinline__ void fence_sc_sys() { asm volatile("fence.sc.sys;" ::: "memory"); }
+
+/* ---- scalar loads and stores with explicit semantics at system scope ---- */
+__device__ __forceinline__ uint32_t load_relaxed(const uint32_t *p) {
+  uint32_t v;
+  asm volatile("ld.relaxed.sys.global.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ uint64_t load_relaxed(const uint64_t *p) {
+  uint64_t v;
+  asm volatile("ld.relaxed.sys.global.b64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ void store_relaxed(uint32_t *p, uint32_t v) {
+  asm volatile("st.relaxed.sys.global.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+__device__ __forceinline__ void store_relaxed(uint64_t *p, uint64_t v) {
+  asm volatile("st.relaxed.sys.global.b64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+__device__ __forceinline__ void store_release(uint64_t *p, uint64_t v) {
+  asm volatile("st.release.sys.global.b64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+__device__ __forceinline__ void add_release(uint64_t *p, uint64_t v) {
+  asm volatile("red.release.sys.global.add.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+
+/* A strong (relaxed, system-scope) store of a value of any size up to 8 bytes, used by `p` so that
+ * a later release or fence orders it like any other store. Other sizes fall back to a plain store. */
+template <typename T>
+__device__ __forceinline__ void store_scalar(T *p, T v) {
+  if constexpr (sizeof(T) == 4) {
+    uint32_t bits;
+    memcpy(&bits, &v, 4);
+    store_relaxed(reinterpret_cast<uint32_t *>(p), bits);
+  } else if constexpr (sizeof(T) == 8) {
+    uint64_t bits;
+    memcpy(&bits, &v, 8);
+    store_relaxed(reinterpret_cast<uint64_t *>(p), bits);
+  } else {
+    *reinterpret_cast<volatile T *>(p) = v;
+  }
+}
+template <typename T>
+__device__ __forceinline__ T load_scalar(const T *p) {
+  T v;
+  if constexpr (sizeof(T) == 4) {
+    uint32_t bits = load_relaxed(reinterpret_cast<const uint32_t *>(p));
+    memcpy(&v, &bits, 4);
+  } else if constexpr (sizeof(T) == 8) {
+    uint64_t bits = load_relaxed(reinterpret_cast<const uint64_t *>(p));
+    memcpy(&v, &bits, 8);
+  } else {
+    v = *reinterpret_cast<const volatile T *>(p);
+  }
+  return v;
+}
+
+/* ---- group copy: the group moves n words, each thread U words in flight ---- */
+template <Scope S, typename W>
+__device__ __forceinline__ void copy_words(W *dst, const W *src, size_t n) {
+  constexpr int U = 4;
+  const size_t g = static_cast<size_t>(Group<S>::size());
+  size_t i = static_cast<size_t>(Group<S>::rank());
+  for (; i + (U - 1) * g < n; i += U * g) {
+    W v[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u) v[u] = src[i + u * g];
+#pragma unroll
+    for (int u = 0; u < U; ++u) dst[i + u * g] = v[u];
+  }
+  for (; i < n; i += g) dst[i] = src[i];
+}
+
+/* Copy n bytes with the widest word both pointers can share (16, 8, 4 or 1 bytes). */
+template <Scope S>
+__device__ __forceinline__ void copy_bytes(void *dst, const void *src, size_t n) {
+  char *d = static_cast<char *>(dst);
+  const char *s = static_cast<const char *>(src);
+  const uintptr_t mis = reinterpret_cast<uintptr_t>(d) ^ reinterpret_cast<uintptr_t>(s);
+  const size_t word = (mis & 15) == 0 ? 16 : (mis & 7) == 0 ? 8 : (mis & 3) == 0 ? 4 : 1;
+  if (word > 1 && n >= 2 * word) {
+    const size_t head = (word - (reinterpret_cast<uintptr_t>(d) & (word - 1))) & (word - 1);
+    copy_words<S>(d, s, head);
+    d += head;
+    s += head;
+    n -= head;
+    const size_t words = n / word;
+    switch (word) {
+      case 16: copy_words<S>(reinterpret_cast<int4 *>(d), reinterpret_cast<const int4 *>(s), words); break;
+      case 8: copy_words<S>(reinterpret_cast<uint64_t *>(d), reinterpret_cast<const uint64_t *>(s), words); break;
+      default: copy_words<S>(reinterpret_cast<uint32_t *>(d), reinterpret_cast<const uint32_t *>(s), words); break;
+    }
+    const size_t done = words * word;
+    copy_words<S>(d + done, s + done, n - done);
+  } else {
+    copy_words<S>(d, s, n);
+  }
+}
+
+/* ---- comparisons for wait and test ---- */
+template <typename T>
+__device__ __forceinline__ bool compare(T value, int cmp, T target) {
+  switch (cmp) {
+    case NVSHMEM_CMP_EQ: return value == target;
+    case NVSHMEM_CMP_NE: return value != target;
+    case NVSHMEM_CMP_GT: return value > target;
+    case NVSHMEM_CMP_LE: return value <= target;
+    case NVSHMEM_CMP_LT: return value < target;
+    case NVSHMEM_CMP_GE: return value >= target;
+    default: return false;
+  }
+}
+
+/* Spin on a local word until the comparison holds, then acquire: later reads see what the writer
+ * released before its store. Returns the value seen. */
+template <typename T>
+__device__ __forceinline__ T wait_until(T *ivar, int cmp, T target) {
+  T value;
+  while (!compare(value = load_scalar(ivar), cmp, target)) {
+  }
+  fence_acq_rel_sys();
+  return value;
+}
+
+}  // namespace nvshm_dev
+
+#endif /* NVSHMEM_DETAIL_DEVICE_PRIMITIVES_CUH */

@@ -1,0 +1,75 @@
+/* The state every device function reads, and how it reaches each kernel.
+ *
+ * Without -rdc each translation unit that includes nvshmem.h holds its own `static __constant__`
+ * copy; with -rdc there is one copy, defined in libnvshmem_device.a. Either way each CUDA
+ * translation unit registers, at static initialisation, a function that returns its copy's device
+ * address; the host library writes the state through every registered address at init (and at once
+ * for units loaded later, such as dlopen'ed libraries). The address lookup runs in the
+ * application's own CUDA runtime, so the static cudart nvcc links by default works. Modules loaded
+ * through the driver API are filled by nvshmemx_cumodule_init (symbol name below).
+ * docs/device-state.md explains the choice. */
+#ifndef NVSHMEM_DETAIL_DEVICE_STATE_H
+#define NVSHMEM_DETAIL_DEVICE_STATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nvshmem_detail/macros.h"
+
+#define NVSHM_DEVICE_STATE_SYMBOL "nvshm_device_state_d"
+#define NVSHM_DEVICE_STATE_VERSION ((1u << 16) + (unsigned)sizeof(struct nvshm_device_state))
+
+struct nvshm_device_state {
+  uint32_t version;         /* NVSHM_DEVICE_STATE_VERSION of the library that wrote it */
+  int initialized;          /* 1 between init and finalize */
+  int my_pe;                /* PE id in NVSHMEM_TEAM_WORLD */
+  int n_pes;
+  int node_my_pe;           /* PE index inside NVSHMEMX_TEAM_NODE (= NVSHMEM_TEAM_SHARED here) */
+  int node_n_pes;
+  int node_pe_start;        /* world PE id of node PE 0 (node PEs are consecutive) */
+  int heap_on_device;       /* 1: heap in GPU memory; 0: host shared memory (no device access) */
+  char *heap_base;          /* where PE 0's heap is mapped in this process */
+  size_t heap_stride;       /* bytes from PE i's mapping to PE i+1's */
+  size_t heap_size;         /* usable bytes of each PE's heap */
+  char *my_heap;            /* heap_base + my_pe * heap_stride */
+  uint64_t *barrier_flags;  /* symmetric, n_pes words: word i is written by PE i */
+  uint64_t *barrier_epoch;  /* local: number of device/stream barriers this PE entered */
+};
+
+NVSHM_EXTERN_C_BEGIN
+/* Returns the device address of one translation unit's copy of the state (NULL on failure). */
+typedef void *(*nvshm_state_address_fn)(void);
+NVSHM_API void nvshm_register_device_state(nvshm_state_address_fn fn);
+NVSHM_API void nvshm_unregister_device_state(nvshm_state_address_fn fn);
+NVSHM_EXTERN_C_END
+
+#if defined(__CUDACC__)
+#if defined(__CUDACC_RDC__)
+extern __constant__ struct nvshm_device_state nvshm_device_state_d;
+#else
+static __constant__ struct nvshm_device_state nvshm_device_state_d;
+#endif
+
+#if !defined(__CUDACC_RTC__)
+#include <cuda_runtime_api.h>
+namespace {
+inline void *nvshm_this_unit_state_address() {
+  void *address = nullptr;
+  if (cudaGetSymbolAddress(&address, nvshm_device_state_d) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return nullptr;
+  }
+  return address;
+}
+struct nvshm_state_registrar {
+  nvshm_state_registrar() { nvshm_register_device_state(&nvshm_this_unit_state_address); }
+  ~nvshm_state_registrar() { nvshm_unregister_device_state(&nvshm_this_unit_state_address); }
+  nvshm_state_registrar(const nvshm_state_registrar &) = delete;
+  nvshm_state_registrar &operator=(const nvshm_state_registrar &) = delete;
+};
+static nvshm_state_registrar nvshm_state_registrar_instance;
+}  // namespace
+#endif /* !__CUDACC_RTC__ */
+#endif /* __CUDACC__ */
+
+#endif /* NVSHMEM_DETAIL_DEVICE_STATE_H */

@@ -1,0 +1,137 @@
+/* Declarations of every host-callable entry point (host-only, host+device, and *_on_stream).
+ * Units: `nelems` counts elements of the named type, `nbytes` counts bytes. Unless a function says
+ * otherwise it may be called by any thread of a PE after initialisation (NVSHMEM_THREAD_MULTIPLE for
+ * RMA and quiet; init, finalize, heap calls and barriers are called by one thread per PE, all PEs).
+ * Errors in calls that return no status print a message naming the call, the PE and the cause, then
+ * abort (NVSHMEM's behaviour). */
+#ifndef NVSHMEM_DETAIL_HOST_API_H
+#define NVSHMEM_DETAIL_HOST_API_H
+
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+
+#include "nvshmem_detail/macros.h"
+#include "nvshmem_detail/type_lists.h"
+#include "nvshmem_detail/types.h"
+
+NVSHM_EXTERN_C_BEGIN
+
+/* ---- Library setup, exit and query (NVSHMEM docs: "Library Setup, Exit, and Query Routines") ---- */
+
+/* Initialise the runtime: bootstrap from nvshmrun's environment (or a 1-PE job without a launcher),
+ * pick a GPU (node-local PE index mod visible GPUs, unless a context is already current), map the
+ * symmetric heap. Every PE calls it once per init/finalize cycle. Aborts with a message on failure. */
+NVSHM_API void nvshmem_init(void);
+/* As nvshmem_init; *provided receives the thread level (NVSHMEM_THREAD_MULTIPLE). Returns 0. */
+NVSHM_API int nvshmem_init_thread(int requested, int *provided);
+NVSHM_API void nvshmem_query_thread(int *provided);
+/* Initialise with explicit bootstrap attributes: flags 0 (launcher/environment) or
+ * NVSHMEMX_INIT_WITH_UNIQUEID (attr from nvshmemx_set_attr_uniqueid_args). Returns 0 or an
+ * nvshmemx_status error code after printing why. */
+NVSHM_API int nvshmemx_init_attr(unsigned int flags, nvshmemx_init_attr_t *attr);
+/* NVSHMEM_STATUS_NOT_INITIALIZED before init and after finalize, NVSHMEM_STATUS_IS_INITIALIZED between. */
+NVSHM_API int nvshmemx_init_status(void);
+/* Collective: quiet, barrier, unmap the heap, close the bootstrap. A second call is harmless. */
+NVSHM_API void nvshmem_finalize(void);
+/* Terminate every PE of the job with `status` (no collective call needed). */
+NVSHM_HOSTDEVICE NVSHM_API void nvshmem_global_exit(int status);
+
+NVSHM_HOSTDEVICE NVSHM_API int nvshmem_my_pe(void);
+NVSHM_HOSTDEVICE NVSHM_API int nvshmem_n_pes(void);
+NVSHM_HOSTDEVICE NVSHM_API int nvshmem_team_my_pe(nvshmem_team_t team);
+NVSHM_HOSTDEVICE NVSHM_API int nvshmem_team_n_pes(nvshmem_team_t team);
+/* OpenSHMEM specification level: 1.3. */
+NVSHM_HOSTDEVICE NVSHM_API void nvshmem_info_get_version(int *major, int *minor);
+/* "NVSHMEM v<major>.<minor>.<patch>" of this library, at most NVSHMEM_MAX_NAME_LEN bytes with the NUL. */
+NVSHM_HOSTDEVICE NVSHM_API void nvshmem_info_get_name(char *name);
+NVSHM_HOSTDEVICE NVSHM_API void nvshmemx_vendor_get_version_info(int *major, int *minor, int *patch);
+
+/* Unique-id bootstrap: one process calls nvshmemx_get_uniqueid (it starts the rendezvous there),
+ * spreads the 128-byte id by its own means, and every process passes it with its rank. */
+NVSHM_API int nvshmemx_get_uniqueid(nvshmemx_uniqueid_t *uniqueid);
+NVSHM_API int nvshmemx_set_attr_uniqueid_args(const int myrank, const int nranks,
+                                              const nvshmemx_uniqueid_t *uniqueid, nvshmemx_init_attr_t *attr);
+
+/* ---- Memory management (collective over all PEs; "Memory Management Routines") ---- */
+
+/* Allocate `size` bytes from the symmetric heap, same offset on every PE. size 0 gives NULL and does
+ * nothing. A request past the heap gives NULL on every PE with a message; PEs that ask for different
+ * sizes get NULL and a message naming both sizes. Implies a barrier. */
+NVSHM_API void *nvshmem_malloc(size_t size);
+/* As nvshmem_malloc for count*size bytes (overflow-checked), zero-filled. */
+NVSHM_API void *nvshmem_calloc(size_t count, size_t size);
+/* As nvshmem_malloc, aligned to `alignment` bytes: a power of two multiple of sizeof(void*), else NULL
+ * with a message. */
+NVSHM_API void *nvshmem_align(size_t alignment, size_t size);
+/* Collective free of a pointer returned by nvshmem_malloc/calloc/align (NULL does nothing). */
+NVSHM_API void nvshmem_free(void *ptr);
+/* Address of `pe`'s copy of the symmetric object `dest`, usable with loads and stores, or NULL when
+ * `pe` is not reachable that way (or dest is not symmetric). */
+NVSHM_HOSTDEVICE NVSHM_API void *nvshmem_ptr(const void *dest, int pe);
+
+/* ---- Remote memory access from the host ("Remote Memory Access Routines") ----
+ * put/get/p/g are blocking (the source may be reused, the destination holds the data, on return);
+ * _nbi forms return at once and complete at the next nvshmem_quiet. */
+#define NVSHM_DECLARE_HOST_RMA(NAME, T)                                                           \
+  NVSHM_HOSTDEVICE NVSHM_API void nvshmem_##NAME##_p(T *dest, const T value, int pe);             \
+  NVSHM_HOSTDEVICE NVSHM_API T nvshmem_##NAME##_g(const T *source, int pe);                       \
+  NVSHM_HOSTDEVICE NVSHM_API void nvshmem_##NAME##_put(T *dest, const T *source, size_t nelems, int pe);     \
+  NVSHM_HOSTDEVICE NVSHM_API void nvshmem_##NAME##_get(T *dest, const T *source, size_t nelems, int pe);     \
+  NVSHM_HOSTDEVICE NVSHM_API void nvshmem_##NAME##_put_nbi(T *dest, const T *source, size_t nelems, int pe); \
+  NVSHM_HOSTDEVICE NVSHM_API void nvshmem_##NAME##_get_nbi(T *dest, const T *source, size_t nelems, int pe);
+NVSHM_FOR_EACH_RMA_TYPE(NVSHM_DECLARE_HOST_RMA)
+#undef NVSHM_DECLARE_HOST_RMA
+
+#define NVSHM_DECLARE_HOST_SIZED_RMA(BITS, T)                                                     \
+  NVSHM_HOSTDEVICE NVSHM_API void nvshmem_put##BITS(void *dest, const void *source, size_t nelems, int pe);     \
+  NVSHM_HOSTDEVICE NVSHM_API void nvshmem_get##BITS(void *dest, const void *source, size_t nelems, int pe);     \
+  NVSHM_HOSTDEVICE NVSHM_API void nvshmem_put##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe); \
+  NVSHM_HOSTDEVICE NVSHM_API void nvshmem_get##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe);
+NVSHM_FOR_EACH_RMA_SIZE(NVSHM_DECLARE_HOST_SIZED_RMA)
+#undef NVSHM_DECLARE_HOST_SIZED_RMA
+
+NVSHM_HOSTDEVICE NVSHM_API void nvshmem_putmem(void *dest, const void *source, size_t nbytes, int pe);
+NVSHM_HOSTDEVICE NVSHM_API void nvshmem_getmem(void *dest, const void *source, size_t nbytes, int pe);
+NVSHM_HOSTDEVICE NVSHM_API void nvshmem_putmem_nbi(void *dest, const void *source, size_t nbytes, int pe);
+NVSHM_HOSTDEVICE NVSHM_API void nvshmem_getmem_nbi(void *dest, const void *source, size_t nbytes, int pe);
+
+/* ---- Ordering and synchronisation ("Memory Ordering Routines", "Collective Routines") ---- */
+
+/* Complete every RMA this PE issued (host: blocking and nbi; device: the calling thread's). */
+NVSHM_HOSTDEVICE NVSHM_API void nvshmem_quiet(void);
+/* Order this PE's puts to each target PE: those before the fence arrive before those after it. */
+NVSHM_HOSTDEVICE NVSHM_API void nvshmem_fence(void);
+/* All PEs: quiet, then wait for every PE. */
+NVSHM_HOSTDEVICE NVSHM_API void nvshmem_barrier_all(void);
+/* All PEs: wait for every PE (no quiet: only ordering of memory already visible). */
+NVSHM_HOSTDEVICE NVSHM_API void nvshmem_sync_all(void);
+
+/* ---- Stream-ordered forms ("CUDA stream-ordered ..."): enqueued on `stream`, capturable in CUDA
+ * graphs; they complete in stream order. Need the heap in GPU memory. ---- */
+#define NVSHM_DECLARE_STREAM_RMA(NAME, T)                                                         \
+  NVSHM_API void nvshmemx_##NAME##_put_on_stream(T *dest, const T *source, size_t nelems, int pe, cudaStream_t stream);     \
+  NVSHM_API void nvshmemx_##NAME##_get_on_stream(T *dest, const T *source, size_t nelems, int pe, cudaStream_t stream);     \
+  NVSHM_API void nvshmemx_##NAME##_put_nbi_on_stream(T *dest, const T *source, size_t nelems, int pe, cudaStream_t stream); \
+  NVSHM_API void nvshmemx_##NAME##_get_nbi_on_stream(T *dest, const T *source, size_t nelems, int pe, cudaStream_t stream);
+NVSHM_FOR_EACH_RMA_TYPE(NVSHM_DECLARE_STREAM_RMA)
+#undef NVSHM_DECLARE_STREAM_RMA
+
+NVSHM_API void nvshmemx_putmem_on_stream(void *dest, const void *source, size_t nbytes, int pe, cudaStream_t stream);
+NVSHM_API void nvshmemx_getmem_on_stream(void *dest, const void *source, size_t nbytes, int pe, cudaStream_t stream);
+NVSHM_API void nvshmemx_putmem_nbi_on_stream(void *dest, const void *source, size_t nbytes, int pe, cudaStream_t stream);
+NVSHM_API void nvshmemx_getmem_nbi_on_stream(void *dest, const void *source, size_t nbytes, int pe, cudaStream_t stream);
+/* Work enqueued on `stream` after this point starts after all RMA this PE issued before it completed. */
+NVSHM_API void nvshmemx_quiet_on_stream(cudaStream_t stream);
+/* Stream-ordered barrier_all / sync_all across all PEs. */
+NVSHM_API void nvshmemx_barrier_all_on_stream(cudaStream_t stream);
+NVSHM_API void nvshmemx_sync_all_on_stream(cudaStream_t stream);
+
+/* ---- Modules loaded through the driver API (cubin, PTX, NVRTC) ----
+ * Write the runtime's device state into `module` so its kernels can call the device API. Call after
+ * init on every PE that loaded the module; _finalize before unloading it. Return 0 or an error code. */
+NVSHM_API int nvshmemx_cumodule_init(CUmodule module);
+NVSHM_API int nvshmemx_cumodule_finalize(CUmodule module);
+
+NVSHM_EXTERN_C_END
+
+#endif /* NVSHMEM_DETAIL_HOST_API_H */

@@ -1,0 +1,9 @@
+/* NVSHMEM host interface: every host-callable routine, for code compiled by any C++ compiler.
+ * Link with libnvshmem_host.so. */
+#ifndef NVSHMEM_HOST_H
+#define NVSHMEM_HOST_H
+
+#include "nvshmem_detail/host_api.h"
+#include "nvshmem_detail/collective_launch.h"
+
+#endif /* NVSHMEM_HOST_H */

@@ -1,0 +1,8 @@
+/* NVSHMEM extensions (nvshmemx_*): declared alongside the standard routines; this header exists
+ * so that programs written for NVIDIA's NVSHMEM build unchanged. */
+#ifndef NVSHMEMX_H
+#define NVSHMEMX_H
+
+#include "nvshmem.h"
+
+#endif /* NVSHMEMX_H */

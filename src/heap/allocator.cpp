@@ -1,0 +1,62 @@
+#include "heap/allocator.hpp"
+
+#include <algorithm>
+
+namespace nvshm {
+
+Allocator::Allocator(std::size_t capacity) : capacity_(capacity) {
+  if (capacity) free_[0] = capacity;
+}
+
+bool Allocator::allocate(std::size_t size, std::size_t alignment, std::size_t *offset) {
+  for (auto it = free_.begin(); it != free_.end(); ++it) {
+    const std::size_t start = it->first, length = it->second;
+    const std::size_t aligned = (start + alignment - 1) & ~(alignment - 1);
+    const std::size_t pad = aligned - start;
+    if (aligned < start || pad > length || length - pad < size) continue;
+    free_.erase(it);
+    if (pad) free_[start] = pad;
+    if (length - pad > size) free_[aligned + size] = length - pad - size;
+    used_[aligned] = size;
+    in_use_ += size;
+    *offset = aligned;
+    return true;
+  }
+  return false;
+}
+
+std::size_t Allocator::block_size(std::size_t offset) const {
+  auto it = used_.find(offset);
+  return it == used_.end() ? 0 : it->second;
+}
+
+bool Allocator::release(std::size_t offset) {
+  auto it = used_.find(offset);
+  if (it == used_.end()) return false;
+  std::size_t start = offset, length = it->second;
+  in_use_ -= length;
+  used_.erase(it);
+  auto next = free_.lower_bound(start);
+  if (next != free_.end() && next->first == start + length) {
+    length += next->second;
+    next = free_.erase(next);
+  }
+  if (next != free_.begin()) {
+    auto prev = std::prev(next);
+    if (prev->first + prev->second == start) {
+      start = prev->first;
+      length += prev->second;
+      free_.erase(prev);
+    }
+  }
+  free_[start] = length;
+  return true;
+}
+
+std::size_t Allocator::largest_free() const {
+  std::size_t best = 0;
+  for (const auto &range : free_) best = std::max(best, range.second);
+  return best;
+}
+
+}  // namespace nvshm

@@ -1,0 +1,57 @@
+// Memory management routines (NVSHMEM docs: "Memory Management Routines"). All collective.
+#include <limits>
+
+#include "common/log.hpp"
+#include "cuda/driver.hpp"
+#include "host/runtime.hpp"
+#include "nvshmem_host.h"
+
+using namespace nvshm;
+
+namespace {
+void *allocate(const char *call, std::size_t bytes, std::size_t alignment, bool zero) {
+  Runtime &rt = require_init(call);
+  if (bytes == 0) return nullptr;
+  void *ptr = nullptr;
+  ContextGuard guard(rt.context);
+  Status st = rt.heap->allocate(*rt.boot, bytes, alignment, call, &ptr);
+  if (st != Status::ok) return nullptr;
+  if (zero) {
+    // Zero our copy, then wait for every PE, so no peer's put lands before the zeroing.
+    require_ok(rt.heap->zero(ptr, bytes), call);
+    require_ok(rt.boot->barrier(), call);
+  }
+  return ptr;
+}
+}  // namespace
+
+extern "C" {
+
+void *nvshmem_malloc(size_t size) { return allocate("nvshmem_malloc", size, 64, false); }
+
+void *nvshmem_calloc(size_t count, size_t size) {
+  if (size && count > std::numeric_limits<size_t>::max() / size) {
+    log_error("nvshmem_calloc", "count %zu times size %zu overflows size_t", count, size);
+    return nullptr;
+  }
+  return allocate("nvshmem_calloc", count * size, 64, true);
+}
+
+void *nvshmem_align(size_t alignment, size_t size) { return allocate("nvshmem_align", size, alignment, false); }
+
+void nvshmem_free(void *ptr) {
+  const char *call = "nvshmem_free";
+  Runtime &rt = require_init(call);
+  if (!ptr) return;
+  ContextGuard guard(rt.context);
+  require_ok(rt.transport->quiet(), call);
+  (void)rt.heap->release(*rt.boot, ptr, call);
+}
+
+void *nvshmem_ptr(const void *dest, int pe) {
+  Runtime &rt = require_init("nvshmem_ptr");
+  if (pe < 0 || pe >= rt.boot->size()) return nullptr;
+  return rt.heap->translate(dest, pe);
+}
+
+}  // extern "C"

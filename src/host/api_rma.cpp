@@ -1,0 +1,85 @@
+// Host-initiated remote memory access (NVSHMEM docs: "Remote Memory Access Routines"), every typed
+// form generated from the type table. The transport does the copy; this layer checks arguments.
+#include "cuda/driver.hpp"
+#include "host/runtime.hpp"
+#include "nvshmem_host.h"
+
+using namespace nvshm;
+
+namespace {
+enum class Op { put, get, put_nbi, get_nbi };
+
+void rma(const char *call, Op op, void *dest, const void *source, std::size_t bytes, int pe) {
+  Runtime &rt = require_init(call);
+  const bool is_put = op == Op::put || op == Op::put_nbi;
+  void *remote = require_remote(rt, is_put ? dest : source, bytes, pe, call, is_put ? "dest" : "source");
+  if (bytes == 0) return;
+  ContextGuard guard(rt.context);
+  Transport &t = *rt.transport;
+  Status st = Status::ok;
+  switch (op) {
+    case Op::put: st = t.put(remote, source, bytes); break;
+    case Op::get: st = t.get(dest, remote, bytes); break;
+    case Op::put_nbi: st = t.put_nbi(remote, source, bytes); break;
+    case Op::get_nbi: st = t.get_nbi(dest, remote, bytes); break;
+  }
+  require_ok(st, call);
+}
+}  // namespace
+
+extern "C" {
+
+#define NVSHM_HOST_RMA(NAME, T)                                                                       \
+  void nvshmem_##NAME##_p(T *dest, const T value, int pe) {                                           \
+    rma("nvshmem_" #NAME "_p", Op::put, dest, &value, sizeof(T), pe);                                 \
+  }                                                                                                   \
+  T nvshmem_##NAME##_g(const T *source, int pe) {                                                     \
+    T value;                                                                                          \
+    rma("nvshmem_" #NAME "_g", Op::get, &value, source, sizeof(T), pe);                               \
+    return value;                                                                                     \
+  }                                                                                                   \
+  void nvshmem_##NAME##_put(T *dest, const T *source, size_t nelems, int pe) {                        \
+    rma("nvshmem_" #NAME "_put", Op::put, dest, source, nelems * sizeof(T), pe);                      \
+  }                                                                                                   \
+  void nvshmem_##NAME##_get(T *dest, const T *source, size_t nelems, int pe) {                        \
+    rma("nvshmem_" #NAME "_get", Op::get, dest, source, nelems * sizeof(T), pe);                      \
+  }                                                                                                   \
+  void nvshmem_##NAME##_put_nbi(T *dest, const T *source, size_t nelems, int pe) {                    \
+    rma("nvshmem_" #NAME "_put_nbi", Op::put_nbi, dest, source, nelems * sizeof(T), pe);              \
+  }                                                                                                   \
+  void nvshmem_##NAME##_get_nbi(T *dest, const T *source, size_t nelems, int pe) {                    \
+    rma("nvshmem_" #NAME "_get_nbi", Op::get_nbi, dest, source, nelems * sizeof(T), pe);              \
+  }
+NVSHM_FOR_EACH_RMA_TYPE(NVSHM_HOST_RMA)
+#undef NVSHM_HOST_RMA
+
+#define NVSHM_HOST_SIZED_RMA(BITS, T)                                                                 \
+  void nvshmem_put##BITS(void *dest, const void *source, size_t nelems, int pe) {                     \
+    rma("nvshmem_put" #BITS, Op::put, dest, source, nelems * sizeof(T), pe);                          \
+  }                                                                                                   \
+  void nvshmem_get##BITS(void *dest, const void *source, size_t nelems, int pe) {                     \
+    rma("nvshmem_get" #BITS, Op::get, dest, source, nelems * sizeof(T), pe);                          \
+  }                                                                                                   \
+  void nvshmem_put##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe) {               \
+    rma("nvshmem_put" #BITS "_nbi", Op::put_nbi, dest, source, nelems * sizeof(T), pe);               \
+  }                                                                                                   \
+  void nvshmem_get##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe) {               \
+    rma("nvshmem_get" #BITS "_nbi", Op::get_nbi, dest, source, nelems * sizeof(T), pe);               \
+  }
+NVSHM_FOR_EACH_RMA_SIZE(NVSHM_HOST_SIZED_RMA)
+#undef NVSHM_HOST_SIZED_RMA
+
+void nvshmem_putmem(void *dest, const void *source, size_t nbytes, int pe) {
+  rma("nvshmem_putmem", Op::put, dest, source, nbytes, pe);
+}
+void nvshmem_getmem(void *dest, const void *source, size_t nbytes, int pe) {
+  rma("nvshmem_getmem", Op::get, dest, source, nbytes, pe);
+}
+void nvshmem_putmem_nbi(void *dest, const void *source, size_t nbytes, int pe) {
+  rma("nvshmem_putmem_nbi", Op::put_nbi, dest, source, nbytes, pe);
+}
+void nvshmem_getmem_nbi(void *dest, const void *source, size_t nbytes, int pe) {
+  rma("nvshmem_getmem_nbi", Op::get_nbi, dest, source, nbytes, pe);
+}
+
+}  // extern "C"

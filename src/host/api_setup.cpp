@@ -1,0 +1,170 @@
+// Library setup, exit and query routines (NVSHMEM docs: "Library Setup, Exit, and Query Routines"),
+// the unique-id helpers and driver-API module registration.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+
+#include "common/log.hpp"
+#include "cuda/driver.hpp"
+#include "host/runtime.hpp"
+#include "nvshmem_host.h"
+
+using namespace nvshm;
+
+namespace {
+int to_nvshmemx_status(Status st) {
+  switch (st) {
+    case Status::ok: return NVSHMEMX_SUCCESS;
+    case Status::invalid_value: return NVSHMEMX_ERROR_INVALID_VALUE;
+    case Status::out_of_memory: return NVSHMEMX_ERROR_OUT_OF_MEMORY;
+    case Status::not_supported: return NVSHMEMX_ERROR_NOT_SUPPORTED;
+    case Status::symmetry: return NVSHMEMX_ERROR_SYMMETRY;
+    case Status::no_gpu: return NVSHMEMX_ERROR_GPU_NOT_SELECTED;
+    default: return NVSHMEMX_ERROR_INTERNAL;
+  }
+}
+}  // namespace
+
+extern "C" {
+
+void nvshmem_init(void) { require_ok(runtime_init(0, nullptr), "nvshmem_init"); }
+
+int nvshmem_init_thread(int requested, int *provided) {
+  (void)requested;
+  require_ok(runtime_init(0, nullptr), "nvshmem_init_thread");
+  if (provided) *provided = NVSHMEM_THREAD_MULTIPLE;
+  return 0;
+}
+
+void nvshmem_query_thread(int *provided) {
+  if (provided) *provided = NVSHMEM_THREAD_MULTIPLE;
+}
+
+int nvshmemx_init_attr(unsigned int flags, nvshmemx_init_attr_t *attr) {
+  if ((flags & NVSHMEMX_INIT_WITH_UNIQUEID) && !attr) {
+    log_error("nvshmemx_init_attr", "NVSHMEMX_INIT_WITH_UNIQUEID needs attr (see nvshmemx_set_attr_uniqueid_args)");
+    return NVSHMEMX_ERROR_INVALID_VALUE;
+  }
+  return to_nvshmemx_status(runtime_init(flags, attr));
+}
+
+int nvshmemx_init_status(void) {
+  return runtime() ? NVSHMEM_STATUS_IS_INITIALIZED : NVSHMEM_STATUS_NOT_INITIALIZED;
+}
+
+void nvshmem_finalize(void) { runtime_finalize(); }
+
+void nvshmem_global_exit(int status) {
+  fprintf(stderr, "nvshmem_global_exit(%d) called by PE %d: ending the job\n", status, log_pe());
+  fflush(nullptr);
+  _exit(status);
+}
+
+int nvshmem_my_pe(void) { return require_init("nvshmem_my_pe").boot->rank(); }
+int nvshmem_n_pes(void) { return require_init("nvshmem_n_pes").boot->size(); }
+
+int nvshmem_team_my_pe(nvshmem_team_t team) {
+  Runtime &rt = require_init("nvshmem_team_my_pe");
+  switch (team) {
+    case NVSHMEM_TEAM_WORLD: return rt.boot->rank();
+    case NVSHMEM_TEAM_SHARED:
+    case NVSHMEMX_TEAM_NODE: return rt.node.my_index;
+    case NVSHMEMX_TEAM_SAME_MYPE_NODE: return rt.node.pes.front() / static_cast<int>(rt.node.pes.size());
+    default: return -1;
+  }
+}
+
+int nvshmem_team_n_pes(nvshmem_team_t team) {
+  Runtime &rt = require_init("nvshmem_team_n_pes");
+  switch (team) {
+    case NVSHMEM_TEAM_WORLD: return rt.boot->size();
+    case NVSHMEM_TEAM_SHARED:
+    case NVSHMEMX_TEAM_NODE: return static_cast<int>(rt.node.pes.size());
+    case NVSHMEMX_TEAM_SAME_MYPE_NODE: return rt.node.n_nodes;
+    default: return -1;
+  }
+}
+
+void nvshmem_info_get_version(int *major, int *minor) {
+  *major = NVSHMEM_MAJOR_VERSION;
+  *minor = NVSHMEM_MINOR_VERSION;
+}
+
+void nvshmem_info_get_name(char *name) {
+  snprintf(name, NVSHMEM_MAX_NAME_LEN, "NVSHMEM v%d.%d.%d", NVSHM_VERSION_MAJOR, NVSHM_VERSION_MINOR,
+           NVSHM_VERSION_PATCH);
+}
+
+void nvshmemx_vendor_get_version_info(int *major, int *minor, int *patch) {
+  *major = NVSHM_VERSION_MAJOR;
+  *minor = NVSHM_VERSION_MINOR;
+  *patch = NVSHM_VERSION_PATCH;
+}
+
+int nvshmemx_get_uniqueid(nvshmemx_uniqueid_t *uniqueid) {
+  if (!uniqueid) {
+    log_error("nvshmemx_get_uniqueid", "uniqueid is NULL");
+    return NVSHMEMX_ERROR_INVALID_VALUE;
+  }
+  Env env;
+  Status st = env_load(&env);
+  if (st == Status::ok) st = uid_generate(env, uniqueid);
+  return to_nvshmemx_status(st);
+}
+
+int nvshmemx_set_attr_uniqueid_args(const int myrank, const int nranks, const nvshmemx_uniqueid_t *uniqueid,
+                                    nvshmemx_init_attr_t *attr) {
+  if (!attr || !uniqueid || nranks <= 0 || myrank < 0 || myrank >= nranks) {
+    log_error("nvshmemx_set_attr_uniqueid_args", "invalid arguments (rank %d of %d, id %p, attr %p)", myrank, nranks,
+              static_cast<const void *>(uniqueid), static_cast<void *>(attr));
+    return NVSHMEMX_ERROR_INVALID_VALUE;
+  }
+  attr->args.uid_args.id = const_cast<nvshmemx_uniqueid_t *>(uniqueid);
+  attr->args.uid_args.myrank = myrank;
+  attr->args.uid_args.nranks = nranks;
+  return NVSHMEMX_SUCCESS;
+}
+
+int nvshmemx_cumodule_init(CUmodule module) {
+  const char *call = "nvshmemx_cumodule_init";
+  Runtime &rt = require_init(call);
+  if (!rt.on_device()) {
+    log_error(call, "the symmetric heap is in host memory: kernels cannot use the device interface");
+    return NVSHMEMX_ERROR_NOT_SUPPORTED;
+  }
+  ContextGuard guard(rt.context);
+  CUdeviceptr address = 0;
+  size_t bytes = 0;
+  if (driver().cuModuleGetGlobal(&address, &bytes, module, NVSHM_DEVICE_STATE_SYMBOL) != CUDA_SUCCESS) {
+    log_error(call, "the module has no '%s' symbol: it was not compiled with nvshmem.h", NVSHM_DEVICE_STATE_SYMBOL);
+    return NVSHMEMX_ERROR_INVALID_VALUE;
+  }
+  if (bytes != sizeof rt.device_state) {
+    log_error(call, "the module's device state has %zu bytes, this library's %zu: rebuild it with these headers", bytes,
+              sizeof rt.device_state);
+    return NVSHMEMX_ERROR_INVALID_VALUE;
+  }
+  if (cu_check(driver().cuMemcpyHtoD(address, &rt.device_state, bytes), call, "cuMemcpyHtoD") != Status::ok)
+    return NVSHMEMX_ERROR_INTERNAL;
+  return NVSHMEMX_SUCCESS;
+}
+
+int nvshmemx_cumodule_finalize(CUmodule module) {
+  const char *call = "nvshmemx_cumodule_finalize";
+  Runtime &rt = require_init(call);
+  ContextGuard guard(rt.context);
+  CUdeviceptr address = 0;
+  size_t bytes = 0;
+  if (driver().cuModuleGetGlobal(&address, &bytes, module, NVSHM_DEVICE_STATE_SYMBOL) != CUDA_SUCCESS ||
+      bytes != sizeof rt.device_state) {
+    log_error(call, "the module has no device state of this library");
+    return NVSHMEMX_ERROR_INVALID_VALUE;
+  }
+  const nvshm_device_state cleared{};
+  return cu_check(driver().cuMemcpyHtoD(address, &cleared, bytes), call, "cuMemcpyHtoD") == Status::ok
+             ? NVSHMEMX_SUCCESS
+             : NVSHMEMX_ERROR_INTERNAL;
+}
+
+}  // extern "C"

@@ -1,0 +1,195 @@
+#include "host/runtime.hpp"
+
+#include <cuda_runtime_api.h>
+#include <strings.h>
+
+#include <cstdlib>
+#include <vector>
+
+#include "common/log.hpp"
+#include "cuda/driver.hpp"
+
+namespace nvshm {
+namespace {
+constexpr const char *kInit = "nvshmem_init";
+Runtime *g_runtime = nullptr;
+// Bytes of heap kept for the runtime's own symmetric objects beyond NVSHMEM_SYMMETRIC_SIZE.
+constexpr std::size_t kReservedHeapBytes = 1 << 20;
+
+Status choose_heap_kind(const Runtime &rt, HeapKind *kind) {
+  const std::string &want = rt.env.heap_kind;
+  const bool have_gpu = cuda_device_count() > 0;
+  if (want.empty()) {
+    *kind = have_gpu ? HeapKind::device : HeapKind::host;
+  } else if (!strcasecmp(want.c_str(), "DEVICE") || !strcasecmp(want.c_str(), "VIDMEM")) {
+    if (!have_gpu) {
+      log_error(kInit, "NVSHMEM_HEAP_KIND=%s asks for the heap in GPU memory, but no GPU is visible", want.c_str());
+      return Status::no_gpu;
+    }
+    *kind = HeapKind::device;
+  } else if (!strcasecmp(want.c_str(), "SYSMEM") || !strcasecmp(want.c_str(), "HOST")) {
+    *kind = HeapKind::host;
+  } else {
+    log_error(kInit, "NVSHMEM_HEAP_KIND='%s' is not DEVICE or SYSMEM", want.c_str());
+    return Status::invalid_value;
+  }
+  return Status::ok;
+}
+
+Status select_gpu(Runtime &rt, const nvshmemx_init_attr_t *attr) {
+  NVSHM_TRY(driver_load(kInit));
+  const int count = cuda_device_count();
+  CUcontext current = nullptr;
+  driver().cuCtxGetCurrent(&current);
+  int device = -1;
+  if (attr && attr->args.cuda_device_id >= 0) {
+    device = attr->args.cuda_device_id;
+  } else if (current) {
+    CUdevice d;
+    NVSHM_CU(kInit, cuCtxGetDevice(&d));
+    device = static_cast<int>(d);
+  } else {
+    device = rt.node.my_index % count;
+  }
+  if (device >= count) {
+    log_error(kInit, "CUDA device %d requested, but only %d are visible", device, count);
+    return Status::invalid_value;
+  }
+  if (cudaSetDevice(device) != cudaSuccess) {
+    log_error(kInit, "cudaSetDevice(%d) failed: %s", device, cudaGetErrorString(cudaGetLastError()));
+    return Status::no_gpu;
+  }
+  NVSHM_CU(kInit, cuCtxGetCurrent(&rt.context));
+  rt.device = device;
+  NVSHM_INFO(kInit, "using CUDA device %d of %d", device, count);
+  return Status::ok;
+}
+
+Status init_device_state(Runtime &rt) {
+  nvshm_device_state &s = rt.device_state;
+  s.version = NVSHM_DEVICE_STATE_VERSION;
+  s.initialized = 1;
+  s.my_pe = rt.boot->rank();
+  s.n_pes = rt.boot->size();
+  s.node_my_pe = rt.node.my_index;
+  s.node_n_pes = static_cast<int>(rt.node.pes.size());
+  s.node_pe_start = rt.node.pes.front();
+  s.heap_on_device = rt.on_device();
+  s.heap_base = rt.heap->world_base();
+  s.heap_stride = rt.heap->stride();
+  s.heap_size = rt.heap->size();
+  s.my_heap = rt.heap->local();
+  // The runtime's own symmetric objects: barrier flags (one word per PE) and the barrier epoch.
+  void *flags = nullptr, *epoch = nullptr;
+  NVSHM_TRY(rt.heap->allocate(*rt.boot, sizeof(uint64_t) * s.n_pes, 64, kInit, &flags));
+  NVSHM_TRY(rt.heap->allocate(*rt.boot, sizeof(uint64_t), 64, kInit, &epoch));
+  NVSHM_TRY(rt.heap->zero(flags, sizeof(uint64_t) * s.n_pes));
+  NVSHM_TRY(rt.heap->zero(epoch, sizeof(uint64_t)));
+  s.barrier_flags = static_cast<uint64_t *>(flags);
+  s.barrier_epoch = static_cast<uint64_t *>(epoch);
+  if (rt.on_device()) NVSHM_TRY(publish_device_state(s, rt.context));
+  return Status::ok;
+}
+
+Status init_steps(Runtime &rt, unsigned flags, const nvshmemx_init_attr_t *attr) {
+  NVSHM_TRY(env_load(&rt.env));
+  NVSHM_TRY(bootstrap_create(flags, attr, rt.env, &rt.boot));
+  log_set_pe(rt.boot->rank());
+  NVSHM_TRY(node_discover(*rt.boot, &rt.node));
+  if (rt.node.n_nodes > 1) {
+    log_error(kInit, "the job spans %d nodes; this version supports one node (no remote transport yet)",
+              rt.node.n_nodes);
+    return agree(*rt.boot, Status::not_supported);
+  }
+  HeapKind kind = HeapKind::host;
+  Status st = choose_heap_kind(rt, &kind);
+  if (st == Status::ok && kind == HeapKind::device) st = select_gpu(rt, attr);
+  NVSHM_TRY(agree(*rt.boot, st));
+  std::vector<int32_t> kinds(rt.boot->size());
+  const int32_t my_kind = static_cast<int32_t>(kind);
+  NVSHM_TRY(rt.boot->allgather(&my_kind, kinds.data(), sizeof my_kind));
+  for (int pe = 0; pe < rt.boot->size(); ++pe) {
+    if (kinds[pe] != my_kind) {
+      log_error(kInit, "PEs disagree on the heap kind (PE %d: %s, PE %d: %s): some see a GPU and some do not; "
+                "set NVSHMEM_HEAP_KIND", pe, kinds[pe] ? "host" : "device", rt.boot->rank(), my_kind ? "host" : "device");
+      return Status::symmetry;
+    }
+  }
+  {
+    ContextGuard guard(rt.context);
+    NVSHM_TRY(SymmetricHeap::create(*rt.boot, rt.node, kind, rt.device, rt.env.symmetric_size, kReservedHeapBytes,
+                                    static_cast<int>(rt.env.bootstrap_timeout), &rt.heap));
+    if (kind == HeapKind::device)
+      NVSHM_TRY(agree(*rt.boot, make_cuda_transport(&rt.transport)));
+    else
+      rt.transport = make_host_transport();
+    NVSHM_TRY(agree(*rt.boot, init_device_state(rt)));
+  }
+  NVSHM_TRY(rt.boot->barrier());
+  NVSHM_INFO(kInit, "PE %d of %d ready: heap of %zu bytes in %s memory, bootstrap '%s'", rt.boot->rank(),
+             rt.boot->size(), rt.heap->size(), kind == HeapKind::device ? "GPU" : "host shared", rt.boot->name());
+  return Status::ok;
+}
+}  // namespace
+
+Runtime *runtime() { return g_runtime; }
+
+Status runtime_init(unsigned flags, const nvshmemx_init_attr_t *attr) {
+  if (g_runtime) return Status::ok;
+  log_configure();
+  auto rt = std::make_unique<Runtime>();
+  Status st = init_steps(*rt, flags, attr);
+  if (st != Status::ok) {
+    withdraw_device_state();
+    uid_servers_reap();
+    log_set_pe(-1);
+    return st;
+  }
+  g_runtime = rt.release();
+  return Status::ok;
+}
+
+void runtime_finalize() {
+  Runtime *rt = g_runtime;
+  if (!rt) return;
+  {
+    ContextGuard guard(rt->context);
+    require_ok(rt->transport->quiet(), "nvshmem_finalize");
+    if (rt->on_device()) driver().cuCtxSynchronize();
+    require_ok(rt->boot->barrier(), "nvshmem_finalize");
+    withdraw_device_state();
+    rt->transport.reset();
+    rt->heap.reset();
+  }
+  rt->boot.reset();
+  uid_servers_reap();
+  delete rt;
+  g_runtime = nullptr;
+  log_set_pe(-1);
+}
+
+Runtime &require_init(const char *call) {
+  if (!g_runtime)
+    fatal(call, "the library is not initialised (call nvshmem_init first; after nvshmem_finalize no call but "
+                "nvshmem_init is allowed)");
+  return *g_runtime;
+}
+
+void require_pe(const Runtime &rt, int pe, const char *call) {
+  if (pe < 0 || pe >= rt.boot->size()) fatal(call, "PE %d is out of range (the job has %d PEs)", pe, rt.boot->size());
+}
+
+void *require_remote(const Runtime &rt, const void *sym, std::size_t bytes, int pe, const char *call,
+                     const char *arg_name) {
+  require_pe(rt, pe, call);
+  if (!rt.heap->contains(sym, bytes ? bytes : 1))
+    fatal(call, "%s=%p (%zu bytes) is not inside the symmetric heap [%p, %p)", arg_name, sym, bytes,
+          static_cast<void *>(rt.heap->local()), static_cast<void *>(rt.heap->local() + rt.heap->size()));
+  return rt.heap->translate(sym, pe);
+}
+
+void require_ok(Status st, const char *call) {
+  if (st != Status::ok) fatal(call, "failed (%s); see the message above", status_name(st));
+}
+
+}  // namespace nvshm

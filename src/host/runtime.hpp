@@ -1,0 +1,48 @@
+// The process-global runtime state between nvshmem_init and nvshmem_finalize, and the named checks
+// every entry point starts with. May use every layer below (bootstrap, heap, transport, cuda).
+#pragma once
+#include <cuda.h>
+
+#include <memory>
+
+#include "bootstrap/bootstrap.hpp"
+#include "common/env.hpp"
+#include "heap/node.hpp"
+#include "heap/symmetric_heap.hpp"
+#include "nvshmem_detail/device_state.h"
+#include "transport/transport.hpp"
+
+namespace nvshm {
+
+struct Runtime {
+  Env env;
+  std::unique_ptr<Bootstrap> boot;
+  NodeInfo node;
+  int device = -1;           // CUDA device ordinal, -1 for the host heap
+  CUcontext context = nullptr;
+  std::unique_ptr<SymmetricHeap> heap;
+  std::unique_ptr<Transport> transport;
+  nvshm_device_state device_state{};
+  bool on_device() const { return heap->kind() == HeapKind::device; }
+};
+
+// Collective init/finalize (entry points in api_setup.cpp).
+Status runtime_init(unsigned flags, const nvshmemx_init_attr_t *attr);
+void runtime_finalize();
+// nullptr when not initialised.
+Runtime *runtime();
+
+// ---- named checks: each prints "<call>: <cause>" with the PE, then aborts ----
+// The runtime, or abort if the library is not initialised.
+Runtime &require_init(const char *call);
+void require_pe(const Runtime &rt, int pe, const char *call);
+// `pe`'s mapped address of symmetric [sym, sym+bytes), or abort naming the argument.
+void *require_remote(const Runtime &rt, const void *sym, std::size_t bytes, int pe, const char *call,
+                     const char *arg_name);
+void require_ok(Status st, const char *call);
+
+// Writes the device state to every registered translation unit (device_state_registry.cpp).
+Status publish_device_state(const nvshm_device_state &state, CUcontext ctx);
+void withdraw_device_state();
+
+}  // namespace nvshm

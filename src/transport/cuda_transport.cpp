@@ -1,0 +1,75 @@
+// GPU heap engine: copies through CUDA (copy engines over NVLink/PCIe) on one internal
+// non-blocking stream, in issue order. Blocking operations wait for the stream; nbi operations
+// complete at quiet(); fence is free because the stream executes in order.
+#include <mutex>
+
+#include "common/log.hpp"
+#include "cuda/driver.hpp"
+#include "transport/transport.hpp"
+
+namespace nvshm {
+namespace {
+constexpr const char *kWhere = "CUDA transport";
+
+class CudaTransport final : public Transport {
+ public:
+  ~CudaTransport() override {
+    if (event_) driver().cuEventDestroy(event_);
+    if (stream_) driver().cuStreamDestroy(stream_);
+  }
+  Status init() {
+    NVSHM_CU(kWhere, cuStreamCreate(&stream_, CU_STREAM_NON_BLOCKING));
+    NVSHM_CU(kWhere, cuEventCreate(&event_, CU_EVENT_DISABLE_TIMING));
+    return Status::ok;
+  }
+
+  Status put(void *remote, const void *local, std::size_t bytes) override { return blocking(remote, local, bytes); }
+  Status get(void *local, const void *remote, std::size_t bytes) override { return blocking(local, remote, bytes); }
+  Status put_nbi(void *remote, const void *local, std::size_t bytes) override { return async(remote, local, bytes); }
+  Status get_nbi(void *local, const void *remote, std::size_t bytes) override { return async(local, remote, bytes); }
+  Status quiet() override {
+    NVSHM_CU(kWhere, cuStreamSynchronize(stream_));
+    return Status::ok;
+  }
+  Status fence() override { return Status::ok; }
+
+  Status copy_on_stream(void *dst, const void *src, std::size_t bytes, cudaStream_t stream) override {
+    NVSHM_CU(kWhere, cuMemcpyAsync(addr(dst), addr(src), bytes, reinterpret_cast<CUstream>(stream)));
+    return Status::ok;
+  }
+
+  Status order_stream(cudaStream_t stream) override {
+    CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
+    NVSHM_CU(kWhere, cuStreamIsCapturing(reinterpret_cast<CUstream>(stream), &capture));
+    if (capture != CU_STREAM_CAPTURE_STATUS_NONE) return Status::ok;  // graphs hold no host-issued work
+    std::lock_guard<std::mutex> lock(mutex_);
+    NVSHM_CU(kWhere, cuEventRecord(event_, stream_));
+    NVSHM_CU(kWhere, cuStreamWaitEvent(reinterpret_cast<CUstream>(stream), event_, 0));
+    return Status::ok;
+  }
+
+ private:
+  static CUdeviceptr addr(const void *p) { return reinterpret_cast<CUdeviceptr>(p); }
+  Status async(void *dst, const void *src, std::size_t bytes) {
+    NVSHM_CU(kWhere, cuMemcpyAsync(addr(dst), addr(src), bytes, stream_));
+    return Status::ok;
+  }
+  Status blocking(void *dst, const void *src, std::size_t bytes) {
+    NVSHM_TRY(async(dst, src, bytes));
+    return quiet();
+  }
+
+  CUstream stream_ = nullptr;
+  CUevent event_ = nullptr;
+  std::mutex mutex_;
+};
+}  // namespace
+
+Status make_cuda_transport(std::unique_ptr<Transport> *out) {
+  auto t = std::make_unique<CudaTransport>();
+  NVSHM_TRY(t->init());
+  *out = std::move(t);
+  return Status::ok;
+}
+
+}  // namespace nvshm
