@@ -1,0 +1,378 @@
+// nvshmrun: starts N PEs of a program on this node, runs their bootstrap rendezvous server in a thread,
+// forwards signals, stops the job when a PE fails or the time limit passes. See launcher/README.md.
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "bootstrap/bootstrap.hpp"
+#include "bootstrap/uid_server.hpp"
+#include "bootstrap/wire.hpp"
+
+extern char **environ;
+
+namespace {
+using nvshm::boot::Clock;
+using nvshm::boot::Fd;
+
+struct Options {
+  int np = 0;
+  double timeout_s = 0;  // 0: no limit
+  bool prefix = false;
+  std::vector<std::string> command;
+};
+
+int g_signal_pipe = -1;  // write end; the handler only writes the signal number
+
+void on_signal(int sig) {
+  int saved = errno;
+  unsigned char b = static_cast<unsigned char>(sig);
+  ssize_t ignored = write(g_signal_pipe, &b, 1);
+  (void)ignored;
+  errno = saved;
+}
+
+// Index of the program in argv: the first argument that is neither an option nor an option's value
+// ("--" ends the options). Everything from there on belongs to the program, untouched.
+int find_program(int argc, char **argv) {
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--") return i + 1;
+    if (a == "-n" || a == "-np" || a == "--np" || a == "--timeout") {
+      ++i;
+    } else if (a.empty() || a[0] != '-') {
+      return i;
+    }
+  }
+  return argc;
+}
+
+// Returns -1 to go on, else the exit status (help, version, usage errors).
+int parse_args(int argc, char **argv, Options *o) {
+  int prog = find_program(argc, argv);
+  std::vector<std::string> ours;
+  for (int i = prog - 1; i >= 1; --i) {
+    std::string a = argv[i];
+    if (a == "--" && i == prog - 1) continue;
+    ours.push_back(a == "-np" ? "--np" : a);  // CLI11 reads -np as -n p
+  }
+  CLI::App app{
+      "nvshmrun -n N [options] program [args...]\nStarts N processing elements (PEs) of an NVSHMEM program on "
+      "this node.",
+      "nvshmrun"};
+  std::string shown_only;  // the program is taken from argv before CLI11 parses; this documents it
+  app.add_option("program", shown_only, "The program, then its own arguments (passed through untouched)");
+  app.add_option("-n,--np", o->np, "Number of PEs to start (also -np N)")->check(CLI::PositiveNumber);
+  app.add_option("--timeout", o->timeout_s, "Stop the whole job after SECONDS and exit with status 124")
+      ->check(CLI::NonNegativeNumber);
+  app.add_flag("-p,--prefix-output", o->prefix, "Prefix each line of each PE's stdout and stderr with '[PE i] '");
+  app.set_version_flag("--version", "nvshmrun (nvshmem) " NVSHMRUN_VERSION);
+  app.footer(
+      "Each PE gets NVSHMRUN_RANK, NVSHMRUN_SIZE, NVSHMRUN_LOCAL_RANK, NVSHMRUN_LOCAL_SIZE and NVSHMRUN_UNIQUEID.\n"
+      "Exit status: the first failing PE's (128+signal for a signal), 124 on --timeout, 127 if the program cannot "
+      "be run.");
+  try {
+    app.parse(ours);
+  } catch (const CLI::ParseError &e) {
+    int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;
+  }
+  if (o->np < 1 || prog >= argc) {
+    fprintf(stderr, "nvshmrun: %s\n%s\nRun with --help for more information.\n",
+            o->np < 1 ? "the number of PEs (-n N) is required" : "no program given",
+            "Usage: nvshmrun -n N [options] program [args...]");
+    return 2;
+  }
+  o->command.assign(argv + prog, argv + argc);
+  return -1;
+}
+
+bool write_all(int fd, const char *p, std::size_t n) {
+  while (n > 0) {
+    ssize_t w = write(fd, p, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return false;
+    p += w;
+    n -= static_cast<std::size_t>(w);
+  }
+  return true;
+}
+
+// One PE's stdout or stderr, read from a pipe when --prefix-output is on.
+struct Stream {
+  Fd fd;
+  int dest = -1;
+  std::string prefix, buf;
+
+  // Writes each complete line (or, at the end, the rest) with the prefix, one write per line.
+  void flush(bool all) {
+    std::size_t start = 0, nl;
+    while ((nl = buf.find('\n', start)) != std::string::npos || (all && start < buf.size()) ||
+           buf.size() - start > 65536) {
+      std::size_t end = nl != std::string::npos ? nl : std::min(buf.size(), start + 65536);
+      std::string line = prefix + buf.substr(start, end - start) + "\n";
+      write_all(dest, line.data(), line.size());
+      start = nl != std::string::npos ? nl + 1 : end;
+    }
+    buf.erase(0, start);
+  }
+  // Reads what is available; closes the stream at end of file.
+  void drain() {
+    char chunk[8192];
+    for (;;) {
+      ssize_t n = read(fd.get(), chunk, sizeof chunk);
+      if (n > 0) {
+        buf.append(chunk, static_cast<std::size_t>(n));
+        continue;
+      }
+      if (n < 0 && errno == EINTR) continue;
+      if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) {
+        flush(true);
+        fd.reset();
+      } else {
+        flush(false);
+      }
+      return;
+    }
+  }
+};
+
+struct Pe {
+  pid_t pid = -1;
+  bool running = false;
+  Stream out, err;
+};
+
+class Job {
+ public:
+  Job(const Options &o, std::string uid_hex) : o_(o), uid_hex_(std::move(uid_hex)), pes_(o.np) {}
+
+  // Starts every PE; returns -1, or 127 (after stopping those started) if the program cannot be run.
+  int start() {
+    for (int r = 0; r < o_.np; ++r) {
+      if (int rc = spawn(r); rc >= 0) {
+        stop_started();
+        return rc;
+      }
+    }
+    return -1;
+  }
+
+  // Waits for the job, forwarding signals and collecting output; returns nvshmrun's exit status.
+  int wait(int signal_fd) {
+    auto limit =
+        o_.timeout_s > 0
+            ? Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o_.timeout_s))
+            : Clock::time_point::max();
+    for (;;) {
+      reap();
+      if (stopping_ && running() > 0 && Clock::now() >= kill_at_) kill_all(SIGKILL);
+      if (status_ < 0 && Clock::now() >= limit) {
+        fprintf(stderr, "nvshmrun: the job ran past --timeout %g s; stopping %d PEs\n", o_.timeout_s, running());
+        status_ = 124;
+        begin_stop();
+      }
+      if (running() == 0) break;
+      std::vector<pollfd> fds{{signal_fd, POLLIN, 0}};
+      std::vector<Stream *> streams;
+      for (Pe &pe : pes_)
+        for (Stream *s : {&pe.out, &pe.err})
+          if (s->fd) fds.push_back({s->fd.get(), POLLIN, 0}), streams.push_back(s);
+      int wait_ms = stopping_ ? 20 : 200;
+      if (limit != Clock::time_point::max()) {
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(limit - Clock::now()).count() + 1;
+        if (left < wait_ms) wait_ms = left > 0 ? static_cast<int>(left) : 0;
+      }
+      if (poll(fds.data(), fds.size(), wait_ms) <= 0) continue;
+      if (fds[0].revents) forward_signals(signal_fd);
+      for (std::size_t i = 1; i < fds.size(); ++i)
+        if (fds[i].revents) streams[i - 1]->drain();
+    }
+    for (Pe &pe : pes_)  // every PE has exited: what they wrote is in the pipes
+      for (Stream *s : {&pe.out, &pe.err})
+        if (s->fd) s->drain(), s->flush(true), s->fd.reset();
+    return status_ < 0 ? 0 : status_;
+  }
+
+ private:
+  int running() const {
+    int n = 0;
+    for (const Pe &pe : pes_) n += pe.running;
+    return n;
+  }
+
+  int spawn(int rank) {
+    Pe &pe = pes_[rank];
+    std::vector<std::string> vars;
+    for (char **e = environ; *e; ++e)
+      if (strncmp(*e, "NVSHMRUN_", 9) != 0) vars.emplace_back(*e);
+    auto set = [&](const char *name, const std::string &v) { vars.push_back(std::string(name) + "=" + v); };
+    set(nvshm::kEnvLauncherRank, std::to_string(rank));
+    set(nvshm::kEnvLauncherSize, std::to_string(o_.np));
+    set(nvshm::kEnvLauncherLocalRank, std::to_string(rank));  // one node: local rank == rank
+    set(nvshm::kEnvLauncherLocalSize, std::to_string(o_.np));
+    set(nvshm::kEnvLauncherUniqueId, uid_hex_);
+    std::vector<char *> envp, argv;
+    for (auto &v : vars) envp.push_back(v.data());
+    envp.push_back(nullptr);
+    for (const auto &a : o_.command) argv.push_back(const_cast<char *>(a.c_str()));
+    argv.push_back(nullptr);
+
+    int out[2] = {-1, -1}, err[2] = {-1, -1}, exec_status[2];
+    if (pipe2(exec_status, O_CLOEXEC) != 0 ||
+        (o_.prefix && (pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0))) {
+      fprintf(stderr, "nvshmrun: pipe failed: %s\n", strerror(errno));
+      return 1;
+    }
+    Fd status_read(exec_status[0]), status_write(exec_status[1]);
+    pe.out.fd.reset(out[0]);
+    pe.err.fd.reset(err[0]);
+    Fd out_write(out[1]), err_write(err[1]);
+    pid_t pid = fork();
+    if (pid < 0) {
+      fprintf(stderr, "nvshmrun: fork failed: %s\n", strerror(errno));
+      return 1;
+    }
+    if (pid == 0) {  // child: only async-signal-safe calls until exec
+      if (o_.prefix) dup2(out[1], 1), dup2(err[1], 2);
+      struct sigaction dfl {};
+      dfl.sa_handler = SIG_DFL;
+      for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGCHLD, SIGPIPE}) sigaction(sig, &dfl, nullptr);
+      sigset_t none;
+      sigemptyset(&none);
+      sigprocmask(SIG_SETMASK, &none, nullptr);
+      execvpe(argv[0], argv.data(), envp.data());
+      int e = errno;
+      ssize_t ignored = write(exec_status[1], &e, sizeof e);
+      (void)ignored;
+      _exit(127);
+    }
+    pe.pid = pid;
+    pe.running = true;
+    status_write.reset();
+    int e = 0;
+    ssize_t n;
+    while ((n = read(status_read.get(), &e, sizeof e)) < 0 && errno == EINTR) {
+    }
+    if (n == static_cast<ssize_t>(sizeof e)) {
+      fprintf(stderr, "nvshmrun: cannot execute '%s': %s\n", argv[0], strerror(e));
+      return 127;
+    }
+    for (Stream *s : {&pe.out, &pe.err}) {
+      if (!s->fd) continue;
+      fcntl(s->fd.get(), F_SETFL, O_NONBLOCK);
+      s->dest = s == &pe.out ? 1 : 2;
+      s->prefix = "[PE " + std::to_string(rank) + "] ";
+    }
+    return -1;
+  }
+
+  void reap() {
+    for (int r = 0; r < o_.np; ++r) {
+      Pe &pe = pes_[r];
+      int st;
+      if (!pe.running || waitpid(pe.pid, &st, WNOHANG) != pe.pid) continue;
+      pe.running = false;
+      if (status_ >= 0 || (WIFEXITED(st) && WEXITSTATUS(st) == 0)) continue;
+      char why[128];
+      if (WIFEXITED(st)) {
+        status_ = WEXITSTATUS(st);
+        snprintf(why, sizeof why, "exited with status %d", status_);
+      } else {
+        status_ = 128 + WTERMSIG(st);
+        snprintf(why, sizeof why, "was killed by signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
+      }
+      int others = running();
+      if (others > 0)
+        fprintf(stderr, "nvshmrun: PE %d (pid %d) %s; stopping the other %d PE%s\n", r, pe.pid, why, others,
+                others == 1 ? "" : "s");
+      else
+        fprintf(stderr, "nvshmrun: PE %d (pid %d) %s\n", r, pe.pid, why);
+      begin_stop();
+    }
+  }
+
+  // SIGTERM now, SIGKILL after 1 s to those still running.
+  void begin_stop() {
+    if (stopping_) return;
+    stopping_ = true;
+    kill_all(SIGTERM);
+    kill_at_ = Clock::now() + std::chrono::seconds(1);
+  }
+  void kill_all(int sig) {
+    for (Pe &pe : pes_)
+      if (pe.running) kill(pe.pid, sig);
+  }
+  // Used when start() fails (the failure is already reported): stop and reap what was started.
+  void stop_started() {
+    kill_all(SIGTERM);
+    auto kill_at = Clock::now() + std::chrono::seconds(1);
+    for (Pe &pe : pes_) {
+      while (pe.running && waitpid(pe.pid, nullptr, WNOHANG) != pe.pid) {
+        if (Clock::now() >= kill_at) kill(pe.pid, SIGKILL);
+        usleep(5000);
+      }
+      pe.running = false;
+    }
+  }
+
+  void forward_signals(int signal_fd) {
+    unsigned char sigs[64];
+    ssize_t n = read(signal_fd, sigs, sizeof sigs);
+    for (ssize_t i = 0; i < n; ++i) {
+      if (sigs[i] == SIGCHLD) continue;  // reap() runs on every pass
+      fprintf(stderr, "nvshmrun: received %s; forwarding it to %d PEs\n", strsignal(sigs[i]), running());
+      kill_all(sigs[i]);
+    }
+  }
+
+  const Options &o_;
+  std::string uid_hex_;
+  std::vector<Pe> pes_;
+  int status_ = -1;  // nvshmrun's exit status once decided
+  bool stopping_ = false;
+  Clock::time_point kill_at_;
+};
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  Options o;
+  if (int rc = parse_args(argc, argv, &o); rc >= 0) return rc;
+  nvshm::Env env;
+  if (nvshm::env_load(&env) != nvshm::Status::ok) return 1;
+
+  int sp[2];
+  if (pipe2(sp, O_CLOEXEC | O_NONBLOCK) != 0) {
+    perror("nvshmrun: pipe");
+    return 1;
+  }
+  Fd signal_read(sp[0]), signal_write(sp[1]);
+  g_signal_pipe = sp[1];
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;
+  sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGCHLD}) sigaction(sig, &sa, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+
+  std::unique_ptr<nvshm::boot::UidServer> server;
+  if (nvshm::boot::UidServer::start(env, /*loopback=*/true, &server) != nvshm::Status::ok) return 1;
+  int status;
+  {
+    Job job(o, nvshm::boot::uid_to_hex(server->id()));
+    status = job.start();
+    if (status < 0) status = job.wait(signal_read.get());
+  }
+  server->stop();
+  return status;
+}
