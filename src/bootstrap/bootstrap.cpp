@@ -296,8 +296,15 @@ void uid_servers_reap() {
     servers.swap(g_servers);
   }
   // Servers without clients are stopped at once; others get a few seconds for the last PEs' BYE.
+  // A process forked after nvshmemx_get_uniqueid holds copies of its parent's servers: it only closes
+  // its copies of their descriptors (the threads belong to the parent).
   auto end = Clock::now() + std::chrono::seconds(5);
   for (auto &s : servers) {
+    if (s->inherited()) {
+      s->abandon();
+      (void)s.release();
+      continue;
+    }
     if (!s->had_clients()) continue;
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - Clock::now());
     if (!s->wait_done(left > std::chrono::milliseconds(0) ? left : std::chrono::milliseconds(0)))

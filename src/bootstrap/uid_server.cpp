@@ -348,6 +348,7 @@ Status UidServer::start(const Env &env, bool loopback, std::unique_ptr<UidServer
   s->wake_write_.reset(pipefd[1]);
   uid_pack(info, &s->id_);
   NVSHM_INFO(where, "bootstrap server listening on %s", addr_to_string(sa).c_str());
+  s->owner_ = getpid();
   s->thread_ = std::thread([p = s.get()] { p->run(); });
   *out = std::move(s);
   return Status::ok;
@@ -355,6 +356,16 @@ Status UidServer::start(const Env &env, bool loopback, std::unique_ptr<UidServer
 
 UidServer::~UidServer() {
   stop();
+}
+
+bool UidServer::inherited() const {
+  return owner_ != getpid();
+}
+
+void UidServer::abandon() {
+  listen_.reset();
+  wake_read_.reset();
+  wake_write_.reset();
 }
 
 bool UidServer::wait_done(std::chrono::milliseconds limit) {
@@ -367,7 +378,7 @@ bool UidServer::wait_done(std::chrono::milliseconds limit) {
 }
 
 void UidServer::stop() {
-  if (!thread_.joinable()) return;
+  if (!thread_.joinable() || inherited()) return;
   char b = 1;
   ssize_t ignored = write(wake_write_.get(), &b, 1);
   (void)ignored;

@@ -2,6 +2,8 @@
 // checks each HELLO, then runs allgather rounds until every PE has said BYE or disconnected.
 // Used by uid_generate (nvshmemx_get_uniqueid) and by nvshmrun. Protocol: docs/bootstrap.md.
 #pragma once
+#include <sys/types.h>
+
 #include <atomic>
 #include <chrono>
 #include <memory>
@@ -31,6 +33,11 @@ class UidServer {
   bool wait_done(std::chrono::milliseconds limit);
   // Asks the thread to end now and joins it. Idempotent.
   void stop();
+  // True in a process forked from the one that started the server: the thread is not ours.
+  bool inherited() const;
+  // In such a child: closes our copies of the server's descriptors; the object must then be leaked
+  // (its std::thread names a thread of the parent).
+  void abandon();
 
  private:
   UidServer() = default;
@@ -42,6 +49,7 @@ class UidServer {
   long timeout_s_ = 120;
   unsigned char secret_[kSecretBytes]{};
   std::thread thread_;
+  pid_t owner_ = -1;  // the process that runs the thread
   std::atomic<bool> done_{false}, had_clients_{false};
 };
 
