@@ -1,0 +1,155 @@
+/* The perftest harness: options, size sweep, bootstrap, timing, median, correctness check and
+ * output, in one place, so each test file holds only its operation.
+ *
+ * Uses only NVSHMEM's public API (nvshmem.h, nvshmemx.h): the same test sources build against this
+ * project and against NVIDIA's NVSHMEM (tools/perf-compare.sh). Host-only code: compiles with g++
+ * or nvcc; kernels live in the test files. docs/perftest.md describes the options and the output. */
+#ifndef PERFTEST_COMMON_PERFTEST_H
+#define PERFTEST_COMMON_PERFTEST_H
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <cuda_runtime_api.h>
+
+namespace perftest {
+
+/* Checks a CUDA runtime call; on error prints the call, file, line and CUDA's message, then ends the
+ * job (every PE, once initialised). */
+#define PERFTEST_CUDA_CHECK(call) ::perftest::cuda_check((call), #call, __FILE__, __LINE__)
+/* After every kernel launch: catches launch-configuration errors. */
+#define PERFTEST_LAUNCH_CHECK() PERFTEST_CUDA_CHECK(cudaGetLastError())
+
+void cuda_check(cudaError_t err, const char *what, const char *file, int line);
+/* Prints "<job>: PE <n>: <message>" to stderr and ends the job with status 1 (nvshmem_global_exit
+ * once initialised, so no peer is left waiting). */
+[[noreturn]] void fail(const char *format, ...) __attribute__((format(printf, 1, 2)));
+
+/* Options a test accepts beyond the common ones (-b -e -f -n -w -r -h). */
+enum Feature : unsigned {
+  kGrid = 1u << 0,   // -c/--ctas, -t/--threads_per_cta: kernel grid
+  kBidir = 1u << 1,  // --bidir: both PEs send, the sum is reported
+};
+
+struct Options {
+  size_t min_size = 4;                // -b/--min_size, bytes
+  size_t max_size = size_t{4} << 20;  // -e/--max_size, bytes
+  size_t step = 2;                    // -f/--step, factor between sizes
+  int iters = 10;                     // -n/--iters, operations per timed run
+  int warmup = 5;                     // -w/--warmup_iters, operations before the timed runs
+  int ctas = 32;                      // -c/--ctas
+  int threads = 256;                  // -t/--threads_per_cta
+  int runs = 5;                       // -r/--runs (ours): timed runs per size; the median is reported
+  bool bidir = false;                 // --bidir
+  bool check = true;                  // --no_check (ours) skips the correctness check
+};
+
+/* Parses NVSHMEM-style options (numbers take k/m/g/t suffixes, powers of 1024). Prints the help and
+ * exits 0 on -h; prints the problem and exits 2 on a bad or unknown option. Call before init. */
+Options parse_options(int argc, char **argv, const char *job, const char *what, unsigned features);
+
+/* min_size, min_size*step, ... up to max_size. */
+std::vector<size_t> sizes(const Options &opt);
+
+/* Selects the GPU (NVSHMRUN_LOCAL_RANK mod device count, when that variable is set and a GPU is
+ * visible), then initialises NVSHMEM: nvshmem_init(), or with PERFTEST_BOOTSTRAP=uid the unique-id
+ * bootstrap (rank and size from NVSHMRUN_RANK/NVSHMRUN_SIZE; PE 0 publishes the id through the file
+ * named by PERFTEST_UID_FILE). */
+void init(const char *job);
+/* Frees the harness's symmetric memory, finalises NVSHMEM; returns the exit status for main: 0, or 1
+ * when a correctness check failed on this PE. */
+int finalize();
+
+int my_pe();
+int n_pes();
+/* Every PE: when the job does not have exactly `n` PEs, PE 0 says so and all exit with status 1. */
+void require_pes(int n);
+/* Every PE: ends the job with a message when the symmetric heap is not in GPU memory (a device test
+ * started where the library runs its CPU backend). */
+void require_device_heap();
+/* True when the symmetric heap lives in GPU memory (decided once, at init). */
+bool heap_on_device();
+
+/* Copies between private host memory and this PE's symmetric memory, wherever the heap lives. */
+void copy_to_symmetric(void *dest, const void *source, size_t bytes);
+void copy_from_symmetric(void *dest, const void *source, size_t bytes);
+
+/* Collective: the sum over all PEs of `value` (host barrier plus host gets; not for timed code). */
+double sum_over_pes(double value);
+
+/* Correctness check: every PE's source buffer holds pseudo-random bytes seeded by its PE id; the
+ * receiver poisons its destination before a size's runs and verifies it after them. */
+class Payload {
+ public:
+  /* Every PE: fills `source` (symmetric, max_size bytes) with this PE's pattern; keeps the pattern
+   * `from_pe` sends, to verify against. Does nothing when checks are off. */
+  Payload(const Options &opt, void *source, int from_pe);
+  /* Fills the first `bytes` of `dest` (this PE's symmetric destination) with a poison byte. */
+  void poison(void *dest, size_t bytes) const;
+  /* Compares the first `bytes` of `dest` with the expected pattern; on a mismatch prints the first
+   * differing offset and counts a failure for finalize(). Returns true when equal. */
+  bool verify(const void *dest, size_t bytes) const;
+  bool enabled() const { return enabled_; }
+
+ private:
+  bool enabled_;
+  std::vector<unsigned char> expected_;
+};
+
+/* The per-size result table. PE 0 prints a header, then each row as it is added (flushed), as
+ * "size(B)  <metric>(<unit>) ..."; with NVSHMEM_MACHINE_READABLE_OUTPUT=1 also one line per value:
+ * "&&&& PERF <job>___size__<bytes>___<metric> <value> +<unit>" (+: higher is better). */
+class Report {
+ public:
+  struct Column {
+    std::string metric;
+    std::string unit;
+  };
+  Report(std::string job, std::vector<Column> columns);
+  /* Every PE calls it (it sums the check failures over PEs); only PE 0 prints. */
+  void add(size_t size, const std::vector<double> &values, bool check_ok);
+
+ private:
+  std::string job_;
+  std::vector<Column> columns_;
+  bool machine_readable_;
+};
+
+/* Median of a non-empty sample (the mean of the middle two for an even count). */
+double median(std::vector<double> samples);
+
+/* Seconds taken by f(), on the host's steady clock. */
+template <class F>
+double host_seconds(F &&f) {
+  const auto start = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+/* Two CUDA events around work enqueued on one stream. */
+class GpuTimer {
+ public:
+  GpuTimer();
+  ~GpuTimer();
+  GpuTimer(const GpuTimer &) = delete;
+  GpuTimer &operator=(const GpuTimer &) = delete;
+  void start(cudaStream_t stream);
+  /* Records the stop event, waits for it, returns the seconds between the two events. */
+  double stop_seconds(cudaStream_t stream);
+
+ private:
+  cudaEvent_t start_ = nullptr;
+  cudaEvent_t stop_ = nullptr;
+};
+
+/* Bytes per second to GB/s (1e9 bytes). */
+inline double gbps(double bytes, double seconds) {
+  return seconds > 0 ? bytes / seconds / 1e9 : 0.0;
+}
+
+}  // namespace perftest
+
+#endif /* PERFTEST_COMMON_PERFTEST_H */
