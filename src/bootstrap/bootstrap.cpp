@@ -135,14 +135,14 @@ Status TcpBootstrap::connect(const boot::UidInfo &info, int rank, int nranks, lo
 }
 
 Status TcpBootstrap::round(const char *where, const void *in, void *out, std::size_t bytes) {
+  if (bytes > boot::kMaxBlob || bytes * static_cast<std::size_t>(size_) > boot::kMaxRound) {
+    log_error(where, "%zu bytes per PE is more than the bootstrap's limits (%llu bytes per PE, %llu bytes in all)",
+              bytes, static_cast<unsigned long long>(boot::kMaxBlob), static_cast<unsigned long long>(boot::kMaxRound));
+    return Status::invalid_value;
+  }
   if (broken_ != Status::ok) {
     log_error(where, "the bootstrap failed earlier (%s); it cannot be used any more", status_name(broken_));
     return broken_;
-  }
-  if (bytes > boot::kMaxBlob) {
-    log_error(where, "%zu bytes is more than the bootstrap's limit of %llu bytes per PE", bytes,
-              static_cast<unsigned long long>(boot::kMaxBlob));
-    return Status::invalid_value;
   }
   boot::FrameHeader h;
   h.type = static_cast<std::uint16_t>(Frame::contrib);

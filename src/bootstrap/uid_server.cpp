@@ -176,6 +176,14 @@ struct UidServer::State {
     }
     if (!ready) return reject(c, Status::invalid_value, "protocol error: CONTRIB before every PE connected");
     if (arrived[c.rank]) return reject(c, Status::invalid_value, "protocol error: two CONTRIBs in one round");
+    if (c.h.seq != seq)
+      return reject(
+          c, Status::invalid_value,
+          "protocol error: CONTRIB for round " + std::to_string(c.h.seq) + " during round " + std::to_string(seq));
+    if (c.h.length * static_cast<std::uint64_t>(nranks) > kMaxRound)
+      return reject(c, Status::invalid_value,
+                    "CONTRIB of " + std::to_string(c.h.length) + " bytes: the result for " + std::to_string(nranks) +
+                        " PEs would exceed " + std::to_string(kMaxRound) + " bytes");
     for (int r = 0; r < nranks; ++r)
       if (gone[r])
         return fail(Status::peer_failed,

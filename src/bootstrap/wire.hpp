@@ -46,8 +46,9 @@ class Fd {
 // ---- frames: a fixed 24-byte header (big-endian fields) followed by `length` payload bytes ----
 constexpr std::uint32_t kFrameMagic = 0x4e53424f;  // "NSBO"
 constexpr std::size_t kHeaderBytes = 24;
-constexpr std::uint64_t kMaxBlob = 16u << 20;  // largest allgather contribution, bytes
-constexpr std::uint64_t kMaxText = 4096;       // largest error message, bytes
+constexpr std::uint64_t kMaxBlob = 16u << 20;    // largest allgather contribution, bytes
+constexpr std::uint64_t kMaxRound = 1ull << 30;  // largest allgather result (nranks x contribution), bytes
+constexpr std::uint64_t kMaxText = 4096;         // largest error message, bytes
 constexpr std::size_t kSecretBytes = 16;
 constexpr std::size_t kHelloBytes = kSecretBytes + 4;  // secret, then nranks (big-endian int32)
 
