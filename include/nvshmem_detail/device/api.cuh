@@ -40,29 +40,33 @@ __device__ __forceinline__ void put_signal(void *dest, const void *source, size_
   Group<S>::sync();
 }
 
-/* Barrier over all PEs with per-PE flags in the symmetric heap: each PE stores the new epoch into
- * its word on every peer (release), then waits until every peer's word on it reaches the epoch
- * (acquire). Word i is written only by PE i, and epochs only grow, so back-to-back barriers and
- * barriers from different kernels or streams of the same PE never mix. */
+/* Barrier over all PEs with per-PE flags in the symmetric heap: each call takes the next epoch of
+ * this PE (an atomic counter, so concurrent calls from several blocks get distinct epochs), raises
+ * its word on every peer to that epoch (atomic max with release: the words never go back), then
+ * waits until every peer's word on this PE reaches the epoch (acquire). Word i is written only by
+ * PE i, so back-to-back barriers and barriers from different kernels or streams never mix. */
 template <Scope S>
 __device__ __forceinline__ void barrier_all(bool quiet_first) {
   const nvshm_device_state &st = state();
   Group<S>::sync();
   if (quiet_first && Group<S>::rank() == 0) fence_sc_sys();
   uint64_t epoch = 0;
+  auto next_epoch = [&] {
+    return static_cast<uint64_t>(atomicAdd(reinterpret_cast<unsigned long long *>(st.barrier_epoch), 1ull)) + 1;
+  };
   if constexpr (S == Scope::block) {
     __shared__ uint64_t shared_epoch;
-    if (Group<S>::rank() == 0) shared_epoch = ++*st.barrier_epoch;
+    if (Group<S>::rank() == 0) shared_epoch = next_epoch();
     __syncthreads();
     epoch = shared_epoch;
   } else if constexpr (S == Scope::warp) {
-    if (Group<S>::rank() == 0) epoch = ++*st.barrier_epoch;
+    if (Group<S>::rank() == 0) epoch = next_epoch();
     epoch = __shfl_sync(0xffffffffu, epoch, 0);
   } else {
-    epoch = ++*st.barrier_epoch;
+    epoch = next_epoch();
   }
   for (int pe = Group<S>::rank(); pe < st.n_pes; pe += Group<S>::size())
-    if (pe != st.my_pe) store_release(peer_address(st.barrier_flags + st.my_pe, pe), epoch);
+    if (pe != st.my_pe) max_release(peer_address(st.barrier_flags + st.my_pe, pe), epoch);
   for (int pe = Group<S>::rank(); pe < st.n_pes; pe += Group<S>::size())
     if (pe != st.my_pe) wait_until<uint64_t>(st.barrier_flags + pe, NVSHMEM_CMP_GE, epoch);
   Group<S>::sync();

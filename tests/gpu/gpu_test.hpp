@@ -1,0 +1,58 @@
+// Shared helpers of the GPU tests: CUDA checks, a main that skips (exit 77) without a GPU,
+// random data and poisoned outputs.
+#pragma once
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+#include <nvshmem.h>
+
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#define CUDA_CHECK(call)                                                                       \
+  do {                                                                                         \
+    cudaError_t e_ = (call);                                                                   \
+    ASSERT_EQ(e_, cudaSuccess) << #call << ": " << cudaGetErrorString(e_);                     \
+  } while (0)
+// After every kernel launch: launch errors, then execution errors.
+#define LAUNCH_CHECK()                                                                         \
+  do {                                                                                         \
+    CUDA_CHECK(cudaGetLastError());                                                            \
+    CUDA_CHECK(cudaDeviceSynchronize());                                                       \
+  } while (0)
+
+namespace gpu_test {
+
+constexpr unsigned char kPoison = 0xA5;
+
+// Random bytes, different per PE and per call site `salt`.
+inline std::vector<unsigned char> random_bytes(std::size_t n, int pe, int salt) {
+  std::mt19937_64 rng(static_cast<uint64_t>(pe) * 1000003u + static_cast<uint64_t>(salt) * 7919u + 17);
+  std::vector<unsigned char> v(n);
+  for (auto &b : v) b = static_cast<unsigned char>(rng());
+  // Never all-poison: make the first byte differ from the poison value.
+  if (n) v[0] = static_cast<unsigned char>(v[0] == kPoison ? 0x11 : v[0]);
+  return v;
+}
+
+inline std::vector<unsigned char> to_host(const void *device, std::size_t n) {
+  std::vector<unsigned char> v(n);
+  EXPECT_EQ(cudaMemcpy(v.data(), device, n, cudaMemcpyDeviceToHost), cudaSuccess);
+  return v;
+}
+
+inline int gpu_test_main(int argc, char **argv) {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    printf("no GPU visible: skipping GPU tests\n");
+    return 77;  // CTest SKIP_RETURN_CODE
+  }
+  ::testing::InitGoogleTest(&argc, argv);
+  nvshmem_init();
+  const int status = RUN_ALL_TESTS();
+  nvshmem_finalize();
+  return status;
+}
+
+}  // namespace gpu_test

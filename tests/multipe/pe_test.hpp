@@ -1,0 +1,42 @@
+// Helpers of the multi-PE host-interface tests: they run under nvshmrun on either heap kind, so
+// they reach their own heap only through NVSHMEM calls (a self-put or self-get), never by
+// dereferencing a symmetric pointer.
+#pragma once
+#include <gtest/gtest.h>
+#include <nvshmem.h>
+
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <vector>
+
+namespace pe_test {
+
+inline std::vector<unsigned char> random_bytes(std::size_t n, int pe, int salt) {
+  std::mt19937_64 rng(static_cast<uint64_t>(pe) * 1000003u + static_cast<uint64_t>(salt) * 7919u + 3);
+  std::vector<unsigned char> v(n);
+  for (auto &b : v) b = static_cast<unsigned char>(rng());
+  return v;
+}
+
+inline void write_local(void *sym, const void *src, std::size_t n) { nvshmem_putmem(sym, src, n, nvshmem_my_pe()); }
+inline std::vector<unsigned char> read_local(const void *sym, std::size_t n) {
+  std::vector<unsigned char> v(n);
+  nvshmem_getmem(v.data(), sym, n, nvshmem_my_pe());
+  return v;
+}
+inline void poison_local(void *sym, std::size_t n) {
+  std::vector<unsigned char> p(n, 0xA5);
+  write_local(sym, p.data(), n);
+}
+
+// main() for multi-PE gtest binaries: init, run, finalize.
+inline int pe_test_main(int argc, char **argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  nvshmem_init();
+  const int status = RUN_ALL_TESTS();
+  nvshmem_finalize();
+  return status;
+}
+
+}  // namespace pe_test

@@ -1,0 +1,258 @@
+// The host interface across real processes: queries, the heap's regression cases, every typed,
+// sized and byte RMA form, quiet, fence, barrier_all and sync_all, on random data with poisoned
+// destinations. Run under nvshmrun with 1, 2, 3, 4 and 8 PEs.
+#include <cstdlib>
+#include <string>
+
+#include "pe_test.hpp"
+
+namespace {
+using pe_test::poison_local;
+using pe_test::random_bytes;
+using pe_test::read_local;
+using pe_test::write_local;
+
+TEST(HostQuery, PeAndTeams) {
+  const int me = nvshmem_my_pe(), n = nvshmem_n_pes();
+  const char *size = getenv("NVSHMRUN_SIZE");
+  EXPECT_EQ(n, size ? atoi(size) : 1);
+  EXPECT_GE(me, 0);
+  EXPECT_LT(me, n);
+  EXPECT_EQ(nvshmem_team_my_pe(NVSHMEM_TEAM_WORLD), me);
+  EXPECT_EQ(nvshmem_team_n_pes(NVSHMEM_TEAM_WORLD), n);
+  EXPECT_EQ(nvshmem_team_n_pes(NVSHMEMX_TEAM_NODE), n);  // one node
+  EXPECT_EQ(nvshmem_team_my_pe(NVSHMEMX_TEAM_NODE), me);
+  EXPECT_EQ(nvshmem_team_n_pes(NVSHMEM_TEAM_SHARED), n);
+  EXPECT_EQ(nvshmem_team_my_pe(NVSHMEM_TEAM_INVALID), -1);
+  EXPECT_EQ(nvshmemx_init_status(), NVSHMEM_STATUS_IS_INITIALIZED);
+  int major = 0, minor = 0;
+  nvshmem_info_get_version(&major, &minor);
+  EXPECT_EQ(major * 10 + minor, 13);
+  char name[NVSHMEM_MAX_NAME_LEN];
+  nvshmem_info_get_name(name);
+  EXPECT_EQ(std::string(name).rfind("NVSHMEM v", 0), 0u) << name;
+  int vmaj = -1, vmin = -1, vpatch = -1;
+  nvshmemx_vendor_get_version_info(&vmaj, &vmin, &vpatch);
+  EXPECT_GE(vmaj, 0);
+  int provided = -1;
+  nvshmem_query_thread(&provided);
+  EXPECT_EQ(provided, NVSHMEM_THREAD_MULTIPLE);
+}
+
+TEST(HostHeap, ZeroSizesGiveNull) {
+  EXPECT_EQ(nvshmem_malloc(0), nullptr);
+  EXPECT_EQ(nvshmem_align(64, 0), nullptr);
+  EXPECT_EQ(nvshmem_calloc(0, 8), nullptr);
+  EXPECT_EQ(nvshmem_calloc(8, 0), nullptr);
+  nvshmem_free(nullptr);
+  nvshmem_barrier_all();
+}
+
+TEST(HostHeap, BadAlignmentIsAnError) {
+  EXPECT_EQ(nvshmem_align(3, 64), nullptr);
+  EXPECT_EQ(nvshmem_align(12, 64), nullptr);
+  EXPECT_EQ(nvshmem_align(4, 64), nullptr);  // below sizeof(void*)
+  void *ok = nvshmem_align(4096, 100);
+  ASSERT_NE(ok, nullptr);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(ok) % 4096, 0u);
+  nvshmem_free(ok);
+}
+
+TEST(HostHeap, PastTheHeapGivesNullEverywhereAndTheHeapStillWorks) {
+  EXPECT_EQ(nvshmem_malloc(std::size_t{1} << 42), nullptr);
+  EXPECT_EQ(nvshmem_calloc(std::size_t{1} << 40, 1 << 10), nullptr);
+  EXPECT_EQ(nvshmem_calloc(SIZE_MAX / 2, 4), nullptr);  // overflow
+  nvshmem_barrier_all();
+  int *p = static_cast<int *>(nvshmem_malloc(sizeof(int) * 16));
+  ASSERT_NE(p, nullptr);
+  nvshmem_int_p(p, 42, (nvshmem_my_pe() + 1) % nvshmem_n_pes());
+  nvshmem_barrier_all();
+  EXPECT_EQ(nvshmem_int_g(p, nvshmem_my_pe()), 42);
+  nvshmem_free(p);
+}
+
+TEST(HostHeap, MismatchedSizesGiveNullOnEveryPe) {
+  if (nvshmem_n_pes() < 2) GTEST_SKIP() << "needs 2 PEs";
+  void *p = nvshmem_malloc(1024 + 64 * nvshmem_my_pe());
+  EXPECT_EQ(p, nullptr);
+  nvshmem_barrier_all();
+  void *q = nvshmem_malloc(1024);
+  EXPECT_NE(q, nullptr);
+  nvshmem_free(q);
+}
+
+TEST(HostHeap, CallocZeroesAndLayoutIsSymmetric) {
+  const int me = nvshmem_my_pe(), n = nvshmem_n_pes();
+  const std::size_t bytes = 10000;
+  void *dirty = nvshmem_malloc(bytes);
+  ASSERT_NE(dirty, nullptr);
+  poison_local(dirty, bytes);
+  nvshmem_barrier_all();
+  nvshmem_free(dirty);
+  unsigned char *clean = static_cast<unsigned char *>(nvshmem_calloc(bytes / 4, 4));
+  ASSERT_EQ(clean, dirty) << "the allocator is first fit: the same block comes back";
+  const auto got = read_local(clean, bytes);
+  EXPECT_EQ(std::vector<unsigned char>(bytes, 0), got);
+  // Same offsets on every PE: each PE publishes its address to PE 0.
+  uint64_t *where = static_cast<uint64_t *>(nvshmem_malloc(sizeof(uint64_t) * n));
+  const uint64_t mine = reinterpret_cast<uint64_t>(clean) - reinterpret_cast<uint64_t>(where);
+  nvshmem_uint64_p(where + me, mine, 0);
+  nvshmem_barrier_all();
+  if (me == 0) {
+    for (int pe = 0; pe < n; ++pe) EXPECT_EQ(nvshmem_uint64_g(where + pe, 0), mine) << "PE " << pe;
+  }
+  for (int pe = 0; pe < n; ++pe) EXPECT_NE(nvshmem_ptr(clean, pe), nullptr);
+  EXPECT_EQ(nvshmem_ptr(&mine, 0), nullptr);
+  EXPECT_EQ(nvshmem_ptr(clean, n), nullptr);
+  nvshmem_free(where);
+  nvshmem_free(clean);
+}
+
+template <typename T>
+struct TypedRma {
+  void (*put)(T *, const T *, size_t, int);
+  void (*get)(T *, const T *, size_t, int);
+  void (*put_nbi)(T *, const T *, size_t, int);
+  void (*get_nbi)(T *, const T *, size_t, int);
+  void (*p)(T *, const T, int);
+  T (*g)(const T *, int);
+};
+
+// Sections of dst: put, put_nbi, p (element 0 and element count-1). Gets into private memory.
+template <typename T>
+void run_typed(const TypedRma<T> &f, int salt) {
+  const int me = nvshmem_my_pe(), n = nvshmem_n_pes();
+  const int right = (me + 1) % n, left = (me + n - 1) % n;
+  const std::size_t count = 131 + salt, bytes = count * sizeof(T);
+  T *src = static_cast<T *>(nvshmem_malloc(bytes));
+  T *dst = static_cast<T *>(nvshmem_malloc(3 * bytes));
+  ASSERT_TRUE(src && dst);
+  const auto mine = random_bytes(bytes, me, salt);
+  write_local(src, mine.data(), bytes);
+  poison_local(dst, 3 * bytes);
+  nvshmem_barrier_all();
+
+  std::vector<T> local(count);
+  memcpy(local.data(), mine.data(), bytes);
+  f.put(dst, local.data(), count, right);
+  f.put_nbi(dst + count, local.data(), count, right);
+  nvshmem_quiet();
+  f.p(dst + 2 * count, local[0], right);
+  f.p(dst + 3 * count - 1, local[count - 1], right);
+  std::vector<T> got(count), got_nbi(count);
+  f.get(got.data(), src, count, right);
+  f.get_nbi(got_nbi.data(), src, count, right);
+  nvshmem_quiet();
+  const T last = f.g(src + count - 1, right);
+  nvshmem_barrier_all();
+
+  const auto from_left = random_bytes(bytes, left, salt), from_right = random_bytes(bytes, right, salt);
+  const auto result = read_local(dst, 3 * bytes);
+  EXPECT_EQ(memcmp(result.data(), from_left.data(), bytes), 0) << "put";
+  EXPECT_EQ(memcmp(result.data() + bytes, from_left.data(), bytes), 0) << "put_nbi";
+  EXPECT_EQ(memcmp(result.data() + 2 * bytes, from_left.data(), sizeof(T)), 0) << "p first";
+  EXPECT_EQ(memcmp(result.data() + 3 * bytes - sizeof(T), from_left.data() + bytes - sizeof(T), sizeof(T)), 0)
+      << "p last";
+  EXPECT_EQ(result[2 * bytes + sizeof(T)], 0xA5) << "p wrote past its element";
+  EXPECT_EQ(memcmp(got.data(), from_right.data(), bytes), 0) << "get";
+  EXPECT_EQ(memcmp(got_nbi.data(), from_right.data(), bytes), 0) << "get_nbi";
+  EXPECT_EQ(memcmp(&last, from_right.data() + bytes - sizeof(T), sizeof(T)), 0) << "g";
+  nvshmem_barrier_all();
+  nvshmem_free(dst);
+  nvshmem_free(src);
+}
+
+#define HOST_TYPED_TEST(NAME, T)                                                                    \
+  TEST(HostRma, Typed_##NAME) {                                                                     \
+    run_typed<T>({nvshmem_##NAME##_put, nvshmem_##NAME##_get, nvshmem_##NAME##_put_nbi,             \
+                  nvshmem_##NAME##_get_nbi, nvshmem_##NAME##_p, nvshmem_##NAME##_g},                \
+                 static_cast<int>(sizeof(T)));                                                      \
+  }
+NVSHM_FOR_EACH_RMA_TYPE(HOST_TYPED_TEST)
+#undef HOST_TYPED_TEST
+
+using SizedFn = void (*)(void *, const void *, size_t, int);
+void run_sized(SizedFn put, SizedFn get, SizedFn put_nbi, SizedFn get_nbi, std::size_t elem) {
+  const int me = nvshmem_my_pe(), n = nvshmem_n_pes();
+  const int right = (me + 1) % n, left = (me + n - 1) % n;
+  const std::size_t count = 77, bytes = count * elem;
+  void *src = nvshmem_malloc(bytes), *dst = nvshmem_malloc(2 * bytes);
+  const auto mine = random_bytes(bytes, me, static_cast<int>(elem));
+  write_local(src, mine.data(), bytes);
+  poison_local(dst, 2 * bytes);
+  nvshmem_barrier_all();
+  put(dst, mine.data(), count, right);
+  put_nbi(static_cast<char *>(dst) + bytes, mine.data(), count, right);
+  std::vector<unsigned char> got(bytes), got_nbi(bytes);
+  get(got.data(), src, count, right);
+  get_nbi(got_nbi.data(), src, count, right);
+  nvshmem_quiet();
+  nvshmem_barrier_all();
+  const auto result = read_local(dst, 2 * bytes);
+  const auto from_left = random_bytes(bytes, left, static_cast<int>(elem));
+  const auto from_right = random_bytes(bytes, right, static_cast<int>(elem));
+  EXPECT_EQ(memcmp(result.data(), from_left.data(), bytes), 0);
+  EXPECT_EQ(memcmp(result.data() + bytes, from_left.data(), bytes), 0);
+  EXPECT_EQ(got, from_right);
+  EXPECT_EQ(got_nbi, from_right);
+  nvshmem_barrier_all();
+  nvshmem_free(dst);
+  nvshmem_free(src);
+}
+
+#define HOST_SIZED_TEST(BITS, T)                                                                            \
+  TEST(HostRma, Sized_##BITS) {                                                                             \
+    run_sized(nvshmem_put##BITS, nvshmem_get##BITS, nvshmem_put##BITS##_nbi, nvshmem_get##BITS##_nbi, sizeof(T)); \
+  }
+NVSHM_FOR_EACH_RMA_SIZE(HOST_SIZED_TEST)
+#undef HOST_SIZED_TEST
+
+TEST(HostRma, MemAllSizesAndOffsets) {
+  run_sized(nvshmem_putmem, nvshmem_getmem, nvshmem_putmem_nbi, nvshmem_getmem_nbi, 1);
+  const int me = nvshmem_my_pe(), n = nvshmem_n_pes();
+  const int right = (me + 1) % n, left = (me + n - 1) % n;
+  const std::size_t cap = (1 << 20) + 64;
+  char *dst = static_cast<char *>(nvshmem_malloc(cap));
+  const auto mine = random_bytes(cap, me, 1234), theirs = random_bytes(cap, left, 1234);
+  for (std::size_t bytes : {std::size_t{1}, std::size_t{3}, std::size_t{4096}, std::size_t{1} << 20}) {
+    for (std::size_t offset : {0, 1, 7, 32}) {
+      poison_local(dst, cap);
+      nvshmem_barrier_all();
+      nvshmem_putmem(dst + offset, mine.data() + offset, bytes, right);
+      nvshmem_barrier_all();
+      const auto result = read_local(dst, cap);
+      EXPECT_EQ(memcmp(result.data() + offset, theirs.data() + offset, bytes), 0) << bytes << "@" << offset;
+      if (offset) {
+        EXPECT_EQ(result[offset - 1], 0xA5);
+      }
+      EXPECT_EQ(result[offset + bytes], 0xA5);
+    }
+  }
+  nvshmem_barrier_all();
+  nvshmem_free(dst);
+}
+
+// Every PE writes its round number into every PE's slot, barriers, and checks all slots.
+TEST(HostSync, BarrierAndSyncRounds) {
+  const int me = nvshmem_my_pe(), n = nvshmem_n_pes();
+  int *slots = static_cast<int *>(nvshmem_calloc(n, sizeof(int)));
+  for (int round = 1; round <= 50; ++round) {
+    for (int pe = 0; pe < n; ++pe) nvshmem_int_p(slots + me, round * 1000 + me, pe);
+    if (round % 2) {
+      nvshmem_barrier_all();
+    } else {
+      nvshmem_quiet();
+      nvshmem_sync_all();
+    }
+    std::vector<int> seen(n);
+    nvshmem_int_get(seen.data(), slots, n, me);
+    for (int pe = 0; pe < n; ++pe) ASSERT_EQ(seen[pe], round * 1000 + pe) << "round " << round;
+    nvshmem_barrier_all();
+  }
+  nvshmem_fence();
+  nvshmem_free(slots);
+}
+
+}  // namespace
+
+int main(int argc, char **argv) { return pe_test::pe_test_main(argc, argv); }
