@@ -26,6 +26,7 @@ class HeapBacking {
   virtual Status map_peer(int fd, char *at, std::size_t bytes) = 0;
   // Make [base, base+bytes) accessible once everything is mapped.
   virtual Status enable_access(char *base, std::size_t bytes) = 0;
+  // Zero this PE's memory; complete on return.
   virtual Status zero(void *at, std::size_t bytes) = 0;
   // Unmap and free everything (idempotent).
   virtual void release() = 0;

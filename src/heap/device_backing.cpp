@@ -81,8 +81,10 @@ class DeviceBacking final : public HeapBacking {
     return Status::ok;
   }
 
+  // Synchronous: the caller barriers right after, and no peer's put may land before the zeros.
   Status zero(void *at, std::size_t bytes) override {
     NVSHM_CU(kWhere, cuMemsetD8(reinterpret_cast<CUdeviceptr>(at), 0, bytes));
+    NVSHM_CU(kWhere, cuCtxSynchronize());
     return Status::ok;
   }
 
