@@ -366,7 +366,8 @@ int main(int argc, char **argv) {
   signal(SIGPIPE, SIG_IGN);
 
   std::unique_ptr<nvshm::boot::UidServer> server;
-  if (nvshm::boot::UidServer::start(env, /*loopback=*/true, &server) != nvshm::Status::ok) return 1;
+  if (nvshm::boot::UidServer::start(env, {/*loopback=*/true, /*persistent=*/true}, &server) != nvshm::Status::ok)
+    return 1;
   int status;
   {
     Job job(o, nvshm::boot::uid_to_hex(server->id()));

@@ -6,6 +6,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -68,12 +69,14 @@ class TcpBootstrap final : public Bootstrap {
 // Connects (retrying until the server is up), says HELLO and waits until every rank has connected.
 Status TcpBootstrap::connect(const boot::UidInfo &info, int rank, int nranks, long timeout_s, const char *name,
                              std::unique_ptr<Bootstrap> *out) {
-  const char *where = "bootstrap connect";
+  // The runtime learns the PE id from us, so the messages of this phase name it themselves.
+  const std::string where_s = "bootstrap connect (PE " + std::to_string(rank) + " of " + std::to_string(nranks) + ")";
+  const char *where = where_s.c_str();
   std::unique_ptr<TcpBootstrap> b(new TcpBootstrap());
   b->rank_ = rank;
   b->size_ = nranks;
   b->name_ = name;
-  b->timeout_ = std::chrono::seconds(timeout_s);
+  b->timeout_ = std::chrono::seconds(std::min(timeout_s, boot::kMaxTimeout));
   auto *sa = reinterpret_cast<const sockaddr *>(&info.addr);
   socklen_t len = sa->sa_family == AF_INET ? sizeof(sockaddr_in) : sizeof(sockaddr_in6);
   b->server_ = boot::addr_to_string(sa);
@@ -109,9 +112,9 @@ Status TcpBootstrap::connect(const boot::UidInfo &info, int rank, int nranks, lo
     }
     if (Clock::now() + pause >= deadline) {
       log_error(where,
-                "PE %d could not connect to the bootstrap server at %s within %ld s (NVSHMEM_BOOTSTRAP_TIMEOUT): %s; "
+                "could not connect to the bootstrap server at %s within %lld s (NVSHMEM_BOOTSTRAP_TIMEOUT): %s; "
                 "is the process that hosts it (nvshmrun, or the PE that called nvshmemx_get_uniqueid) running?",
-                rank, b->server_.c_str(), timeout_s, strerror(last_err));
+                b->server_.c_str(), static_cast<long long>(b->timeout_.count()), strerror(last_err));
       return Status::timeout;
     }
     std::this_thread::sleep_for(pause);
@@ -282,7 +285,7 @@ Status uid_generate(const Env &env, nvshmemx_uniqueid_t *id) {
     return Status::invalid_value;
   }
   std::unique_ptr<boot::UidServer> server;
-  NVSHM_TRY(boot::UidServer::start(env, false, &server));
+  NVSHM_TRY(boot::UidServer::start(env, boot::ServerOptions{}, &server));
   *id = server->id();
   std::lock_guard<std::mutex> lock(g_servers_mutex);
   g_servers.push_back(std::move(server));

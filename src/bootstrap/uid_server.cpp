@@ -24,6 +24,8 @@ struct Conn {
   std::string peer;  // "address:port", for messages
   int rank = -1;     // -1 until its HELLO is accepted
   bool dead = false, bye = false, told_error = false;
+  bool parked = false;  // its HELLO waits for the current session to end (persistent servers)
+  int hello_rank = -1, hello_nranks = 0;
   Clock::time_point hello_deadline;
   unsigned char hdr[kHeaderBytes];
   std::size_t hdr_got = 0;
@@ -126,7 +128,7 @@ struct UidServer::State {
   }
 
   void on_hello(Conn &c) {
-    if (c.rank >= 0) return reject(c, Status::invalid_value, "protocol error: a second HELLO");
+    if (c.rank >= 0 || c.parked) return reject(c, Status::invalid_value, "protocol error: a second HELLO");
     const unsigned char *p = c.payload.data();
     unsigned char diff = 0;
     for (std::size_t i = 0; i < kSecretBytes; ++i) diff |= p[i] ^ srv.secret_[i];
@@ -138,6 +140,20 @@ struct UidServer::State {
                     "wrong secret: the unique id this PE used was not issued by this server (stale or foreign id)");
     if (nr < 1 || nr > kMaxRanks)
       return reject(c, Status::invalid_value, "nranks " + std::to_string(nr) + " is out of range");
+    c.hello_rank = rank;
+    c.hello_nranks = nr;
+    if (srv.persistent_ && nranks > 0 && rank >= 0 && rank < nranks && gone[rank]) {
+      // This PE finalized and starts again before the others finalized: next session.
+      c.parked = true;
+      c.hello_deadline = Clock::now() + timeout;
+      return;
+    }
+    admit(c);
+  }
+
+  // Accepts (or refuses) the HELLO of c into the current session.
+  void admit(Conn &c) {
+    int rank = c.hello_rank, nr = c.hello_nranks;
     if (nranks > 0 && nr != nranks)
       return reject(c, Status::symmetry,
                     "PE " + std::to_string(rank) + " says nranks is " + std::to_string(nr) +
@@ -165,6 +181,25 @@ struct UidServer::State {
       for (Conn *k : by_rank)
         if (k) send(*k, Frame::ready, Status::ok, nullptr, 0);
     }
+  }
+
+  // Every PE of the session has left: forget it, then admit the HELLOs that were waiting for it.
+  void next_session() {
+    nranks = -1;
+    by_rank.clear();
+    gone.clear();
+    arrived.clear();
+    hellos = 0;
+    ready = false;
+    seq = 0;
+    arrived_count = 0;
+    failed = Status::ok;
+    fail_msg.clear();
+    for (auto &c : conns)
+      if (c->parked && !c->dead) {
+        c->parked = false;
+        admit(*c);
+      }
   }
 
   void on_contrib(Conn &c) {
@@ -275,8 +310,18 @@ struct UidServer::State {
   void check_deadlines(Clock::time_point now) {
     for (auto &c : conns)
       if (!c->dead && c->rank < 0 && now >= c->hello_deadline) {
-        NVSHM_WARN(kWhere, "no HELLO from %s within %lld s; closing it", c->peer.c_str(),
-                   static_cast<long long>(timeout.count()));
+        if (c->parked) {
+          std::vector<int> left;
+          for (int r = 0; r < nranks; ++r)
+            if (!gone[r]) left.push_back(r);
+          send_error(*c, Status::timeout,
+                     "the previous session of this job has not ended: PEs " + rank_list(left) +
+                         " did not finalize within " + std::to_string(timeout.count()) +
+                         " s (NVSHMEM_BOOTSTRAP_TIMEOUT)");
+        } else {
+          NVSHM_WARN(kWhere, "no HELLO from %s within %lld s; closing it", c->peer.c_str(),
+                     static_cast<long long>(timeout.count()));
+        }
         c->dead = true;
       }
     if (failed != Status::ok || nranks < 0) return;
@@ -324,16 +369,17 @@ struct UidServer::State {
   }
 };
 
-Status UidServer::start(const Env &env, bool loopback, std::unique_ptr<UidServer> *out) {
+Status UidServer::start(const Env &env, const ServerOptions &opts, std::unique_ptr<UidServer> *out) {
   const char *where = "nvshmemx_get_uniqueid";
   if (env.bootstrap_timeout <= 0) {
     log_error(where, "NVSHMEM_BOOTSTRAP_TIMEOUT=%ld must be a positive number of seconds", env.bootstrap_timeout);
     return Status::invalid_value;
   }
   std::unique_ptr<UidServer> s(new UidServer());
-  s->timeout_s_ = env.bootstrap_timeout;
+  s->timeout_s_ = std::min(env.bootstrap_timeout, kMaxTimeout);
   UidInfo info;
-  NVSHM_TRY(choose_listen_address(env.uid_sock_ifname, env.uid_sock_family, loopback, &info.addr));
+  s->persistent_ = opts.persistent;
+  NVSHM_TRY(choose_listen_address(env.uid_sock_ifname, env.uid_sock_family, opts.loopback, &info.addr));
   if (getrandom(s->secret_, kSecretBytes, 0) != static_cast<ssize_t>(kSecretBytes)) {
     log_error(where, "getrandom failed: %s", strerror(errno));
     return Status::internal;
@@ -413,7 +459,10 @@ void UidServer::run() {
     st.conns.erase(std::remove_if(st.conns.begin(), st.conns.end(), [](auto &c) { return c->dead; }), st.conns.end());
     bool ranked = false;
     for (auto &c : st.conns) ranked |= c->rank >= 0;
-    if (st.nranks > 0 && !ranked) break;
+    if (st.nranks > 0 && !ranked) {
+      if (!persistent_) break;
+      st.next_session();
+    }
   }
   st.conns.clear();
   listen_.reset();

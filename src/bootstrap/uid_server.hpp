@@ -1,6 +1,8 @@
 // The rendezvous server of the TCP star: one thread that accepts one persistent connection per PE,
-// checks each HELLO, then runs allgather rounds until every PE has said BYE or disconnected.
-// Used by uid_generate (nvshmemx_get_uniqueid) and by nvshmrun. Protocol: docs/bootstrap.md.
+// checks each HELLO, then runs allgather rounds until every PE has said BYE or disconnected (a "session":
+// one nvshmem_init .. nvshmem_finalize of the job). Used by uid_generate (nvshmemx_get_uniqueid: one
+// session) and by nvshmrun (session after session, since a program may init and finalize repeatedly).
+// Protocol: docs/bootstrap.md.
 #pragma once
 #include <sys/types.h>
 
@@ -14,12 +16,17 @@
 
 namespace nvshm::boot {
 
+struct ServerOptions {
+  bool loopback = false;    // listen on loopback (one-node jobs) unless an interface is named
+  bool persistent = false;  // serve session after session until stop(); else end after the first
+};
+
 class UidServer {
  public:
-  // Binds a listening socket (see choose_listen_address; `loopback` for one-node jobs), draws a random
-  // secret, describes both in id() and starts the server thread. Timeouts come from
-  // env.bootstrap_timeout (seconds, > 0). Errors: invalid_value (bad environment), internal (system call).
-  static Status start(const Env &env, bool loopback, std::unique_ptr<UidServer> *out);
+  // Binds a listening socket (see choose_listen_address), draws a random secret, describes both in id()
+  // and starts the server thread. Timeouts come from env.bootstrap_timeout (seconds, > 0).
+  // Errors: invalid_value (bad environment), internal (system call).
+  static Status start(const Env &env, const ServerOptions &opts, std::unique_ptr<UidServer> *out);
 
   // Stops the thread if it still runs (closing every connection) and joins it.
   ~UidServer();
@@ -29,7 +36,8 @@ class UidServer {
   const nvshmemx_uniqueid_t &id() const { return id_; }
   // True once a client has been accepted (nranks is known).
   bool had_clients() const { return had_clients_.load(); }
-  // Waits up to `limit` for the thread to end by itself (every PE said BYE or disconnected).
+  // Waits up to `limit` for the thread to end by itself (one-session servers: every PE said BYE or
+  // disconnected).
   bool wait_done(std::chrono::milliseconds limit);
   // Asks the thread to end now and joins it. Idempotent.
   void stop();
@@ -47,6 +55,7 @@ class UidServer {
   nvshmemx_uniqueid_t id_{};
   Fd listen_, wake_read_, wake_write_;
   long timeout_s_ = 120;
+  bool persistent_ = false;
   unsigned char secret_[kSecretBytes]{};
   std::thread thread_;
   pid_t owner_ = -1;  // the process that runs the thread

@@ -20,6 +20,7 @@
 #include <gtest/gtest.h>
 
 #include "bootstrap/bootstrap.hpp"
+#include "bootstrap/uid_server.hpp"
 #include "bootstrap/wire.hpp"
 
 namespace nvshm {
@@ -196,6 +197,29 @@ TEST(Bootstrap, ThreadsAsPes) {
   });
   for (int c : codes) EXPECT_EQ(c, 0);
   uid_servers_reap();
+}
+
+// nvshmrun's server serves session after session (init/finalize repeated in every PE), and a PE that
+// starts its next session before the others finished the previous one waits for them.
+TEST(Bootstrap, PersistentServerServesRepeatedSessions) {
+  Env env = make_env(10);
+  std::unique_ptr<boot::UidServer> server;
+  ASSERT_EQ(boot::UidServer::start(env, {true, true}, &server), Status::ok);
+  nvshmemx_uniqueid_t id = server->id();
+  std::vector<int> bad(4, 0);
+  run_threads(4, [&](int r) {
+    std::mt19937 rng(r + 1);
+    for (int session = 0; session < 15; ++session) {
+      std::unique_ptr<Bootstrap> b;
+      if (uid_create(env, &id, r, 4, &b) != Status::ok) return void(++bad[r]);
+      int v = session * 10 + r, all[4];
+      if (b->allgather(&v, all, sizeof v) != Status::ok) return void(++bad[r]);
+      for (int k = 0; k < 4; ++k) bad[r] += all[k] != session * 10 + k;
+      std::this_thread::sleep_for(std::chrono::microseconds(rng() % 3000));  // uneven finalize
+    }
+  });
+  for (int r = 0; r < 4; ++r) EXPECT_EQ(bad[r], 0) << "PE " << r;
+  server->stop();
 }
 
 TEST(Bootstrap, WrongSecretRejected) {

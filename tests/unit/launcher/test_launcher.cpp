@@ -158,6 +158,12 @@ TEST(Launcher, BootstrapThroughTheLauncher) {
   EXPECT_EQ(lines_matching(r.out, "^bootstrap ok name=launcher rank=\\d size=4$").size(), 4u) << r.out;
 }
 
+TEST(Launcher, RepeatedInitFinalizeInEachPe) {
+  Result r = run({"-n", "4", kHelper, "bootstrap", "bootstrap", "sleep=0.05", "bootstrap", "bootstrap"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(lines_matching(r.out, "^bootstrap ok name=launcher rank=\\d size=4$").size(), 16u) << r.out;
+}
+
 TEST(Launcher, ExitStatusPropagatesAndOthersStop) {
   TempDir dir;
   Result r = run({"-n", "4", kHelper, "pidfile=" + dir.path, "sleep=0.2", "exit=3@1", "sleep=30"});
