@@ -45,8 +45,9 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/perf-compare.XXXXXX")
 THEIRS=$WORK/nvidia/shmem_put_bw
 mkdir -p "$WORK/nvidia"
 echo "perf-compare: building shmem_put_bw against $NV_HOME" >&2
+# perftest.cpp is compiled as CUDA (-x cu), as NVIDIA compiles its own perftest common code.
 "$NVCC" -rdc=true -arch=sm_90 -std=c++17 -O3 -I"$NV_HOME/include" -I"$SRC_DIR/perftest/common" \
-  "$SRC_DIR/perftest/device/pt-to-pt/shmem_put_bw.cu" "$SRC_DIR/perftest/common/perftest.cpp" \
+  -x cu "$SRC_DIR/perftest/device/pt-to-pt/shmem_put_bw.cu" "$SRC_DIR/perftest/common/perftest.cpp" \
   -L"$NV_HOME/lib" -l:libnvshmem_host.so.3 -lnvshmem_device -lcuda -Xlinker -rpath,"$NV_HOME/lib" -o "$THEIRS"
 
 # Size groups: min max iters warm-up. Small messages get many iterations so the kernel runs for
@@ -60,7 +61,8 @@ run_one() {  # impl binary min max iters warm
   local -a env_args=()
   if [[ $impl == nvidia ]]; then
     rm -f "$WORK/uid"
-    env_args=(PERFTEST_BOOTSTRAP=uid PERFTEST_UID_FILE="$WORK/uid")
+    # NVIDIA's library loads its bootstrap plugins from its lib/ folder.
+    env_args=(PERFTEST_BOOTSTRAP=uid PERFTEST_UID_FILE="$WORK/uid" LD_LIBRARY_PATH="$NV_HOME/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}")
   fi
   local -a cmd=("$NVSHMRUN" --timeout 120 -n 2 "$bin" -b "$3" -e "$4" -f 2 "${GRID[@]}" -n "$5" -w "$6" "${EXTRA[@]}")
   echo "== $impl: ${cmd[*]}" >>"$log"
