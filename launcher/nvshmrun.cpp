@@ -72,7 +72,7 @@ int parse_args(int argc, char **argv, Options *o) {
   std::string shown_only;  // the program is taken from argv before CLI11 parses; this documents it
   app.add_option("program", shown_only, "The program, then its own arguments (passed through untouched)");
   app.add_option("-n,--np", o->np, "Number of PEs to start (also -np N)")->check(CLI::PositiveNumber);
-  app.add_option("--timeout", o->timeout_s, "Stop the whole job after SECONDS and exit with status 124")
+  app.add_option("--timeout", o->timeout_s, "Stop the whole job after SECONDS (0: no limit) and exit with status 124")
       ->check(CLI::NonNegativeNumber);
   app.add_flag("-p,--prefix-output", o->prefix, "Prefix each line of each PE's stdout and stderr with '[PE i] '");
   app.set_version_flag("--version", "nvshmrun (nvshmem) " NVSHMRUN_VERSION);

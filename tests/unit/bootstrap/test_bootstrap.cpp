@@ -346,7 +346,11 @@ TEST(Bootstrap, MismatchedSizesAreSymmetryErrors) {
 }
 
 TEST(Bootstrap, MissingRankTimesOutNamingIt) {
-  Env env = make_env(2);
+  setenv("NVSHMEM_BOOTSTRAP_TIMEOUT", "2", 1);  // through the environment, as users set it
+  Env env;
+  ASSERT_EQ(env_load(&env), Status::ok);
+  unsetenv("NVSHMEM_BOOTSTRAP_TIMEOUT");
+  ASSERT_EQ(env.bootstrap_timeout, 2);
   nvshmemx_uniqueid_t id;
   ASSERT_EQ(uid_generate(env, &id), Status::ok);
   Status s[4];

@@ -5,12 +5,14 @@
 //   kill=SIG[@R]   kill itself with signal SIG (only on rank R)
 //   ignore-term    ignore SIGTERM (so that only SIGKILL stops it)
 //   pidfile=DIR    write its pid to DIR/<rank>.pid
+//   stamp=DIR      write CLOCK_MONOTONIC in nanoseconds to DIR/<rank>.stamp
 //   lines=K        write K lines to stdout and K to stderr, each in several small pieces
 //   bootstrap      connect the launcher bootstrap, allgather the ranks, barrier
 #include <signal.h>
 #include <unistd.h>
 
 #include <cstdio>
+#include <ctime>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -75,6 +77,11 @@ int main(int argc, char **argv) {
     } else if (a.rfind("pidfile=", 0) == 0) {
       std::string path = a.substr(8) + "/" + std::to_string(rank) + ".pid";
       if (FILE *f = fopen(path.c_str(), "w")) fprintf(f, "%d\n", getpid()), fclose(f);
+    } else if (a.rfind("stamp=", 0) == 0) {
+      timespec ts;
+      clock_gettime(CLOCK_MONOTONIC, &ts);
+      std::string path = a.substr(6) + "/" + std::to_string(rank) + ".stamp";
+      if (FILE *f = fopen(path.c_str(), "w")) fprintf(f, "%lld\n", ts.tv_sec * 1000000000LL + ts.tv_nsec), fclose(f);
     } else if (a.rfind("lines=", 0) == 0) {
       int k = atoi(a.c_str() + 6);
       for (int j = 0; j < k; ++j) {

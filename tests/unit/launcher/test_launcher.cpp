@@ -23,6 +23,7 @@ struct Result {
   int status = -1;  // exit status, or 128+signal
   std::string out, err;
   double seconds = 0;
+  Clock::time_point end;  // when nvshmrun had exited
 };
 
 // A running nvshmrun with its stdout and stderr captured.
@@ -86,7 +87,8 @@ Result finish(Proc p, double limit_s = 20) {
     kill(p.pid, SIGKILL);
     waitpid(p.pid, &st, 0);
   }
-  r.seconds = std::chrono::duration<double>(Clock::now() - p.start).count();
+  r.end = Clock::now();
+  r.seconds = std::chrono::duration<double>(r.end - p.start).count();
   r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
   for (int i = 0; i < 2; ++i)
     if (fds[i].fd >= 0) close(fds[i].fd);
@@ -114,6 +116,14 @@ bool all_gone(const std::string &dir, int n) {
     if (f >> pid && kill(pid, 0) == 0) return false;
   }
   return true;
+}
+
+// Seconds from the moment PE `rank` wrote stamp=DIR (CLOCK_MONOTONIC, as steady_clock) to `end`.
+double seconds_since_stamp(const std::string &dir, int rank, Clock::time_point end) {
+  std::ifstream f(dir + "/" + std::to_string(rank) + ".stamp");
+  long long ns = 0;
+  if (!(f >> ns)) return 1e9;
+  return std::chrono::duration<double>(end.time_since_epoch() - std::chrono::nanoseconds(ns)).count();
 }
 
 struct TempDir {
@@ -166,9 +176,9 @@ TEST(Launcher, RepeatedInitFinalizeInEachPe) {
 
 TEST(Launcher, ExitStatusPropagatesAndOthersStop) {
   TempDir dir;
-  Result r = run({"-n", "4", kHelper, "pidfile=" + dir.path, "sleep=0.2", "exit=3@1", "sleep=30"});
+  Result r = run({"-n", "4", kHelper, "pidfile=" + dir.path, "sleep=0.2", "stamp=" + dir.path, "exit=3@1", "sleep=30"});
   EXPECT_EQ(r.status, 3) << r.err;
-  EXPECT_LT(r.seconds, 2.5);
+  EXPECT_LT(seconds_since_stamp(dir.path, 1, r.end), 2.0);
   EXPECT_TRUE(all_gone(dir.path, 4));
   EXPECT_EQ(
       lines_matching(r.err, "^nvshmrun: PE 1 \\(pid \\d+\\) exited with status 3; stopping the other 3 PEs$").size(),
@@ -179,10 +189,12 @@ TEST(Launcher, ExitStatusPropagatesAndOthersStop) {
 TEST(Launcher, DeathBySignalAndStubbornPesAreKilled) {
   TempDir dir;
   // The others ignore SIGTERM: nvshmrun must use SIGKILL after 1 s, all within 2 s.
-  Result r = run({"-n", "3", kHelper, "ignore-term", "pidfile=" + dir.path, "sleep=0.2", "kill=9@2", "sleep=30"});
+  Result r = run({"-n", "3", kHelper, "ignore-term", "pidfile=" + dir.path, "sleep=0.2", "stamp=" + dir.path,
+                  "kill=9@2", "sleep=30"});
   EXPECT_EQ(r.status, 128 + 9) << r.err;
-  EXPECT_LT(r.seconds, 0.2 + 2.0 + 0.5);
-  EXPECT_GT(r.seconds, 1.0);  // SIGTERM was ignored, so SIGKILL came after 1 s
+  double stop = seconds_since_stamp(dir.path, 2, r.end);
+  EXPECT_LT(stop, 2.0);  // from PE 2's death to nvshmrun's exit, every PE reaped
+  EXPECT_GT(stop, 1.0);  // SIGTERM was ignored, so SIGKILL came after 1 s
   EXPECT_TRUE(all_gone(dir.path, 3));
   EXPECT_NE(r.err.find("PE 2 (pid"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("killed by signal 9"), std::string::npos) << r.err;
