@@ -1,0 +1,78 @@
+// Init and finalize across real processes: status queries, finalize twice, calls after finalize,
+// 50 init/finalize cycles without leaking descriptors, threads or memory, and a barrier as the
+// very first operation when the PEs start seconds apart. Run under nvshmrun.
+#include <dirent.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <thread>
+
+#include "pe_test.hpp"
+
+namespace {
+
+int count_entries(const char *dir) {
+  int n = 0;
+  if (DIR *d = opendir(dir)) {
+    while (dirent *e = readdir(d)) n += e->d_name[0] != '.';
+    closedir(d);
+  }
+  return n;
+}
+
+long rss_kib() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
+  return -1;
+}
+
+// One cycle: init, allocate, put to the right neighbour, check, free, finalize.
+void one_cycle(int round) {
+  nvshmem_init();
+  const int me = nvshmem_my_pe(), n = nvshmem_n_pes();
+  int *x = static_cast<int *>(nvshmem_malloc(sizeof(int)));
+  ASSERT_NE(x, nullptr);
+  nvshmem_int_p(x, round * 100 + me, (me + 1) % n);
+  nvshmem_barrier_all();
+  EXPECT_EQ(nvshmem_int_g(x, me), round * 100 + (me + n - 1) % n);
+  nvshmem_free(x);
+  nvshmem_finalize();
+}
+
+TEST(Lifecycle, FirstBarrierWithStaggeredStart) {
+  const char *rank = getenv("NVSHMRUN_RANK");
+  std::this_thread::sleep_for(std::chrono::milliseconds(400 * (rank ? atoi(rank) : 0)));
+  EXPECT_EQ(nvshmemx_init_status(), NVSHMEM_STATUS_NOT_INITIALIZED);
+  nvshmem_init();
+  EXPECT_EQ(nvshmemx_init_status(), NVSHMEM_STATUS_IS_INITIALIZED);
+  nvshmem_barrier_all();
+  nvshmem_finalize();
+  EXPECT_EQ(nvshmemx_init_status(), NVSHMEM_STATUS_NOT_INITIALIZED);
+  nvshmem_finalize();  // harmless
+  EXPECT_EQ(nvshmemx_init_status(), NVSHMEM_STATUS_NOT_INITIALIZED);
+}
+
+TEST(Lifecycle, FiftyCyclesLeakNothing) {
+  one_cycle(0);  // warm-up: lazily loaded libraries and the CUDA runtime settle here
+  const int fds = count_entries("/proc/self/fd"), threads = count_entries("/proc/self/task");
+  const long rss = rss_kib();
+  for (int round = 1; round <= 50; ++round) one_cycle(round);
+  EXPECT_EQ(count_entries("/proc/self/fd"), fds) << "file descriptors leaked";
+  EXPECT_EQ(count_entries("/proc/self/task"), threads) << "threads leaked";
+  EXPECT_LT(rss_kib() - rss, 16 * 1024) << "resident memory grew by more than 16 MiB over 50 cycles";
+}
+
+TEST(LifecycleDeathTest, CallAfterFinalizeFailsWithAMessage) {
+  GTEST_FLAG_SET(death_test_style, "fast");
+  EXPECT_DEATH(nvshmem_my_pe(), "nvshmem_my_pe.*not initialised");
+  EXPECT_DEATH(nvshmem_malloc(8), "nvshmem_malloc.*not initialised");
+  EXPECT_DEATH(nvshmem_barrier_all(), "nvshmem_barrier_all.*not initialised");
+}
+
+}  // namespace
