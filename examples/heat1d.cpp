@@ -14,7 +14,9 @@ namespace {
 void step(const std::vector<double> &u, std::vector<double> &next, double alpha) {
   for (std::size_t i = 1; i + 1 < u.size(); ++i) next[i] = u[i] + alpha * (u[i - 1] - 2 * u[i] + u[i + 1]);
 }
-double initial(long global_cell) { return std::sin(0.01 * global_cell) + (global_cell % 17) * 0.05; }
+double initial(long global_cell) {
+  return std::sin(0.01 * global_cell) + (global_cell % 17) * 0.05;
+}
 }  // namespace
 
 int main(int argc, char **argv) {

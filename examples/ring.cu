@@ -8,13 +8,13 @@
 #include <cstdlib>
 #include <vector>
 
-#define CUDA_CHECK(call)                                                                   \
-  do {                                                                                     \
-    cudaError_t e_ = (call);                                                               \
-    if (e_ != cudaSuccess) {                                                               \
-      fprintf(stderr, "ring: %s failed: %s\n", #call, cudaGetErrorString(e_));             \
-      exit(1);                                                                             \
-    }                                                                                      \
+#define CUDA_CHECK(call)                                                       \
+  do {                                                                         \
+    cudaError_t e_ = (call);                                                   \
+    if (e_ != cudaSuccess) {                                                   \
+      fprintf(stderr, "ring: %s failed: %s\n", #call, cudaGetErrorString(e_)); \
+      exit(1);                                                                 \
+    }                                                                          \
   } while (0)
 
 constexpr int kCount = 1 << 16;

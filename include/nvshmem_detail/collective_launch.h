@@ -10,8 +10,8 @@
 
 /* Largest grid of `kernel` with `block` threads and `shmem` dynamic shared bytes whose blocks can
  * all be resident at once (one PE's GPU). Returns 0, or NVSHMEMX_ERROR_INTERNAL if CUDA fails. */
-static inline int nvshmemx_collective_launch_query_gridsize(const void *kernel, dim3 block, void **args,
-                                                            size_t shmem, int *gridsize) {
+static inline int nvshmemx_collective_launch_query_gridsize(const void *kernel, dim3 block, void **args, size_t shmem,
+                                                            int *gridsize) {
   (void)args;
   int device = 0, sms = 0, per_sm = 0;
   const int threads = (int)(block.x * block.y * block.z);

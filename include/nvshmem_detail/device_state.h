@@ -20,20 +20,20 @@
 #define NVSHM_DEVICE_STATE_VERSION ((1u << 16) + (unsigned)sizeof(struct nvshm_device_state))
 
 struct nvshm_device_state {
-  uint32_t version;         /* NVSHM_DEVICE_STATE_VERSION of the library that wrote it */
-  int initialized;          /* 1 between init and finalize */
-  int my_pe;                /* PE id in NVSHMEM_TEAM_WORLD */
+  uint32_t version; /* NVSHM_DEVICE_STATE_VERSION of the library that wrote it */
+  int initialized;  /* 1 between init and finalize */
+  int my_pe;        /* PE id in NVSHMEM_TEAM_WORLD */
   int n_pes;
-  int node_my_pe;           /* PE index inside NVSHMEMX_TEAM_NODE (= NVSHMEM_TEAM_SHARED here) */
+  int node_my_pe; /* PE index inside NVSHMEMX_TEAM_NODE (= NVSHMEM_TEAM_SHARED here) */
   int node_n_pes;
-  int node_pe_start;        /* world PE id of node PE 0 (node PEs are consecutive) */
-  int heap_on_device;       /* 1: heap in GPU memory; 0: host shared memory (no device access) */
-  char *heap_base;          /* where PE 0's heap is mapped in this process */
-  size_t heap_stride;       /* bytes from PE i's mapping to PE i+1's */
-  size_t heap_size;         /* usable bytes of each PE's heap */
-  char *my_heap;            /* heap_base + my_pe * heap_stride */
-  uint64_t *barrier_flags;  /* symmetric, n_pes words: word i is written by PE i */
-  uint64_t *barrier_epoch;  /* local: number of device/stream barriers this PE entered */
+  int node_pe_start;       /* world PE id of node PE 0 (node PEs are consecutive) */
+  int heap_on_device;      /* 1: heap in GPU memory; 0: host shared memory (no device access) */
+  char *heap_base;         /* where PE 0's heap is mapped in this process */
+  size_t heap_stride;      /* bytes from PE i's mapping to PE i+1's */
+  size_t heap_size;        /* usable bytes of each PE's heap */
+  char *my_heap;           /* heap_base + my_pe * heap_stride */
+  uint64_t *barrier_flags; /* symmetric, n_pes words: word i is written by PE i */
+  uint64_t *barrier_epoch; /* local: number of device/stream barriers this PE entered */
 };
 
 NVSHM_EXTERN_C_BEGIN

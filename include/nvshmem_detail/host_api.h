@@ -49,8 +49,8 @@ NVSHM_HOSTDEVICE NVSHM_API void nvshmemx_vendor_get_version_info(int *major, int
 /* Unique-id bootstrap: one process calls nvshmemx_get_uniqueid (it starts the rendezvous there),
  * spreads the 128-byte id by its own means, and every process passes it with its rank. */
 NVSHM_API int nvshmemx_get_uniqueid(nvshmemx_uniqueid_t *uniqueid);
-NVSHM_API int nvshmemx_set_attr_uniqueid_args(const int myrank, const int nranks,
-                                              const nvshmemx_uniqueid_t *uniqueid, nvshmemx_init_attr_t *attr);
+NVSHM_API int nvshmemx_set_attr_uniqueid_args(const int myrank, const int nranks, const nvshmemx_uniqueid_t *uniqueid,
+                                              nvshmemx_init_attr_t *attr);
 
 /* ---- Memory management (collective over all PEs; "Memory Management Routines") ---- */
 
@@ -72,9 +72,9 @@ NVSHM_HOSTDEVICE NVSHM_API void *nvshmem_ptr(const void *dest, int pe);
 /* ---- Remote memory access from the host ("Remote Memory Access Routines") ----
  * put/get/p/g are blocking (the source may be reused, the destination holds the data, on return);
  * _nbi forms return at once and complete at the next nvshmem_quiet. */
-#define NVSHM_DECLARE_HOST_RMA(NAME, T)                                                           \
-  NVSHM_HOSTDEVICE NVSHM_API void nvshmem_##NAME##_p(T *dest, const T value, int pe);             \
-  NVSHM_HOSTDEVICE NVSHM_API T nvshmem_##NAME##_g(const T *source, int pe);                       \
+#define NVSHM_DECLARE_HOST_RMA(NAME, T)                                                                      \
+  NVSHM_HOSTDEVICE NVSHM_API void nvshmem_##NAME##_p(T *dest, const T value, int pe);                        \
+  NVSHM_HOSTDEVICE NVSHM_API T nvshmem_##NAME##_g(const T *source, int pe);                                  \
   NVSHM_HOSTDEVICE NVSHM_API void nvshmem_##NAME##_put(T *dest, const T *source, size_t nelems, int pe);     \
   NVSHM_HOSTDEVICE NVSHM_API void nvshmem_##NAME##_get(T *dest, const T *source, size_t nelems, int pe);     \
   NVSHM_HOSTDEVICE NVSHM_API void nvshmem_##NAME##_put_nbi(T *dest, const T *source, size_t nelems, int pe); \
@@ -82,9 +82,9 @@ NVSHM_HOSTDEVICE NVSHM_API void *nvshmem_ptr(const void *dest, int pe);
 NVSHM_FOR_EACH_RMA_TYPE(NVSHM_DECLARE_HOST_RMA)
 #undef NVSHM_DECLARE_HOST_RMA
 
-#define NVSHM_DECLARE_HOST_SIZED_RMA(BITS, T)                                                     \
-  NVSHM_HOSTDEVICE NVSHM_API void nvshmem_put##BITS(void *dest, const void *source, size_t nelems, int pe);     \
-  NVSHM_HOSTDEVICE NVSHM_API void nvshmem_get##BITS(void *dest, const void *source, size_t nelems, int pe);     \
+#define NVSHM_DECLARE_HOST_SIZED_RMA(BITS, T)                                                                     \
+  NVSHM_HOSTDEVICE NVSHM_API void nvshmem_put##BITS(void *dest, const void *source, size_t nelems, int pe);       \
+  NVSHM_HOSTDEVICE NVSHM_API void nvshmem_get##BITS(void *dest, const void *source, size_t nelems, int pe);       \
   NVSHM_HOSTDEVICE NVSHM_API void nvshmem_put##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe); \
   NVSHM_HOSTDEVICE NVSHM_API void nvshmem_get##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe);
 NVSHM_FOR_EACH_RMA_SIZE(NVSHM_DECLARE_HOST_SIZED_RMA)
@@ -108,18 +108,24 @@ NVSHM_HOSTDEVICE NVSHM_API void nvshmem_sync_all(void);
 
 /* ---- Stream-ordered forms ("CUDA stream-ordered ..."): enqueued on `stream`, capturable in CUDA
  * graphs; they complete in stream order. Need the heap in GPU memory. ---- */
-#define NVSHM_DECLARE_STREAM_RMA(NAME, T)                                                         \
-  NVSHM_API void nvshmemx_##NAME##_put_on_stream(T *dest, const T *source, size_t nelems, int pe, cudaStream_t stream);     \
-  NVSHM_API void nvshmemx_##NAME##_get_on_stream(T *dest, const T *source, size_t nelems, int pe, cudaStream_t stream);     \
-  NVSHM_API void nvshmemx_##NAME##_put_nbi_on_stream(T *dest, const T *source, size_t nelems, int pe, cudaStream_t stream); \
-  NVSHM_API void nvshmemx_##NAME##_get_nbi_on_stream(T *dest, const T *source, size_t nelems, int pe, cudaStream_t stream);
+#define NVSHM_DECLARE_STREAM_RMA(NAME, T)                                                             \
+  NVSHM_API void nvshmemx_##NAME##_put_on_stream(T *dest, const T *source, size_t nelems, int pe,     \
+                                                 cudaStream_t stream);                                \
+  NVSHM_API void nvshmemx_##NAME##_get_on_stream(T *dest, const T *source, size_t nelems, int pe,     \
+                                                 cudaStream_t stream);                                \
+  NVSHM_API void nvshmemx_##NAME##_put_nbi_on_stream(T *dest, const T *source, size_t nelems, int pe, \
+                                                     cudaStream_t stream);                            \
+  NVSHM_API void nvshmemx_##NAME##_get_nbi_on_stream(T *dest, const T *source, size_t nelems, int pe, \
+                                                     cudaStream_t stream);
 NVSHM_FOR_EACH_RMA_TYPE(NVSHM_DECLARE_STREAM_RMA)
 #undef NVSHM_DECLARE_STREAM_RMA
 
 NVSHM_API void nvshmemx_putmem_on_stream(void *dest, const void *source, size_t nbytes, int pe, cudaStream_t stream);
 NVSHM_API void nvshmemx_getmem_on_stream(void *dest, const void *source, size_t nbytes, int pe, cudaStream_t stream);
-NVSHM_API void nvshmemx_putmem_nbi_on_stream(void *dest, const void *source, size_t nbytes, int pe, cudaStream_t stream);
-NVSHM_API void nvshmemx_getmem_nbi_on_stream(void *dest, const void *source, size_t nbytes, int pe, cudaStream_t stream);
+NVSHM_API void nvshmemx_putmem_nbi_on_stream(void *dest, const void *source, size_t nbytes, int pe,
+                                             cudaStream_t stream);
+NVSHM_API void nvshmemx_getmem_nbi_on_stream(void *dest, const void *source, size_t nbytes, int pe,
+                                             cudaStream_t stream);
 /* Work enqueued on `stream` after this point starts after all RMA this PE issued before it completed. */
 NVSHM_API void nvshmemx_quiet_on_stream(cudaStream_t stream);
 /* Stream-ordered barrier_all / sync_all across all PEs. */

@@ -24,10 +24,7 @@ enum nvshmemx_cmp_type {
 typedef enum nvshmemx_cmp_type nvshmemx_cmp_type_t;
 
 /* ---- signal operators ---- */
-enum nvshmemx_signal_op {
-  NVSHMEM_SIGNAL_SET = 9,
-  NVSHMEM_SIGNAL_ADD = 10
-};
+enum nvshmemx_signal_op { NVSHMEM_SIGNAL_SET = 9, NVSHMEM_SIGNAL_ADD = 10 };
 typedef enum nvshmemx_signal_op nvshmemx_signal_op_t;
 
 /* ---- thread support levels ---- */
@@ -103,7 +100,12 @@ typedef struct {
 
 /* Struct versions encode (version << 16) + sizeof(struct). */
 #define NVSHMEM_TEAM_CONFIG_VERSION ((2 << 16) + sizeof(nvshmem_team_config_t))
-#define NVSHMEM_TEAM_CONFIG_INITIALIZER {(int)NVSHMEM_TEAM_CONFIG_VERSION, 0, 0, {0}}
+#define NVSHMEM_TEAM_CONFIG_INITIALIZER       \
+  {                                           \
+    (int)NVSHMEM_TEAM_CONFIG_VERSION, 0, 0, { \
+      0                                       \
+    }                                         \
+  }
 
 /* ---- unique id bootstrap ---- */
 #define NVSHMEM_UNIQUEID_INTERNAL_SIZE 124
@@ -113,7 +115,12 @@ typedef struct {
 } nvshmemx_uniqueid_v1;
 typedef nvshmemx_uniqueid_v1 nvshmemx_uniqueid_t;
 #define NVSHMEMX_UNIQUEID_VERSION ((1 << 16) + sizeof(nvshmemx_uniqueid_t))
-#define NVSHMEMX_UNIQUEID_INITIALIZER {(int)NVSHMEMX_UNIQUEID_VERSION, {0}}
+#define NVSHMEMX_UNIQUEID_INITIALIZER \
+  {                                   \
+    (int)NVSHMEMX_UNIQUEID_VERSION, { \
+      0                               \
+    }                                 \
+  }
 
 typedef struct {
   int version;
@@ -144,7 +151,9 @@ typedef nvshmemx_init_attr_v2 nvshmemx_init_attr_t;
 #define NVSHMEMX_INIT_ATTR_INITIALIZER                                                            \
   {                                                                                               \
     (int)NVSHMEMX_INIT_ATTR_VERSION, NULL, {                                                      \
-      (int)NVSHMEMX_INIT_ARGS_VERSION, {(int)NVSHMEMX_UNIQUEID_ARGS_VERSION, NULL, -1, -1}, -1, { 0 } \
+      (int)NVSHMEMX_INIT_ARGS_VERSION, {(int)NVSHMEMX_UNIQUEID_ARGS_VERSION, NULL, -1, -1}, -1, { \
+        0                                                                                         \
+      }                                                                                           \
     }                                                                                             \
   }
 

@@ -19,11 +19,20 @@ bool parse_size(const char *text, std::size_t *out) {
   double scale = 1;
   if (*end) {
     switch (tolower(static_cast<unsigned char>(*end))) {
-      case 'k': scale = 1024.0; break;
-      case 'm': scale = 1024.0 * 1024; break;
-      case 'g': scale = 1024.0 * 1024 * 1024; break;
-      case 't': scale = 1024.0 * 1024 * 1024 * 1024; break;
-      default: return false;
+      case 'k':
+        scale = 1024.0;
+        break;
+      case 'm':
+        scale = 1024.0 * 1024;
+        break;
+      case 'g':
+        scale = 1024.0 * 1024 * 1024;
+        break;
+      case 't':
+        scale = 1024.0 * 1024 * 1024 * 1024;
+        break;
+      default:
+        return false;
     }
     ++end;
     if (*end == 'b' || *end == 'B') ++end;
@@ -57,10 +66,20 @@ const EnvVarInfo kTable[] = {
 #undef NVSHM_ENV
 };
 
-bool assign(bool *field, const char *v) { *field = parse_bool(v); return true; }
-bool assign(long *field, const char *v) { return parse_int(v, field); }
-bool assign(std::size_t *field, const char *v) { return parse_size(v, field); }
-bool assign(std::string *field, const char *v) { *field = v; return true; }
+bool assign(bool *field, const char *v) {
+  *field = parse_bool(v);
+  return true;
+}
+bool assign(long *field, const char *v) {
+  return parse_int(v, field);
+}
+bool assign(std::size_t *field, const char *v) {
+  return parse_size(v, field);
+}
+bool assign(std::string *field, const char *v) {
+  *field = v;
+  return true;
+}
 }  // namespace
 
 const EnvVarInfo *env_table(std::size_t *count) {
@@ -70,14 +89,14 @@ const EnvVarInfo *env_table(std::size_t *count) {
 
 Status env_load(Env *out) {
   Env env;
-#define NVSHM_ENV(field, name, kind, def, help)                                                   \
-  {                                                                                               \
-    assign(&env.field, def);                                                                      \
-    const char *v = getenv("NVSHMEM_" #name);                                                     \
-    if (v && *v && !assign(&env.field, v)) {                                                      \
+#define NVSHM_ENV(field, name, kind, def, help)                                                        \
+  {                                                                                                    \
+    assign(&env.field, def);                                                                           \
+    const char *v = getenv("NVSHMEM_" #name);                                                          \
+    if (v && *v && !assign(&env.field, v)) {                                                           \
       log_error("environment", "NVSHMEM_" #name "='%s' is not a valid %s value (%s)", v, #kind, help); \
-      return Status::invalid_value;                                                               \
-    }                                                                                             \
+      return Status::invalid_value;                                                                    \
+    }                                                                                                  \
   }
 #include "common/env_vars.def"
 #undef NVSHM_ENV

@@ -25,34 +25,54 @@ void vprint(const char *kind, const char *where, const char *fmt, va_list ap) {
 
 const char *status_name(Status s) {
   switch (s) {
-    case Status::ok: return "ok";
-    case Status::invalid_value: return "invalid value";
-    case Status::out_of_memory: return "out of memory";
-    case Status::not_supported: return "not supported";
-    case Status::symmetry: return "symmetry violation";
-    case Status::no_gpu: return "no GPU";
-    case Status::timeout: return "timeout";
-    case Status::peer_failed: return "peer failed";
-    case Status::internal: return "internal error";
+    case Status::ok:
+      return "ok";
+    case Status::invalid_value:
+      return "invalid value";
+    case Status::out_of_memory:
+      return "out of memory";
+    case Status::not_supported:
+      return "not supported";
+    case Status::symmetry:
+      return "symmetry violation";
+    case Status::no_gpu:
+      return "no GPU";
+    case Status::timeout:
+      return "timeout";
+    case Status::peer_failed:
+      return "peer failed";
+    case Status::internal:
+      return "internal error";
   }
   return "unknown";
 }
 
-void log_set_pe(int pe) { g_pe = pe; }
-int log_pe() { return g_pe; }
+void log_set_pe(int pe) {
+  g_pe = pe;
+}
+int log_pe() {
+  return g_pe;
+}
 
 void log_configure() {
   const char *v = getenv("NVSHMEM_DEBUG");
   g_level = LogLevel::none;
   if (!v || !*v) return;
-  if (!strcasecmp(v, "VERSION")) g_level = LogLevel::version;
-  else if (!strcasecmp(v, "WARN") || !strcasecmp(v, "ABORT")) g_level = LogLevel::warn;
-  else if (!strcasecmp(v, "INFO")) g_level = LogLevel::info;
-  else if (!strcasecmp(v, "TRACE")) g_level = LogLevel::trace;
-  else g_level = LogLevel::warn;
+  if (!strcasecmp(v, "VERSION"))
+    g_level = LogLevel::version;
+  else if (!strcasecmp(v, "WARN") || !strcasecmp(v, "ABORT"))
+    g_level = LogLevel::warn;
+  else if (!strcasecmp(v, "INFO"))
+    g_level = LogLevel::info;
+  else if (!strcasecmp(v, "TRACE"))
+    g_level = LogLevel::trace;
+  else
+    g_level = LogLevel::warn;
 }
 
-bool log_enabled(LogLevel level) { return static_cast<int>(g_level) >= static_cast<int>(level); }
+bool log_enabled(LogLevel level) {
+  return static_cast<int>(g_level) >= static_cast<int>(level);
+}
 
 void log_error(const char *where, const char *fmt, ...) {
   va_list ap;

@@ -23,7 +23,11 @@ void log_msg(LogLevel level, const char *where, const char *fmt, ...) __attribut
 
 }  // namespace nvshm
 
-#define NVSHM_INFO(where, ...) \
-  do { if (::nvshm::log_enabled(::nvshm::LogLevel::info)) ::nvshm::log_msg(::nvshm::LogLevel::info, where, __VA_ARGS__); } while (0)
-#define NVSHM_WARN(where, ...) \
-  do { if (::nvshm::log_enabled(::nvshm::LogLevel::warn)) ::nvshm::log_msg(::nvshm::LogLevel::warn, where, __VA_ARGS__); } while (0)
+#define NVSHM_INFO(where, ...)                                                                                        \
+  do {                                                                                                                \
+    if (::nvshm::log_enabled(::nvshm::LogLevel::info)) ::nvshm::log_msg(::nvshm::LogLevel::info, where, __VA_ARGS__); \
+  } while (0)
+#define NVSHM_WARN(where, ...)                                                                                        \
+  do {                                                                                                                \
+    if (::nvshm::log_enabled(::nvshm::LogLevel::warn)) ::nvshm::log_msg(::nvshm::LogLevel::warn, where, __VA_ARGS__); \
+  } while (0)

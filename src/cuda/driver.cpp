@@ -25,28 +25,31 @@ int cuda_device_count() {
 Status driver_load(const char *caller) {
   std::call_once(g_once, [] {
     g_load_status = Status::ok;
-#define NVSHM_DRIVER_RESOLVE(name)                                                                \
-  {                                                                                               \
-    void *fn = nullptr;                                                                           \
-    cudaDriverEntryPointQueryResult found;                                                        \
+#define NVSHM_DRIVER_RESOLVE(name)                                                                       \
+  {                                                                                                      \
+    void *fn = nullptr;                                                                                  \
+    cudaDriverEntryPointQueryResult found;                                                               \
     if (cudaGetDriverEntryPointByVersion(#name, &fn, 12000, cudaEnableDefault, &found) != cudaSuccess || \
-        found != cudaDriverEntryPointSuccess || !fn) {                                            \
-      (void)cudaGetLastError();                                                                   \
-      g_load_status = Status::no_gpu;                                                             \
-    } else {                                                                                      \
-      g_driver.name = reinterpret_cast<decltype(g_driver.name)>(fn);                              \
-    }                                                                                             \
+        found != cudaDriverEntryPointSuccess || !fn) {                                                   \
+      (void)cudaGetLastError();                                                                          \
+      g_load_status = Status::no_gpu;                                                                    \
+    } else {                                                                                             \
+      g_driver.name = reinterpret_cast<decltype(g_driver.name)>(fn);                                     \
+    }                                                                                                    \
   }
     NVSHM_DRIVER_FUNCTIONS(NVSHM_DRIVER_RESOLVE)
 #undef NVSHM_DRIVER_RESOLVE
   });
   if (g_load_status != Status::ok)
-    log_error(caller, "the CUDA driver could not be loaded (no GPU driver on this machine?); "
-                      "GPU features are unavailable");
+    log_error(caller,
+              "the CUDA driver could not be loaded (no GPU driver on this machine?); "
+              "GPU features are unavailable");
   return g_load_status;
 }
 
-const Driver &driver() { return g_driver; }
+const Driver &driver() {
+  return g_driver;
+}
 
 Status cu_check(CUresult r, const char *where, const char *what) {
   if (r == CUDA_SUCCESS) return Status::ok;

@@ -75,7 +75,8 @@ class DeviceBacking final : public HeapBacking {
     CUresult r = driver().cuMemSetAccess(reinterpret_cast<CUdeviceptr>(base), bytes, &access, 1);
     if (r != CUDA_SUCCESS) {
       cu_check(r, kWhere, "cuMemSetAccess");
-      log_error(kWhere, "GPU %d cannot access the other PEs' heaps: peer access (NVLink/PCIe P2P) is required", device_);
+      log_error(kWhere, "GPU %d cannot access the other PEs' heaps: peer access (NVLink/PCIe P2P) is required",
+                device_);
       return Status::not_supported;
     }
     return Status::ok;

@@ -109,7 +109,8 @@ Status exchange_fds(Bootstrap &boot, const NodeInfo &node, int my_fd, int timeou
   std::size_t pending = node.pes.size() - 1;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_s);
   while (st == Status::ok && pending > 0) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     pollfd p{listener, POLLIN, 0};
     if (left.count() <= 0 || poll(&p, 1, static_cast<int>(left.count())) <= 0) {
       std::string missing;

@@ -78,6 +78,8 @@ class HostBacking final : public HeapBacking {
 };
 }  // namespace
 
-std::unique_ptr<HeapBacking> make_host_backing() { return std::make_unique<HostBacking>(); }
+std::unique_ptr<HeapBacking> make_host_backing() {
+  return std::make_unique<HostBacking>();
+}
 
 }  // namespace nvshm

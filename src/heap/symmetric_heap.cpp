@@ -66,7 +66,9 @@ Status SymmetricHeap::create(Bootstrap &boot, const NodeInfo &node, HeapKind kin
   return Status::ok;
 }
 
-SymmetricHeap::~SymmetricHeap() { backing_->release(); }
+SymmetricHeap::~SymmetricHeap() {
+  backing_->release();
+}
 
 bool SymmetricHeap::contains(const void *p, std::size_t bytes) const {
   const char *c = static_cast<const char *>(p);

@@ -17,9 +17,8 @@ class SymmetricHeap {
  public:
   // Collective. `user_bytes` is NVSHMEM_SYMMETRIC_SIZE; `reserved_bytes` more are kept for the
   // runtime's own symmetric objects. device_ordinal is ignored for HeapKind::host.
-  static Status create(Bootstrap &boot, const NodeInfo &node, HeapKind kind, int device_ordinal,
-                       std::size_t user_bytes, std::size_t reserved_bytes, int timeout_s,
-                       std::unique_ptr<SymmetricHeap> *out);
+  static Status create(Bootstrap &boot, const NodeInfo &node, HeapKind kind, int device_ordinal, std::size_t user_bytes,
+                       std::size_t reserved_bytes, int timeout_s, std::unique_ptr<SymmetricHeap> *out);
   ~SymmetricHeap();
   SymmetricHeap(const SymmetricHeap &) = delete;
   SymmetricHeap &operator=(const SymmetricHeap &) = delete;

@@ -27,7 +27,9 @@ void *allocate(const char *call, std::size_t bytes, std::size_t alignment, bool 
 
 extern "C" {
 
-void *nvshmem_malloc(size_t size) { return allocate("nvshmem_malloc", size, 64, false); }
+void *nvshmem_malloc(size_t size) {
+  return allocate("nvshmem_malloc", size, 64, false);
+}
 
 void *nvshmem_calloc(size_t count, size_t size) {
   if (size && count > std::numeric_limits<size_t>::max() / size) {
@@ -37,7 +39,9 @@ void *nvshmem_calloc(size_t count, size_t size) {
   return allocate("nvshmem_calloc", count * size, 64, true);
 }
 
-void *nvshmem_align(size_t alignment, size_t size) { return allocate("nvshmem_align", size, alignment, false); }
+void *nvshmem_align(size_t alignment, size_t size) {
+  return allocate("nvshmem_align", size, alignment, false);
+}
 
 void nvshmem_free(void *ptr) {
   const char *call = "nvshmem_free";

@@ -18,10 +18,18 @@ void rma(const char *call, Op op, void *dest, const void *source, std::size_t by
   Transport &t = *rt.transport;
   Status st = Status::ok;
   switch (op) {
-    case Op::put: st = t.put(remote, source, bytes); break;
-    case Op::get: st = t.get(dest, remote, bytes); break;
-    case Op::put_nbi: st = t.put_nbi(remote, source, bytes); break;
-    case Op::get_nbi: st = t.get_nbi(dest, remote, bytes); break;
+    case Op::put:
+      st = t.put(remote, source, bytes);
+      break;
+    case Op::get:
+      st = t.get(dest, remote, bytes);
+      break;
+    case Op::put_nbi:
+      st = t.put_nbi(remote, source, bytes);
+      break;
+    case Op::get_nbi:
+      st = t.get_nbi(dest, remote, bytes);
+      break;
   }
   require_ok(st, call);
 }
@@ -29,42 +37,42 @@ void rma(const char *call, Op op, void *dest, const void *source, std::size_t by
 
 extern "C" {
 
-#define NVSHM_HOST_RMA(NAME, T)                                                                       \
-  void nvshmem_##NAME##_p(T *dest, const T value, int pe) {                                           \
-    rma("nvshmem_" #NAME "_p", Op::put, dest, &value, sizeof(T), pe);                                 \
-  }                                                                                                   \
-  T nvshmem_##NAME##_g(const T *source, int pe) {                                                     \
-    T value;                                                                                          \
-    rma("nvshmem_" #NAME "_g", Op::get, &value, source, sizeof(T), pe);                               \
-    return value;                                                                                     \
-  }                                                                                                   \
-  void nvshmem_##NAME##_put(T *dest, const T *source, size_t nelems, int pe) {                        \
-    rma("nvshmem_" #NAME "_put", Op::put, dest, source, nelems * sizeof(T), pe);                      \
-  }                                                                                                   \
-  void nvshmem_##NAME##_get(T *dest, const T *source, size_t nelems, int pe) {                        \
-    rma("nvshmem_" #NAME "_get", Op::get, dest, source, nelems * sizeof(T), pe);                      \
-  }                                                                                                   \
-  void nvshmem_##NAME##_put_nbi(T *dest, const T *source, size_t nelems, int pe) {                    \
-    rma("nvshmem_" #NAME "_put_nbi", Op::put_nbi, dest, source, nelems * sizeof(T), pe);              \
-  }                                                                                                   \
-  void nvshmem_##NAME##_get_nbi(T *dest, const T *source, size_t nelems, int pe) {                    \
-    rma("nvshmem_" #NAME "_get_nbi", Op::get_nbi, dest, source, nelems * sizeof(T), pe);              \
+#define NVSHM_HOST_RMA(NAME, T)                                                          \
+  void nvshmem_##NAME##_p(T *dest, const T value, int pe) {                              \
+    rma("nvshmem_" #NAME "_p", Op::put, dest, &value, sizeof(T), pe);                    \
+  }                                                                                      \
+  T nvshmem_##NAME##_g(const T *source, int pe) {                                        \
+    T value;                                                                             \
+    rma("nvshmem_" #NAME "_g", Op::get, &value, source, sizeof(T), pe);                  \
+    return value;                                                                        \
+  }                                                                                      \
+  void nvshmem_##NAME##_put(T *dest, const T *source, size_t nelems, int pe) {           \
+    rma("nvshmem_" #NAME "_put", Op::put, dest, source, nelems * sizeof(T), pe);         \
+  }                                                                                      \
+  void nvshmem_##NAME##_get(T *dest, const T *source, size_t nelems, int pe) {           \
+    rma("nvshmem_" #NAME "_get", Op::get, dest, source, nelems * sizeof(T), pe);         \
+  }                                                                                      \
+  void nvshmem_##NAME##_put_nbi(T *dest, const T *source, size_t nelems, int pe) {       \
+    rma("nvshmem_" #NAME "_put_nbi", Op::put_nbi, dest, source, nelems * sizeof(T), pe); \
+  }                                                                                      \
+  void nvshmem_##NAME##_get_nbi(T *dest, const T *source, size_t nelems, int pe) {       \
+    rma("nvshmem_" #NAME "_get_nbi", Op::get_nbi, dest, source, nelems * sizeof(T), pe); \
   }
 NVSHM_FOR_EACH_RMA_TYPE(NVSHM_HOST_RMA)
 #undef NVSHM_HOST_RMA
 
-#define NVSHM_HOST_SIZED_RMA(BITS, T)                                                                 \
-  void nvshmem_put##BITS(void *dest, const void *source, size_t nelems, int pe) {                     \
-    rma("nvshmem_put" #BITS, Op::put, dest, source, nelems * sizeof(T), pe);                          \
-  }                                                                                                   \
-  void nvshmem_get##BITS(void *dest, const void *source, size_t nelems, int pe) {                     \
-    rma("nvshmem_get" #BITS, Op::get, dest, source, nelems * sizeof(T), pe);                          \
-  }                                                                                                   \
-  void nvshmem_put##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe) {               \
-    rma("nvshmem_put" #BITS "_nbi", Op::put_nbi, dest, source, nelems * sizeof(T), pe);               \
-  }                                                                                                   \
-  void nvshmem_get##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe) {               \
-    rma("nvshmem_get" #BITS "_nbi", Op::get_nbi, dest, source, nelems * sizeof(T), pe);               \
+#define NVSHM_HOST_SIZED_RMA(BITS, T)                                                   \
+  void nvshmem_put##BITS(void *dest, const void *source, size_t nelems, int pe) {       \
+    rma("nvshmem_put" #BITS, Op::put, dest, source, nelems * sizeof(T), pe);            \
+  }                                                                                     \
+  void nvshmem_get##BITS(void *dest, const void *source, size_t nelems, int pe) {       \
+    rma("nvshmem_get" #BITS, Op::get, dest, source, nelems * sizeof(T), pe);            \
+  }                                                                                     \
+  void nvshmem_put##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe) { \
+    rma("nvshmem_put" #BITS "_nbi", Op::put_nbi, dest, source, nelems * sizeof(T), pe); \
+  }                                                                                     \
+  void nvshmem_get##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe) { \
+    rma("nvshmem_get" #BITS "_nbi", Op::get_nbi, dest, source, nelems * sizeof(T), pe); \
   }
 NVSHM_FOR_EACH_RMA_SIZE(NVSHM_HOST_SIZED_RMA)
 #undef NVSHM_HOST_SIZED_RMA

@@ -15,20 +15,29 @@ using namespace nvshm;
 namespace {
 int to_nvshmemx_status(Status st) {
   switch (st) {
-    case Status::ok: return NVSHMEMX_SUCCESS;
-    case Status::invalid_value: return NVSHMEMX_ERROR_INVALID_VALUE;
-    case Status::out_of_memory: return NVSHMEMX_ERROR_OUT_OF_MEMORY;
-    case Status::not_supported: return NVSHMEMX_ERROR_NOT_SUPPORTED;
-    case Status::symmetry: return NVSHMEMX_ERROR_SYMMETRY;
-    case Status::no_gpu: return NVSHMEMX_ERROR_GPU_NOT_SELECTED;
-    default: return NVSHMEMX_ERROR_INTERNAL;
+    case Status::ok:
+      return NVSHMEMX_SUCCESS;
+    case Status::invalid_value:
+      return NVSHMEMX_ERROR_INVALID_VALUE;
+    case Status::out_of_memory:
+      return NVSHMEMX_ERROR_OUT_OF_MEMORY;
+    case Status::not_supported:
+      return NVSHMEMX_ERROR_NOT_SUPPORTED;
+    case Status::symmetry:
+      return NVSHMEMX_ERROR_SYMMETRY;
+    case Status::no_gpu:
+      return NVSHMEMX_ERROR_GPU_NOT_SELECTED;
+    default:
+      return NVSHMEMX_ERROR_INTERNAL;
   }
 }
 }  // namespace
 
 extern "C" {
 
-void nvshmem_init(void) { require_ok(runtime_init(0, nullptr), "nvshmem_init"); }
+void nvshmem_init(void) {
+  require_ok(runtime_init(0, nullptr), "nvshmem_init");
+}
 
 int nvshmem_init_thread(int requested, int *provided) {
   (void)requested;
@@ -53,7 +62,9 @@ int nvshmemx_init_status(void) {
   return runtime() ? NVSHMEM_STATUS_IS_INITIALIZED : NVSHMEM_STATUS_NOT_INITIALIZED;
 }
 
-void nvshmem_finalize(void) { runtime_finalize(); }
+void nvshmem_finalize(void) {
+  runtime_finalize();
+}
 
 void nvshmem_global_exit(int status) {
   fprintf(stderr, "nvshmem_global_exit(%d) called by PE %d: ending the job\n", status, log_pe());
@@ -61,28 +72,40 @@ void nvshmem_global_exit(int status) {
   _exit(status);
 }
 
-int nvshmem_my_pe(void) { return require_init("nvshmem_my_pe").boot->rank(); }
-int nvshmem_n_pes(void) { return require_init("nvshmem_n_pes").boot->size(); }
+int nvshmem_my_pe(void) {
+  return require_init("nvshmem_my_pe").boot->rank();
+}
+int nvshmem_n_pes(void) {
+  return require_init("nvshmem_n_pes").boot->size();
+}
 
 int nvshmem_team_my_pe(nvshmem_team_t team) {
   Runtime &rt = require_init("nvshmem_team_my_pe");
   switch (team) {
-    case NVSHMEM_TEAM_WORLD: return rt.boot->rank();
+    case NVSHMEM_TEAM_WORLD:
+      return rt.boot->rank();
     case NVSHMEM_TEAM_SHARED:
-    case NVSHMEMX_TEAM_NODE: return rt.node.my_index;
-    case NVSHMEMX_TEAM_SAME_MYPE_NODE: return rt.node.pes.front() / static_cast<int>(rt.node.pes.size());
-    default: return -1;
+    case NVSHMEMX_TEAM_NODE:
+      return rt.node.my_index;
+    case NVSHMEMX_TEAM_SAME_MYPE_NODE:
+      return rt.node.pes.front() / static_cast<int>(rt.node.pes.size());
+    default:
+      return -1;
   }
 }
 
 int nvshmem_team_n_pes(nvshmem_team_t team) {
   Runtime &rt = require_init("nvshmem_team_n_pes");
   switch (team) {
-    case NVSHMEM_TEAM_WORLD: return rt.boot->size();
+    case NVSHMEM_TEAM_WORLD:
+      return rt.boot->size();
     case NVSHMEM_TEAM_SHARED:
-    case NVSHMEMX_TEAM_NODE: return static_cast<int>(rt.node.pes.size());
-    case NVSHMEMX_TEAM_SAME_MYPE_NODE: return rt.node.n_nodes;
-    default: return -1;
+    case NVSHMEMX_TEAM_NODE:
+      return static_cast<int>(rt.node.pes.size());
+    case NVSHMEMX_TEAM_SAME_MYPE_NODE:
+      return rt.node.n_nodes;
+    default:
+      return -1;
   }
 }
 

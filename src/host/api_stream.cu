@@ -18,8 +18,9 @@ __global__ void stream_barrier_kernel(bool quiet_first) {
 Runtime &require_device_heap(const char *call) {
   Runtime &rt = require_init(call);
   if (!rt.on_device())
-    fatal(call, "the symmetric heap is in host memory (no GPU, or NVSHMEM_HEAP_KIND=SYSMEM): stream-ordered calls "
-                "need the heap in GPU memory");
+    fatal(call,
+          "the symmetric heap is in host memory (no GPU, or NVSHMEM_HEAP_KIND=SYSMEM): stream-ordered calls "
+          "need the heap in GPU memory");
   return rt;
 }
 
@@ -46,20 +47,18 @@ void stream_barrier(const char *call, bool quiet_first, cudaStream_t stream) {
 
 extern "C" {
 
-#define NVSHM_STREAM_RMA(NAME, T)                                                                          \
-  void nvshmemx_##NAME##_put_on_stream(T *dest, const T *source, size_t nelems, int pe, cudaStream_t stream) { \
-    stream_rma("nvshmemx_" #NAME "_put_on_stream", true, dest, source, nelems * sizeof(T), pe, stream);      \
-  }                                                                                                        \
-  void nvshmemx_##NAME##_get_on_stream(T *dest, const T *source, size_t nelems, int pe, cudaStream_t stream) { \
-    stream_rma("nvshmemx_" #NAME "_get_on_stream", false, dest, source, nelems * sizeof(T), pe, stream);     \
-  }                                                                                                        \
-  void nvshmemx_##NAME##_put_nbi_on_stream(T *dest, const T *source, size_t nelems, int pe,                \
-                                           cudaStream_t stream) {                                          \
-    stream_rma("nvshmemx_" #NAME "_put_nbi_on_stream", true, dest, source, nelems * sizeof(T), pe, stream);  \
-  }                                                                                                        \
-  void nvshmemx_##NAME##_get_nbi_on_stream(T *dest, const T *source, size_t nelems, int pe,                \
-                                           cudaStream_t stream) {                                          \
-    stream_rma("nvshmemx_" #NAME "_get_nbi_on_stream", false, dest, source, nelems * sizeof(T), pe, stream); \
+#define NVSHM_STREAM_RMA(NAME, T)                                                                                  \
+  void nvshmemx_##NAME##_put_on_stream(T *dest, const T *source, size_t nelems, int pe, cudaStream_t stream) {     \
+    stream_rma("nvshmemx_" #NAME "_put_on_stream", true, dest, source, nelems * sizeof(T), pe, stream);            \
+  }                                                                                                                \
+  void nvshmemx_##NAME##_get_on_stream(T *dest, const T *source, size_t nelems, int pe, cudaStream_t stream) {     \
+    stream_rma("nvshmemx_" #NAME "_get_on_stream", false, dest, source, nelems * sizeof(T), pe, stream);           \
+  }                                                                                                                \
+  void nvshmemx_##NAME##_put_nbi_on_stream(T *dest, const T *source, size_t nelems, int pe, cudaStream_t stream) { \
+    stream_rma("nvshmemx_" #NAME "_put_nbi_on_stream", true, dest, source, nelems * sizeof(T), pe, stream);        \
+  }                                                                                                                \
+  void nvshmemx_##NAME##_get_nbi_on_stream(T *dest, const T *source, size_t nelems, int pe, cudaStream_t stream) { \
+    stream_rma("nvshmemx_" #NAME "_get_nbi_on_stream", false, dest, source, nelems * sizeof(T), pe, stream);       \
   }
 NVSHM_FOR_EACH_RMA_TYPE(NVSHM_STREAM_RMA)
 #undef NVSHM_STREAM_RMA
@@ -87,6 +86,8 @@ void nvshmemx_quiet_on_stream(cudaStream_t stream) {
 void nvshmemx_barrier_all_on_stream(cudaStream_t stream) {
   stream_barrier("nvshmemx_barrier_all_on_stream", true, stream);
 }
-void nvshmemx_sync_all_on_stream(cudaStream_t stream) { stream_barrier("nvshmemx_sync_all_on_stream", false, stream); }
+void nvshmemx_sync_all_on_stream(cudaStream_t stream) {
+  stream_barrier("nvshmemx_sync_all_on_stream", false, stream);
+}
 
 }  // extern "C"

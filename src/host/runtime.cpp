@@ -110,8 +110,10 @@ Status init_steps(Runtime &rt, unsigned flags, const nvshmemx_init_attr_t *attr)
   NVSHM_TRY(rt.boot->allgather(&my_kind, kinds.data(), sizeof my_kind));
   for (int pe = 0; pe < rt.boot->size(); ++pe) {
     if (kinds[pe] != my_kind) {
-      log_error(kInit, "PEs disagree on the heap kind (PE %d: %s, PE %d: %s): some see a GPU and some do not; "
-                "set NVSHMEM_HEAP_KIND", pe, kinds[pe] ? "host" : "device", rt.boot->rank(), my_kind ? "host" : "device");
+      log_error(kInit,
+                "PEs disagree on the heap kind (PE %d: %s, PE %d: %s): some see a GPU and some do not; "
+                "set NVSHMEM_HEAP_KIND",
+                pe, kinds[pe] ? "host" : "device", rt.boot->rank(), my_kind ? "host" : "device");
       return Status::symmetry;
     }
   }
@@ -132,7 +134,9 @@ Status init_steps(Runtime &rt, unsigned flags, const nvshmemx_init_attr_t *attr)
 }
 }  // namespace
 
-Runtime *runtime() { return g_runtime; }
+Runtime *runtime() {
+  return g_runtime;
+}
 
 Status runtime_init(unsigned flags, const nvshmemx_init_attr_t *attr) {
   if (g_runtime) return Status::ok;
@@ -141,6 +145,7 @@ Status runtime_init(unsigned flags, const nvshmemx_init_attr_t *attr) {
   Status st = init_steps(*rt, flags, attr);
   if (st != Status::ok) {
     withdraw_device_state();
+    rt.reset();  // closes the bootstrap connection first, so a server in this process can end at once
     uid_servers_reap();
     log_set_pe(-1);
     return st;
@@ -170,8 +175,9 @@ void runtime_finalize() {
 
 Runtime &require_init(const char *call) {
   if (!g_runtime)
-    fatal(call, "the library is not initialised (call nvshmem_init first; after nvshmem_finalize no call but "
-                "nvshmem_init is allowed)");
+    fatal(call,
+          "the library is not initialised (call nvshmem_init first; after nvshmem_finalize no call but "
+          "nvshmem_init is allowed)");
   return *g_runtime;
 }
 

@@ -18,7 +18,7 @@ struct Runtime {
   Env env;
   std::unique_ptr<Bootstrap> boot;
   NodeInfo node;
-  int device = -1;           // CUDA device ordinal, -1 for the host heap
+  int device = -1;  // CUDA device ordinal, -1 for the host heap
   CUcontext context = nullptr;
   std::unique_ptr<SymmetricHeap> heap;
   std::unique_ptr<Transport> transport;

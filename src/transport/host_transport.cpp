@@ -39,6 +39,8 @@ class HostTransport final : public Transport {
 };
 }  // namespace
 
-std::unique_ptr<Transport> make_host_transport() { return std::make_unique<HostTransport>(); }
+std::unique_ptr<Transport> make_host_transport() {
+  return std::make_unique<HostTransport>();
+}
 
 }  // namespace nvshm

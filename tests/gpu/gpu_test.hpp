@@ -10,16 +10,16 @@
 #include <random>
 #include <vector>
 
-#define CUDA_CHECK(call)                                                                       \
-  do {                                                                                         \
-    cudaError_t e_ = (call);                                                                   \
-    ASSERT_EQ(e_, cudaSuccess) << #call << ": " << cudaGetErrorString(e_);                     \
+#define CUDA_CHECK(call)                                                   \
+  do {                                                                     \
+    cudaError_t e_ = (call);                                               \
+    ASSERT_EQ(e_, cudaSuccess) << #call << ": " << cudaGetErrorString(e_); \
   } while (0)
 // After every kernel launch: launch errors, then execution errors.
-#define LAUNCH_CHECK()                                                                         \
-  do {                                                                                         \
-    CUDA_CHECK(cudaGetLastError());                                                            \
-    CUDA_CHECK(cudaDeviceSynchronize());                                                       \
+#define LAUNCH_CHECK()                   \
+  do {                                   \
+    CUDA_CHECK(cudaGetLastError());      \
+    CUDA_CHECK(cudaDeviceSynchronize()); \
   } while (0)
 
 namespace gpu_test {

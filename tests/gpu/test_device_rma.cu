@@ -54,56 +54,60 @@ void run_typed(TypedKernel<T> thread_kernel, TypedKernel<T> group_kernel, int sa
   nvshmem_free(src);
 }
 
-#define DEFINE_TYPED_KERNELS(NAME, T)                                                          \
-  __global__ void thread_##NAME(T *dst, const T *src, size_t n, int peer, T *got) {            \
-    nvshmem_##NAME##_put(dst, src, n, peer);                                                   \
-    nvshmem_##NAME##_put_nbi(dst + n, src, n, peer);                                           \
-    nvshmem_##NAME##_p(dst + 2 * n, src[0], peer);                                             \
-    nvshmem_##NAME##_get(got, src, n, peer);                                                   \
-    nvshmem_##NAME##_get_nbi(got + n, src, n, peer);                                           \
-    got[2 * n] = nvshmem_##NAME##_g(src, peer);                                                \
-    nvshmem_quiet();                                                                           \
-  }                                                                                            \
-  __global__ void group_##NAME(T *dst, const T *src, size_t n, int peer, T *got) {             \
-    const int warp = threadIdx.x / 32;                                                         \
-    if (warp == 0) {                                                                           \
-      nvshmemx_##NAME##_put_warp(dst + 3 * n, src, n, peer);                                   \
-      nvshmemx_##NAME##_get_warp(got + 3 * n, src, n, peer);                                   \
-    } else if (warp == 1) {                                                                    \
-      nvshmemx_##NAME##_put_nbi_warp(dst + 4 * n, src, n, peer);                               \
-      nvshmemx_##NAME##_get_nbi_warp(got + 4 * n, src, n, peer);                               \
-    }                                                                                          \
-    __syncthreads();                                                                           \
-    nvshmemx_##NAME##_put_block(dst + 5 * n, src, n, peer);                                    \
-    nvshmemx_##NAME##_get_block(got + 5 * n, src, n, peer);                                    \
-    nvshmemx_##NAME##_put_nbi_block(dst + 6 * n, src, n, peer);                                \
-    nvshmemx_##NAME##_get_nbi_block(got + 6 * n, src, n, peer);                                \
-    if (threadIdx.x == 0) nvshmem_quiet();                                                     \
-  }                                                                                            \
-  TEST(DeviceRma, Typed_##NAME) { run_typed<T>(thread_##NAME, group_##NAME, __LINE__ % 7); }
+#define DEFINE_TYPED_KERNELS(NAME, T)                                               \
+  __global__ void thread_##NAME(T *dst, const T *src, size_t n, int peer, T *got) { \
+    nvshmem_##NAME##_put(dst, src, n, peer);                                        \
+    nvshmem_##NAME##_put_nbi(dst + n, src, n, peer);                                \
+    nvshmem_##NAME##_p(dst + 2 * n, src[0], peer);                                  \
+    nvshmem_##NAME##_get(got, src, n, peer);                                        \
+    nvshmem_##NAME##_get_nbi(got + n, src, n, peer);                                \
+    got[2 * n] = nvshmem_##NAME##_g(src, peer);                                     \
+    nvshmem_quiet();                                                                \
+  }                                                                                 \
+  __global__ void group_##NAME(T *dst, const T *src, size_t n, int peer, T *got) {  \
+    const int warp = threadIdx.x / 32;                                              \
+    if (warp == 0) {                                                                \
+      nvshmemx_##NAME##_put_warp(dst + 3 * n, src, n, peer);                        \
+      nvshmemx_##NAME##_get_warp(got + 3 * n, src, n, peer);                        \
+    } else if (warp == 1) {                                                         \
+      nvshmemx_##NAME##_put_nbi_warp(dst + 4 * n, src, n, peer);                    \
+      nvshmemx_##NAME##_get_nbi_warp(got + 4 * n, src, n, peer);                    \
+    }                                                                               \
+    __syncthreads();                                                                \
+    nvshmemx_##NAME##_put_block(dst + 5 * n, src, n, peer);                         \
+    nvshmemx_##NAME##_get_block(got + 5 * n, src, n, peer);                         \
+    nvshmemx_##NAME##_put_nbi_block(dst + 6 * n, src, n, peer);                     \
+    nvshmemx_##NAME##_get_nbi_block(got + 6 * n, src, n, peer);                     \
+    if (threadIdx.x == 0) nvshmem_quiet();                                          \
+  }                                                                                 \
+  TEST(DeviceRma, Typed_##NAME) {                                                   \
+    run_typed<T>(thread_##NAME, group_##NAME, __LINE__ % 7);                        \
+  }
 NVSHM_FOR_EACH_RMA_TYPE(DEFINE_TYPED_KERNELS)
 #undef DEFINE_TYPED_KERNELS
 
 // ---- sized forms: put<BITS>/get<BITS> in thread and block scope ----
-#define DEFINE_SIZED_KERNELS(BITS, T)                                                           \
-  __global__ void sized_##BITS(void *dst, const void *src, size_t n, int peer, void *got) {     \
-    const size_t bytes = n * sizeof(T);                                                         \
-    if (threadIdx.x == 0) {                                                                     \
-      nvshmem_put##BITS(dst, src, n, peer);                                                     \
-      nvshmem_put##BITS##_nbi(static_cast<char *>(dst) + bytes, src, n, peer);                  \
-      nvshmem_get##BITS(got, src, n, peer);                                                     \
-      nvshmem_get##BITS##_nbi(static_cast<char *>(got) + bytes, src, n, peer);                  \
-    }                                                                                           \
-    __syncthreads();                                                                            \
-    nvshmemx_put##BITS##_block(static_cast<char *>(dst) + 2 * bytes, src, n, peer);             \
-    nvshmemx_get##BITS##_nbi_block(static_cast<char *>(got) + 2 * bytes, src, n, peer);         \
-    if (threadIdx.x < 32) {                                                                     \
-      nvshmemx_put##BITS##_nbi_warp(static_cast<char *>(dst) + 3 * bytes, src, n, peer);        \
-      nvshmemx_get##BITS##_warp(static_cast<char *>(got) + 3 * bytes, src, n, peer);            \
-    }                                                                                           \
-    if (threadIdx.x == 0) nvshmem_quiet();                                                      \
-  }                                                                                             \
-  TEST(DeviceRma, Sized_##BITS) { run_sized(sized_##BITS, sizeof(T), BITS); }
+#define DEFINE_SIZED_KERNELS(BITS, T)                                                       \
+  __global__ void sized_##BITS(void *dst, const void *src, size_t n, int peer, void *got) { \
+    const size_t bytes = n * sizeof(T);                                                     \
+    if (threadIdx.x == 0) {                                                                 \
+      nvshmem_put##BITS(dst, src, n, peer);                                                 \
+      nvshmem_put##BITS##_nbi(static_cast<char *>(dst) + bytes, src, n, peer);              \
+      nvshmem_get##BITS(got, src, n, peer);                                                 \
+      nvshmem_get##BITS##_nbi(static_cast<char *>(got) + bytes, src, n, peer);              \
+    }                                                                                       \
+    __syncthreads();                                                                        \
+    nvshmemx_put##BITS##_block(static_cast<char *>(dst) + 2 * bytes, src, n, peer);         \
+    nvshmemx_get##BITS##_nbi_block(static_cast<char *>(got) + 2 * bytes, src, n, peer);     \
+    if (threadIdx.x < 32) {                                                                 \
+      nvshmemx_put##BITS##_nbi_warp(static_cast<char *>(dst) + 3 * bytes, src, n, peer);    \
+      nvshmemx_get##BITS##_warp(static_cast<char *>(got) + 3 * bytes, src, n, peer);        \
+    }                                                                                       \
+    if (threadIdx.x == 0) nvshmem_quiet();                                                  \
+  }                                                                                         \
+  TEST(DeviceRma, Sized_##BITS) {                                                           \
+    run_sized(sized_##BITS, sizeof(T), BITS);                                               \
+  }
 
 void run_sized(void (*kernel)(void *, const void *, size_t, int, void *), size_t elem, int salt) {
   const int me = nvshmem_my_pe(), n = nvshmem_n_pes();

@@ -13,7 +13,7 @@ __global__ void query_kernel(int *out, const void *sym) {
   out[4] = nvshmem_team_my_pe(NVSHMEMX_TEAM_NODE);
   out[5] = nvshmem_team_my_pe(NVSHMEM_TEAM_INVALID);
   out[6] = nvshmem_ptr(sym, (out[0] + 1) % out[1]) == nullptr;
-  out[7] = nvshmem_ptr(out, 0) != nullptr;  // not symmetric
+  out[7] = nvshmem_ptr(out, 0) != nullptr;       // not symmetric
   out[8] = nvshmem_ptr(sym, out[1]) != nullptr;  // PE out of range
   int major = 0, minor = 0;
   nvshmem_info_get_version(&major, &minor);
@@ -217,39 +217,39 @@ TEST(DeviceBarrier, ThreadBlockAndSyncScopes) {
 }
 
 // Atomics on PE 0 from every PE: fetch_add sums, exactly one compare_swap wins, set/fetch round trip.
-#define DEFINE_ATOMIC_TEST(NAME, T)                                                                \
-  __global__ void atomics_##NAME(T *counter, T *lock, T *cell, T *wins, T *fetched) {              \
-    const int me = nvshmem_my_pe();                                                                \
-    for (int i = 0; i < 100; ++i) nvshmem_##NAME##_atomic_fetch_add(counter, (T)(me + 1), 0);      \
-    nvshmem_##NAME##_atomic_add(counter, (T)1000, 0);                                              \
-    if (nvshmem_##NAME##_atomic_compare_swap(lock, (T)0, (T)(me + 1), 0) == (T)0)                  \
-      nvshmem_##NAME##_atomic_add(wins, (T)1, 0);                                                  \
-    nvshmem_##NAME##_atomic_set(cell, (T)(7 * me + 3), me);                                        \
-    *fetched = nvshmem_##NAME##_atomic_fetch(cell, me);                                            \
-  }                                                                                                \
-  TEST(DeviceAtomics, NAME) {                                                                      \
-    const int me = nvshmem_my_pe(), n = nvshmem_n_pes();                                           \
-    T *sym = static_cast<T *>(nvshmem_calloc(4, sizeof(T)));                                       \
-    T *fetched = nullptr;                                                                          \
-    CUDA_CHECK(cudaMalloc(&fetched, sizeof(T)));                                                   \
-    nvshmem_barrier_all();                                                                         \
-    atomics_##NAME<<<1, 1>>>(sym, sym + 1, sym + 2, sym + 3, fetched);                             \
-    LAUNCH_CHECK();                                                                                \
-    nvshmem_barrier_all();                                                                         \
-    T h[4], f;                                                                                     \
-    CUDA_CHECK(cudaMemcpy(h, sym, sizeof h, cudaMemcpyDeviceToHost));                              \
-    CUDA_CHECK(cudaMemcpy(&f, fetched, sizeof f, cudaMemcpyDeviceToHost));                         \
-    EXPECT_EQ(f, (T)(7 * me + 3));                                                                 \
-    EXPECT_EQ(h[2], (T)(7 * me + 3));                                                              \
-    if (me == 0) {                                                                                 \
-      EXPECT_EQ(h[0], (T)(100 * n * (n + 1) / 2 + 1000 * n));                                      \
-      EXPECT_EQ(h[3], (T)1) << "exactly one compare_swap must win";                                \
-      EXPECT_GE(h[1], (T)1);                                                                       \
-      EXPECT_LE(h[1], (T)n);                                                                       \
-    }                                                                                              \
-    nvshmem_barrier_all();                                                                         \
-    CUDA_CHECK(cudaFree(fetched));                                                                 \
-    nvshmem_free(sym);                                                                             \
+#define DEFINE_ATOMIC_TEST(NAME, T)                                                           \
+  __global__ void atomics_##NAME(T *counter, T *lock, T *cell, T *wins, T *fetched) {         \
+    const int me = nvshmem_my_pe();                                                           \
+    for (int i = 0; i < 100; ++i) nvshmem_##NAME##_atomic_fetch_add(counter, (T)(me + 1), 0); \
+    nvshmem_##NAME##_atomic_add(counter, (T)1000, 0);                                         \
+    if (nvshmem_##NAME##_atomic_compare_swap(lock, (T)0, (T)(me + 1), 0) == (T)0)             \
+      nvshmem_##NAME##_atomic_add(wins, (T)1, 0);                                             \
+    nvshmem_##NAME##_atomic_set(cell, (T)(7 * me + 3), me);                                   \
+    *fetched = nvshmem_##NAME##_atomic_fetch(cell, me);                                       \
+  }                                                                                           \
+  TEST(DeviceAtomics, NAME) {                                                                 \
+    const int me = nvshmem_my_pe(), n = nvshmem_n_pes();                                      \
+    T *sym = static_cast<T *>(nvshmem_calloc(4, sizeof(T)));                                  \
+    T *fetched = nullptr;                                                                     \
+    CUDA_CHECK(cudaMalloc(&fetched, sizeof(T)));                                              \
+    nvshmem_barrier_all();                                                                    \
+    atomics_##NAME<<<1, 1>>>(sym, sym + 1, sym + 2, sym + 3, fetched);                        \
+    LAUNCH_CHECK();                                                                           \
+    nvshmem_barrier_all();                                                                    \
+    T h[4], f;                                                                                \
+    CUDA_CHECK(cudaMemcpy(h, sym, sizeof h, cudaMemcpyDeviceToHost));                         \
+    CUDA_CHECK(cudaMemcpy(&f, fetched, sizeof f, cudaMemcpyDeviceToHost));                    \
+    EXPECT_EQ(f, (T)(7 * me + 3));                                                            \
+    EXPECT_EQ(h[2], (T)(7 * me + 3));                                                         \
+    if (me == 0) {                                                                            \
+      EXPECT_EQ(h[0], (T)(100 * n * (n + 1) / 2 + 1000 * n));                                 \
+      EXPECT_EQ(h[3], (T)1) << "exactly one compare_swap must win";                           \
+      EXPECT_GE(h[1], (T)1);                                                                  \
+      EXPECT_LE(h[1], (T)n);                                                                  \
+    }                                                                                         \
+    nvshmem_barrier_all();                                                                    \
+    CUDA_CHECK(cudaFree(fetched));                                                            \
+    nvshmem_free(sym);                                                                        \
   }
 DEFINE_ATOMIC_TEST(int, int)
 DEFINE_ATOMIC_TEST(long, long)
@@ -264,8 +264,8 @@ __global__ void collective_kernel(int *out) {
 
 TEST(DeviceLaunch, CollectiveLaunch) {
   int max_grid = 0;
-  ASSERT_EQ(nvshmemx_collective_launch_query_gridsize((const void *)collective_kernel, dim3(128), nullptr, 0, &max_grid),
-            0);
+  ASSERT_EQ(
+      nvshmemx_collective_launch_query_gridsize((const void *)collective_kernel, dim3(128), nullptr, 0, &max_grid), 0);
   ASSERT_GT(max_grid, 0);
   const int grid = max_grid < 4 ? max_grid : 4;
   int *out = nullptr;
@@ -277,9 +277,9 @@ TEST(DeviceLaunch, CollectiveLaunch) {
   std::vector<int> h(grid);
   CUDA_CHECK(cudaMemcpy(h.data(), out, grid * sizeof(int), cudaMemcpyDeviceToHost));
   for (int b = 0; b < grid; ++b) EXPECT_EQ(h[b], nvshmem_my_pe() + 1);
-  EXPECT_EQ(nvshmemx_collective_launch((const void *)collective_kernel, dim3(max_grid + 1), dim3(128), args, 0,
-                                       nullptr),
-            NVSHMEMX_ERROR_COLLECTIVE_LAUNCH_FAILED);
+  EXPECT_EQ(
+      nvshmemx_collective_launch((const void *)collective_kernel, dim3(max_grid + 1), dim3(128), args, 0, nullptr),
+      NVSHMEMX_ERROR_COLLECTIVE_LAUNCH_FAILED);
   nvshmem_barrier_all();
   CUDA_CHECK(cudaFree(out));
 }

@@ -47,7 +47,9 @@ TEST(Stream, PutGetEveryForm) {
   nvshmem_free(src);
 }
 
-__global__ void bump(int *value, int by) { *value += by; }
+__global__ void bump(int *value, int by) {
+  *value += by;
+}
 
 // A graph of: local kernel, put to the right, barrier, sync; replayed with new source data each
 // time, the destination must follow.
@@ -55,9 +57,11 @@ TEST(Stream, CapturedGraphReplays) {
   const int me = nvshmem_my_pe(), n = nvshmem_n_pes();
   const int right = (me + 1) % n, left = (me + n - 1) % n;
   int *src = static_cast<int *>(nvshmem_malloc(sizeof(int) * 64));
-  int *dst = static_cast<int *>(nvshmem_malloc(sizeof(int) * 64));
+  int *dst = static_cast<int *>(nvshmem_malloc(sizeof(int) * 64 * 4));
+  int *got = nullptr;
+  CUDA_CHECK(cudaMalloc(&got, sizeof(int) * 64 * 2));
   CUDA_CHECK(cudaMemset(src, 0, sizeof(int) * 64));
-  CUDA_CHECK(cudaMemset(dst, kPoison, sizeof(int) * 64));
+  CUDA_CHECK(cudaMemset(dst, kPoison, sizeof(int) * 64 * 4));
   cudaStream_t stream;
   CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   nvshmemx_barrier_all_on_stream(stream);
@@ -69,6 +73,11 @@ TEST(Stream, CapturedGraphReplays) {
   bump<<<1, 1, 0, stream>>>(src, me + 1);
   nvshmemx_barrier_all_on_stream(stream);  // nobody reads dst while it is written
   nvshmemx_int_put_on_stream(dst, src, 64, right, stream);
+  nvshmemx_int_put_nbi_on_stream(dst + 64, src, 64, right, stream);
+  nvshmemx_putmem_on_stream(dst + 128, src, 64 * sizeof(int), right, stream);
+  nvshmemx_putmem_nbi_on_stream(dst + 192, src, 64 * sizeof(int), right, stream);
+  nvshmemx_int_get_on_stream(got, src, 64, right, stream);
+  nvshmemx_getmem_nbi_on_stream(got + 64, src, 64 * sizeof(int), right, stream);
   nvshmemx_quiet_on_stream(stream);
   nvshmemx_sync_all_on_stream(stream);
   CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
@@ -76,11 +85,18 @@ TEST(Stream, CapturedGraphReplays) {
   for (int replay = 1; replay <= 3; ++replay) {
     CUDA_CHECK(cudaGraphLaunch(exec, stream));
     CUDA_CHECK(cudaStreamSynchronize(stream));
-    int h = -1;
-    CUDA_CHECK(cudaMemcpy(&h, dst, sizeof h, cudaMemcpyDeviceToHost));
-    EXPECT_EQ(h, replay * (left + 1)) << "replay " << replay;
+    std::vector<int> puts(64 * 4), gets(64 * 2);
+    CUDA_CHECK(cudaMemcpy(puts.data(), dst, puts.size() * sizeof(int), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(gets.data(), got, gets.size() * sizeof(int), cudaMemcpyDeviceToHost));
+    for (int i = 0; i < 64 * 4; i += 63) EXPECT_EQ(puts[i], replay * (left + 1)) << "replay " << replay << " put " << i;
+    // The right neighbour may or may not have bumped its source for this replay when we read it.
+    for (int i = 0; i < 64 * 2; i += 63) {
+      EXPECT_GE(gets[i], (replay - 1) * (right + 1)) << "replay " << replay << " get " << i;
+      EXPECT_LE(gets[i], replay * (right + 1)) << "replay " << replay << " get " << i;
+    }
     nvshmem_barrier_all();
   }
+  CUDA_CHECK(cudaFree(got));
   CUDA_CHECK(cudaGraphExecDestroy(exec));
   CUDA_CHECK(cudaGraphDestroy(graph));
   CUDA_CHECK(cudaStreamDestroy(stream));

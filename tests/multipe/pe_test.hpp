@@ -19,7 +19,9 @@ inline std::vector<unsigned char> random_bytes(std::size_t n, int pe, int salt) 
   return v;
 }
 
-inline void write_local(void *sym, const void *src, std::size_t n) { nvshmem_putmem(sym, src, n, nvshmem_my_pe()); }
+inline void write_local(void *sym, const void *src, std::size_t n) {
+  nvshmem_putmem(sym, src, n, nvshmem_my_pe());
+}
 inline std::vector<unsigned char> read_local(const void *sym, std::size_t n) {
   std::vector<unsigned char> v(n);
   nvshmem_getmem(v.data(), sym, n, nvshmem_my_pe());

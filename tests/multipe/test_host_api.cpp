@@ -162,11 +162,11 @@ void run_typed(const TypedRma<T> &f, int salt) {
   nvshmem_free(src);
 }
 
-#define HOST_TYPED_TEST(NAME, T)                                                                    \
-  TEST(HostRma, Typed_##NAME) {                                                                     \
-    run_typed<T>({nvshmem_##NAME##_put, nvshmem_##NAME##_get, nvshmem_##NAME##_put_nbi,             \
-                  nvshmem_##NAME##_get_nbi, nvshmem_##NAME##_p, nvshmem_##NAME##_g},                \
-                 static_cast<int>(sizeof(T)));                                                      \
+#define HOST_TYPED_TEST(NAME, T)                                                                                  \
+  TEST(HostRma, Typed_##NAME) {                                                                                   \
+    run_typed<T>({nvshmem_##NAME##_put, nvshmem_##NAME##_get, nvshmem_##NAME##_put_nbi, nvshmem_##NAME##_get_nbi, \
+                  nvshmem_##NAME##_p, nvshmem_##NAME##_g},                                                        \
+                 static_cast<int>(sizeof(T)));                                                                    \
   }
 NVSHM_FOR_EACH_RMA_TYPE(HOST_TYPED_TEST)
 #undef HOST_TYPED_TEST
@@ -200,8 +200,8 @@ void run_sized(SizedFn put, SizedFn get, SizedFn put_nbi, SizedFn get_nbi, std::
   nvshmem_free(src);
 }
 
-#define HOST_SIZED_TEST(BITS, T)                                                                            \
-  TEST(HostRma, Sized_##BITS) {                                                                             \
+#define HOST_SIZED_TEST(BITS, T)                                                                                  \
+  TEST(HostRma, Sized_##BITS) {                                                                                   \
     run_sized(nvshmem_put##BITS, nvshmem_get##BITS, nvshmem_put##BITS##_nbi, nvshmem_get##BITS##_nbi, sizeof(T)); \
   }
 NVSHM_FOR_EACH_RMA_SIZE(HOST_SIZED_TEST)
@@ -255,4 +255,6 @@ TEST(HostSync, BarrierAndSyncRounds) {
 
 }  // namespace
 
-int main(int argc, char **argv) { return pe_test::pe_test_main(argc, argv); }
+int main(int argc, char **argv) {
+  return pe_test::pe_test_main(argc, argv);
+}

@@ -68,6 +68,22 @@ TEST(Lifecycle, FiftyCyclesLeakNothing) {
   EXPECT_LT(rss_kib() - rss, 16 * 1024) << "resident memory grew by more than 16 MiB over 50 cycles";
 }
 
+// Without a GPU, asking for the heap in GPU memory fails on every PE with a status (not a crash),
+// and the runtime can be initialised normally afterwards.
+TEST(Lifecycle, ForcedDeviceHeapWithoutGpuFailsCleanly) {
+  setenv("NVSHMEM_HEAP_KIND", "DEVICE", 1);
+  nvshmemx_init_attr_t attr = NVSHMEMX_INIT_ATTR_INITIALIZER;
+  const int rc = nvshmemx_init_attr(0, &attr);
+  unsetenv("NVSHMEM_HEAP_KIND");
+  if (rc == 0) {
+    nvshmem_finalize();
+    GTEST_SKIP() << "a GPU is visible here";
+  }
+  EXPECT_EQ(rc, NVSHMEMX_ERROR_GPU_NOT_SELECTED);
+  EXPECT_EQ(nvshmemx_init_status(), NVSHMEM_STATUS_NOT_INITIALIZED);
+  one_cycle(7);
+}
+
 TEST(LifecycleDeathTest, CallAfterFinalizeFailsWithAMessage) {
   GTEST_FLAG_SET(death_test_style, "fast");
   EXPECT_DEATH(nvshmem_my_pe(), "nvshmem_my_pe.*not initialised");

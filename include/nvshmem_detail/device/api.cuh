@@ -11,15 +11,18 @@
 
 namespace nvshm_dev {
 
-template <Scope S>
+/* Blocking forms end with a group sync: on return every thread may reuse the source (put) or read
+ * the destination (get). The nbi forms skip it; their completion is the next quiet by each thread
+ * (or by one thread after a group sync: the fence is cumulative). */
+template <Scope S, bool Blocking>
 __device__ __forceinline__ void put(void *dest, const void *source, size_t nbytes, int pe) {
   copy_bytes<S>(peer_address(dest, pe), source, nbytes);
-  Group<S>::sync();
+  if constexpr (Blocking) Group<S>::sync();
 }
-template <Scope S>
+template <Scope S, bool Blocking>
 __device__ __forceinline__ void get(void *dest, const void *source, size_t nbytes, int pe) {
   copy_bytes<S>(dest, peer_address(source, pe), nbytes);
-  Group<S>::sync();
+  if constexpr (Blocking) Group<S>::sync();
 }
 
 __device__ __forceinline__ void signal(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {
@@ -75,21 +78,29 @@ __device__ __forceinline__ void barrier_all(bool quiet_first) {
 __device__ __forceinline__ int team_my_pe(nvshmem_team_t team) {
   const nvshm_device_state &st = state();
   switch (team) {
-    case NVSHMEM_TEAM_WORLD: return st.my_pe;
+    case NVSHMEM_TEAM_WORLD:
+      return st.my_pe;
     case NVSHMEM_TEAM_SHARED:
-    case NVSHMEMX_TEAM_NODE: return st.node_my_pe;
-    case NVSHMEMX_TEAM_SAME_MYPE_NODE: return st.my_pe / st.node_n_pes;
-    default: return -1;
+    case NVSHMEMX_TEAM_NODE:
+      return st.node_my_pe;
+    case NVSHMEMX_TEAM_SAME_MYPE_NODE:
+      return st.my_pe / st.node_n_pes;
+    default:
+      return -1;
   }
 }
 __device__ __forceinline__ int team_n_pes(nvshmem_team_t team) {
   const nvshm_device_state &st = state();
   switch (team) {
-    case NVSHMEM_TEAM_WORLD: return st.n_pes;
+    case NVSHMEM_TEAM_WORLD:
+      return st.n_pes;
     case NVSHMEM_TEAM_SHARED:
-    case NVSHMEMX_TEAM_NODE: return st.node_n_pes;
-    case NVSHMEMX_TEAM_SAME_MYPE_NODE: return st.n_pes / st.node_n_pes;
-    default: return -1;
+    case NVSHMEMX_TEAM_NODE:
+      return st.node_n_pes;
+    case NVSHMEMX_TEAM_SAME_MYPE_NODE:
+      return st.n_pes / st.node_n_pes;
+    default:
+      return -1;
   }
 }
 
@@ -99,10 +110,18 @@ __device__ __forceinline__ int team_n_pes(nvshmem_team_t team) {
 #if defined(__CUDA_ARCH__)
 #define NVSHM_HD_DEF extern "C" __host__ __device__ inline
 
-NVSHM_HD_DEF int nvshmem_my_pe(void) { return nvshm_dev::state().my_pe; }
-NVSHM_HD_DEF int nvshmem_n_pes(void) { return nvshm_dev::state().n_pes; }
-NVSHM_HD_DEF int nvshmem_team_my_pe(nvshmem_team_t team) { return nvshm_dev::team_my_pe(team); }
-NVSHM_HD_DEF int nvshmem_team_n_pes(nvshmem_team_t team) { return nvshm_dev::team_n_pes(team); }
+NVSHM_HD_DEF int nvshmem_my_pe(void) {
+  return nvshm_dev::state().my_pe;
+}
+NVSHM_HD_DEF int nvshmem_n_pes(void) {
+  return nvshm_dev::state().n_pes;
+}
+NVSHM_HD_DEF int nvshmem_team_my_pe(nvshmem_team_t team) {
+  return nvshm_dev::team_my_pe(team);
+}
+NVSHM_HD_DEF int nvshmem_team_n_pes(nvshmem_team_t team) {
+  return nvshm_dev::team_n_pes(team);
+}
 NVSHM_HD_DEF void nvshmem_info_get_version(int *major, int *minor) {
   *major = NVSHMEM_MAJOR_VERSION;
   *minor = NVSHMEM_MINOR_VERSION;
@@ -120,61 +139,69 @@ NVSHM_HD_DEF void *nvshmem_ptr(const void *dest, int pe) {
   return st.heap_base + static_cast<size_t>(pe) * st.heap_stride + offset;
 }
 
-#define NVSHM_DEFINE_DEVICE_RMA(NAME, T)                                                          \
-  NVSHM_HD_DEF void nvshmem_##NAME##_p(T *dest, const T value, int pe) {                          \
-    nvshm_dev::store_scalar(nvshm_dev::peer_address(dest, pe), value);                            \
-  }                                                                                               \
-  NVSHM_HD_DEF T nvshmem_##NAME##_g(const T *source, int pe) {                                    \
-    return nvshm_dev::load_scalar(nvshm_dev::peer_address(source, pe));                           \
-  }                                                                                               \
-  NVSHM_HD_DEF void nvshmem_##NAME##_put(T *dest, const T *source, size_t nelems, int pe) {       \
-    nvshm_dev::put<nvshm_dev::Scope::thread>(dest, source, nelems * sizeof(T), pe);               \
-  }                                                                                               \
-  NVSHM_HD_DEF void nvshmem_##NAME##_get(T *dest, const T *source, size_t nelems, int pe) {       \
-    nvshm_dev::get<nvshm_dev::Scope::thread>(dest, source, nelems * sizeof(T), pe);               \
-  }                                                                                               \
-  NVSHM_HD_DEF void nvshmem_##NAME##_put_nbi(T *dest, const T *source, size_t nelems, int pe) {   \
-    nvshm_dev::put<nvshm_dev::Scope::thread>(dest, source, nelems * sizeof(T), pe);               \
-  }                                                                                               \
-  NVSHM_HD_DEF void nvshmem_##NAME##_get_nbi(T *dest, const T *source, size_t nelems, int pe) {   \
-    nvshm_dev::get<nvshm_dev::Scope::thread>(dest, source, nelems * sizeof(T), pe);               \
+#define NVSHM_DEFINE_DEVICE_RMA(NAME, T)                                                        \
+  NVSHM_HD_DEF void nvshmem_##NAME##_p(T *dest, const T value, int pe) {                        \
+    nvshm_dev::store_scalar(nvshm_dev::peer_address(dest, pe), value);                          \
+  }                                                                                             \
+  NVSHM_HD_DEF T nvshmem_##NAME##_g(const T *source, int pe) {                                  \
+    return nvshm_dev::load_scalar(nvshm_dev::peer_address(source, pe));                         \
+  }                                                                                             \
+  NVSHM_HD_DEF void nvshmem_##NAME##_put(T *dest, const T *source, size_t nelems, int pe) {     \
+    nvshm_dev::put<nvshm_dev::Scope::thread, true>(dest, source, nelems * sizeof(T), pe);       \
+  }                                                                                             \
+  NVSHM_HD_DEF void nvshmem_##NAME##_get(T *dest, const T *source, size_t nelems, int pe) {     \
+    nvshm_dev::get<nvshm_dev::Scope::thread, true>(dest, source, nelems * sizeof(T), pe);       \
+  }                                                                                             \
+  NVSHM_HD_DEF void nvshmem_##NAME##_put_nbi(T *dest, const T *source, size_t nelems, int pe) { \
+    nvshm_dev::put<nvshm_dev::Scope::thread, false>(dest, source, nelems * sizeof(T), pe);      \
+  }                                                                                             \
+  NVSHM_HD_DEF void nvshmem_##NAME##_get_nbi(T *dest, const T *source, size_t nelems, int pe) { \
+    nvshm_dev::get<nvshm_dev::Scope::thread, false>(dest, source, nelems * sizeof(T), pe);      \
   }
 NVSHM_FOR_EACH_RMA_TYPE(NVSHM_DEFINE_DEVICE_RMA)
 #undef NVSHM_DEFINE_DEVICE_RMA
 
-#define NVSHM_DEFINE_DEVICE_SIZED_RMA(BITS, T)                                                    \
-  NVSHM_HD_DEF void nvshmem_put##BITS(void *dest, const void *source, size_t nelems, int pe) {    \
-    nvshm_dev::put<nvshm_dev::Scope::thread>(dest, source, nelems * sizeof(T), pe);               \
-  }                                                                                               \
-  NVSHM_HD_DEF void nvshmem_get##BITS(void *dest, const void *source, size_t nelems, int pe) {    \
-    nvshm_dev::get<nvshm_dev::Scope::thread>(dest, source, nelems * sizeof(T), pe);               \
-  }                                                                                               \
+#define NVSHM_DEFINE_DEVICE_SIZED_RMA(BITS, T)                                                       \
+  NVSHM_HD_DEF void nvshmem_put##BITS(void *dest, const void *source, size_t nelems, int pe) {       \
+    nvshm_dev::put<nvshm_dev::Scope::thread, true>(dest, source, nelems * sizeof(T), pe);            \
+  }                                                                                                  \
+  NVSHM_HD_DEF void nvshmem_get##BITS(void *dest, const void *source, size_t nelems, int pe) {       \
+    nvshm_dev::get<nvshm_dev::Scope::thread, true>(dest, source, nelems * sizeof(T), pe);            \
+  }                                                                                                  \
   NVSHM_HD_DEF void nvshmem_put##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe) { \
-    nvshm_dev::put<nvshm_dev::Scope::thread>(dest, source, nelems * sizeof(T), pe);               \
-  }                                                                                               \
+    nvshm_dev::put<nvshm_dev::Scope::thread, false>(dest, source, nelems * sizeof(T), pe);           \
+  }                                                                                                  \
   NVSHM_HD_DEF void nvshmem_get##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe) { \
-    nvshm_dev::get<nvshm_dev::Scope::thread>(dest, source, nelems * sizeof(T), pe);               \
+    nvshm_dev::get<nvshm_dev::Scope::thread, false>(dest, source, nelems * sizeof(T), pe);           \
   }
 NVSHM_FOR_EACH_RMA_SIZE(NVSHM_DEFINE_DEVICE_SIZED_RMA)
 #undef NVSHM_DEFINE_DEVICE_SIZED_RMA
 
 NVSHM_HD_DEF void nvshmem_putmem(void *dest, const void *source, size_t nbytes, int pe) {
-  nvshm_dev::put<nvshm_dev::Scope::thread>(dest, source, nbytes, pe);
+  nvshm_dev::put<nvshm_dev::Scope::thread, true>(dest, source, nbytes, pe);
 }
 NVSHM_HD_DEF void nvshmem_getmem(void *dest, const void *source, size_t nbytes, int pe) {
-  nvshm_dev::get<nvshm_dev::Scope::thread>(dest, source, nbytes, pe);
+  nvshm_dev::get<nvshm_dev::Scope::thread, true>(dest, source, nbytes, pe);
 }
 NVSHM_HD_DEF void nvshmem_putmem_nbi(void *dest, const void *source, size_t nbytes, int pe) {
-  nvshm_dev::put<nvshm_dev::Scope::thread>(dest, source, nbytes, pe);
+  nvshm_dev::put<nvshm_dev::Scope::thread, false>(dest, source, nbytes, pe);
 }
 NVSHM_HD_DEF void nvshmem_getmem_nbi(void *dest, const void *source, size_t nbytes, int pe) {
-  nvshm_dev::get<nvshm_dev::Scope::thread>(dest, source, nbytes, pe);
+  nvshm_dev::get<nvshm_dev::Scope::thread, false>(dest, source, nbytes, pe);
 }
 
-NVSHM_HD_DEF void nvshmem_quiet(void) { nvshm_dev::fence_sc_sys(); }
-NVSHM_HD_DEF void nvshmem_fence(void) { nvshm_dev::fence_acq_rel_sys(); }
-NVSHM_HD_DEF void nvshmem_barrier_all(void) { nvshm_dev::barrier_all<nvshm_dev::Scope::thread>(true); }
-NVSHM_HD_DEF void nvshmem_sync_all(void) { nvshm_dev::barrier_all<nvshm_dev::Scope::thread>(false); }
+NVSHM_HD_DEF void nvshmem_quiet(void) {
+  nvshm_dev::fence_sc_sys();
+}
+NVSHM_HD_DEF void nvshmem_fence(void) {
+  nvshm_dev::fence_acq_rel_sys();
+}
+NVSHM_HD_DEF void nvshmem_barrier_all(void) {
+  nvshm_dev::barrier_all<nvshm_dev::Scope::thread>(true);
+}
+NVSHM_HD_DEF void nvshmem_sync_all(void) {
+  nvshm_dev::barrier_all<nvshm_dev::Scope::thread>(false);
+}
 
 #undef NVSHM_HD_DEF
 #endif /* __CUDA_ARCH__ */
@@ -183,38 +210,38 @@ NVSHM_HD_DEF void nvshmem_sync_all(void) { nvshm_dev::barrier_all<nvshm_dev::Sco
 #define NVSHM_DEV_DEF extern "C" __device__ inline
 
 /* Thread-group RMA: every thread of the warp/block calls with the same arguments. */
-#define NVSHM_DEFINE_GROUP_RMA_SCOPE(NAME, T, SUFFIX, SCOPE)                                          \
+#define NVSHM_DEFINE_GROUP_RMA_SCOPE(NAME, T, SUFFIX, SCOPE)                                               \
   NVSHM_DEV_DEF void nvshmemx_##NAME##_put_##SUFFIX(T *dest, const T *source, size_t nelems, int pe) {     \
-    nvshm_dev::put<nvshm_dev::Scope::SCOPE>(dest, source, nelems * sizeof(T), pe);                     \
-  }                                                                                                    \
+    nvshm_dev::put<nvshm_dev::Scope::SCOPE, true>(dest, source, nelems * sizeof(T), pe);                   \
+  }                                                                                                        \
   NVSHM_DEV_DEF void nvshmemx_##NAME##_get_##SUFFIX(T *dest, const T *source, size_t nelems, int pe) {     \
-    nvshm_dev::get<nvshm_dev::Scope::SCOPE>(dest, source, nelems * sizeof(T), pe);                     \
-  }                                                                                                    \
+    nvshm_dev::get<nvshm_dev::Scope::SCOPE, true>(dest, source, nelems * sizeof(T), pe);                   \
+  }                                                                                                        \
   NVSHM_DEV_DEF void nvshmemx_##NAME##_put_nbi_##SUFFIX(T *dest, const T *source, size_t nelems, int pe) { \
-    nvshm_dev::put<nvshm_dev::Scope::SCOPE>(dest, source, nelems * sizeof(T), pe);                     \
-  }                                                                                                    \
+    nvshm_dev::put<nvshm_dev::Scope::SCOPE, false>(dest, source, nelems * sizeof(T), pe);                  \
+  }                                                                                                        \
   NVSHM_DEV_DEF void nvshmemx_##NAME##_get_nbi_##SUFFIX(T *dest, const T *source, size_t nelems, int pe) { \
-    nvshm_dev::get<nvshm_dev::Scope::SCOPE>(dest, source, nelems * sizeof(T), pe);                     \
+    nvshm_dev::get<nvshm_dev::Scope::SCOPE, false>(dest, source, nelems * sizeof(T), pe);                  \
   }
-#define NVSHM_DEFINE_GROUP_RMA(NAME, T)                   \
-  NVSHM_DEFINE_GROUP_RMA_SCOPE(NAME, T, warp, warp)       \
+#define NVSHM_DEFINE_GROUP_RMA(NAME, T)             \
+  NVSHM_DEFINE_GROUP_RMA_SCOPE(NAME, T, warp, warp) \
   NVSHM_DEFINE_GROUP_RMA_SCOPE(NAME, T, block, block)
 NVSHM_FOR_EACH_RMA_TYPE(NVSHM_DEFINE_GROUP_RMA)
 #undef NVSHM_DEFINE_GROUP_RMA
 
 /* Sized group forms are spelled nvshmemx_put<BITS>_warp, not nvshmemx_<BITS>_put_warp. */
-#define NVSHM_DEFINE_SIZED_GROUP_SCOPE(BITS, T, SUFFIX, SCOPE)                                        \
-  NVSHM_DEV_DEF void nvshmemx_put##BITS##_##SUFFIX(void *dest, const void *source, size_t nelems, int pe) { \
-    nvshm_dev::put<nvshm_dev::Scope::SCOPE>(dest, source, nelems * sizeof(T), pe);                     \
-  }                                                                                                    \
-  NVSHM_DEV_DEF void nvshmemx_get##BITS##_##SUFFIX(void *dest, const void *source, size_t nelems, int pe) { \
-    nvshm_dev::get<nvshm_dev::Scope::SCOPE>(dest, source, nelems * sizeof(T), pe);                     \
-  }                                                                                                    \
+#define NVSHM_DEFINE_SIZED_GROUP_SCOPE(BITS, T, SUFFIX, SCOPE)                                                  \
+  NVSHM_DEV_DEF void nvshmemx_put##BITS##_##SUFFIX(void *dest, const void *source, size_t nelems, int pe) {     \
+    nvshm_dev::put<nvshm_dev::Scope::SCOPE, true>(dest, source, nelems * sizeof(T), pe);                        \
+  }                                                                                                             \
+  NVSHM_DEV_DEF void nvshmemx_get##BITS##_##SUFFIX(void *dest, const void *source, size_t nelems, int pe) {     \
+    nvshm_dev::get<nvshm_dev::Scope::SCOPE, true>(dest, source, nelems * sizeof(T), pe);                        \
+  }                                                                                                             \
   NVSHM_DEV_DEF void nvshmemx_put##BITS##_nbi_##SUFFIX(void *dest, const void *source, size_t nelems, int pe) { \
-    nvshm_dev::put<nvshm_dev::Scope::SCOPE>(dest, source, nelems * sizeof(T), pe);                     \
-  }                                                                                                    \
+    nvshm_dev::put<nvshm_dev::Scope::SCOPE, false>(dest, source, nelems * sizeof(T), pe);                       \
+  }                                                                                                             \
   NVSHM_DEV_DEF void nvshmemx_get##BITS##_nbi_##SUFFIX(void *dest, const void *source, size_t nelems, int pe) { \
-    nvshm_dev::get<nvshm_dev::Scope::SCOPE>(dest, source, nelems * sizeof(T), pe);                     \
+    nvshm_dev::get<nvshm_dev::Scope::SCOPE, false>(dest, source, nelems * sizeof(T), pe);                       \
   }
 #define NVSHM_DEFINE_SIZED_GROUP(BITS, T) \
   NVSHM_DEFINE_SIZED_GROUP_SCOPE(BITS, T, warp, warp) NVSHM_DEFINE_SIZED_GROUP_SCOPE(BITS, T, block, block)
@@ -223,26 +250,26 @@ NVSHM_FOR_EACH_RMA_SIZE(NVSHM_DEFINE_SIZED_GROUP)
 #undef NVSHM_DEFINE_SIZED_GROUP_SCOPE
 #undef NVSHM_DEFINE_GROUP_RMA_SCOPE
 
-#define NVSHM_DEFINE_MEM_GROUP(SUFFIX, SCOPE)                                                               \
-  NVSHM_DEV_DEF void nvshmemx_putmem_##SUFFIX(void *dest, const void *source, size_t nbytes, int pe) {      \
-    nvshm_dev::put<nvshm_dev::Scope::SCOPE>(dest, source, nbytes, pe);                                      \
-  }                                                                                                         \
-  NVSHM_DEV_DEF void nvshmemx_getmem_##SUFFIX(void *dest, const void *source, size_t nbytes, int pe) {      \
-    nvshm_dev::get<nvshm_dev::Scope::SCOPE>(dest, source, nbytes, pe);                                      \
-  }                                                                                                         \
-  NVSHM_DEV_DEF void nvshmemx_putmem_nbi_##SUFFIX(void *dest, const void *source, size_t nbytes, int pe) {  \
-    nvshm_dev::put<nvshm_dev::Scope::SCOPE>(dest, source, nbytes, pe);                                      \
-  }                                                                                                         \
-  NVSHM_DEV_DEF void nvshmemx_getmem_nbi_##SUFFIX(void *dest, const void *source, size_t nbytes, int pe) {  \
-    nvshm_dev::get<nvshm_dev::Scope::SCOPE>(dest, source, nbytes, pe);                                      \
-  }                                                                                                         \
-  NVSHM_DEV_DEF void nvshmemx_putmem_signal_##SUFFIX(void *dest, const void *source, size_t nbytes,         \
-                                                     uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { \
-    nvshm_dev::put_signal<nvshm_dev::Scope::SCOPE>(dest, source, nbytes, sig_addr, signal, sig_op, pe);     \
-  }                                                                                                         \
-  NVSHM_DEV_DEF void nvshmemx_putmem_signal_nbi_##SUFFIX(void *dest, const void *source, size_t nbytes,     \
+#define NVSHM_DEFINE_MEM_GROUP(SUFFIX, SCOPE)                                                                       \
+  NVSHM_DEV_DEF void nvshmemx_putmem_##SUFFIX(void *dest, const void *source, size_t nbytes, int pe) {              \
+    nvshm_dev::put<nvshm_dev::Scope::SCOPE, true>(dest, source, nbytes, pe);                                        \
+  }                                                                                                                 \
+  NVSHM_DEV_DEF void nvshmemx_getmem_##SUFFIX(void *dest, const void *source, size_t nbytes, int pe) {              \
+    nvshm_dev::get<nvshm_dev::Scope::SCOPE, true>(dest, source, nbytes, pe);                                        \
+  }                                                                                                                 \
+  NVSHM_DEV_DEF void nvshmemx_putmem_nbi_##SUFFIX(void *dest, const void *source, size_t nbytes, int pe) {          \
+    nvshm_dev::put<nvshm_dev::Scope::SCOPE, false>(dest, source, nbytes, pe);                                       \
+  }                                                                                                                 \
+  NVSHM_DEV_DEF void nvshmemx_getmem_nbi_##SUFFIX(void *dest, const void *source, size_t nbytes, int pe) {          \
+    nvshm_dev::get<nvshm_dev::Scope::SCOPE, false>(dest, source, nbytes, pe);                                       \
+  }                                                                                                                 \
+  NVSHM_DEV_DEF void nvshmemx_putmem_signal_##SUFFIX(void *dest, const void *source, size_t nbytes,                 \
+                                                     uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {     \
+    nvshm_dev::put_signal<nvshm_dev::Scope::SCOPE>(dest, source, nbytes, sig_addr, signal, sig_op, pe);             \
+  }                                                                                                                 \
+  NVSHM_DEV_DEF void nvshmemx_putmem_signal_nbi_##SUFFIX(void *dest, const void *source, size_t nbytes,             \
                                                          uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { \
-    nvshm_dev::put_signal<nvshm_dev::Scope::SCOPE>(dest, source, nbytes, sig_addr, signal, sig_op, pe);     \
+    nvshm_dev::put_signal<nvshm_dev::Scope::SCOPE>(dest, source, nbytes, sig_addr, signal, sig_op, pe);             \
   }
 NVSHM_DEFINE_MEM_GROUP(warp, warp)
 NVSHM_DEFINE_MEM_GROUP(block, block)
@@ -273,27 +300,35 @@ NVSHM_DEV_DEF void nvshmem_uint64_wait_until(uint64_t *ivar, int cmp, uint64_t c
 }
 
 /* Barriers by a whole warp or block. */
-NVSHM_DEV_DEF void nvshmemx_barrier_all_block(void) { nvshm_dev::barrier_all<nvshm_dev::Scope::block>(true); }
-NVSHM_DEV_DEF void nvshmemx_barrier_all_warp(void) { nvshm_dev::barrier_all<nvshm_dev::Scope::warp>(true); }
-NVSHM_DEV_DEF void nvshmemx_sync_all_block(void) { nvshm_dev::barrier_all<nvshm_dev::Scope::block>(false); }
-NVSHM_DEV_DEF void nvshmemx_sync_all_warp(void) { nvshm_dev::barrier_all<nvshm_dev::Scope::warp>(false); }
+NVSHM_DEV_DEF void nvshmemx_barrier_all_block(void) {
+  nvshm_dev::barrier_all<nvshm_dev::Scope::block>(true);
+}
+NVSHM_DEV_DEF void nvshmemx_barrier_all_warp(void) {
+  nvshm_dev::barrier_all<nvshm_dev::Scope::warp>(true);
+}
+NVSHM_DEV_DEF void nvshmemx_sync_all_block(void) {
+  nvshm_dev::barrier_all<nvshm_dev::Scope::block>(false);
+}
+NVSHM_DEV_DEF void nvshmemx_sync_all_warp(void) {
+  nvshm_dev::barrier_all<nvshm_dev::Scope::warp>(false);
+}
 
 /* Atomics on `pe`'s copy of `dest`, native system-scope atomics over NVLink/PCIe (relaxed). */
-#define NVSHM_DEFINE_ATOMICS(NAME, T, U)                                                                   \
-  NVSHM_DEV_DEF T nvshmem_##NAME##_atomic_fetch_add(T *dest, T value, int pe) {                            \
-    return (T)atomicAdd_system((U *)nvshm_dev::peer_address(dest, pe), (U)value);                          \
-  }                                                                                                        \
-  NVSHM_DEV_DEF void nvshmem_##NAME##_atomic_add(T *dest, T value, int pe) {                               \
-    (void)atomicAdd_system((U *)nvshm_dev::peer_address(dest, pe), (U)value);                              \
-  }                                                                                                        \
-  NVSHM_DEV_DEF T nvshmem_##NAME##_atomic_compare_swap(T *dest, T cond, T value, int pe) {                 \
-    return (T)atomicCAS_system((U *)nvshm_dev::peer_address(dest, pe), (U)cond, (U)value);                 \
-  }                                                                                                        \
-  NVSHM_DEV_DEF T nvshmem_##NAME##_atomic_fetch(const T *source, int pe) {                                 \
-    return nvshm_dev::load_scalar(nvshm_dev::peer_address(source, pe));                                    \
-  }                                                                                                        \
-  NVSHM_DEV_DEF void nvshmem_##NAME##_atomic_set(T *dest, T value, int pe) {                               \
-    (void)atomicExch_system((U *)nvshm_dev::peer_address(dest, pe), (U)value);                             \
+#define NVSHM_DEFINE_ATOMICS(NAME, T, U)                                                   \
+  NVSHM_DEV_DEF T nvshmem_##NAME##_atomic_fetch_add(T *dest, T value, int pe) {            \
+    return (T)atomicAdd_system((U *)nvshm_dev::peer_address(dest, pe), (U)value);          \
+  }                                                                                        \
+  NVSHM_DEV_DEF void nvshmem_##NAME##_atomic_add(T *dest, T value, int pe) {               \
+    (void)atomicAdd_system((U *)nvshm_dev::peer_address(dest, pe), (U)value);              \
+  }                                                                                        \
+  NVSHM_DEV_DEF T nvshmem_##NAME##_atomic_compare_swap(T *dest, T cond, T value, int pe) { \
+    return (T)atomicCAS_system((U *)nvshm_dev::peer_address(dest, pe), (U)cond, (U)value); \
+  }                                                                                        \
+  NVSHM_DEV_DEF T nvshmem_##NAME##_atomic_fetch(const T *source, int pe) {                 \
+    return nvshm_dev::load_scalar(nvshm_dev::peer_address(source, pe));                    \
+  }                                                                                        \
+  NVSHM_DEV_DEF void nvshmem_##NAME##_atomic_set(T *dest, T value, int pe) {               \
+    (void)atomicExch_system((U *)nvshm_dev::peer_address(dest, pe), (U)value);             \
   }
 NVSHM_DEFINE_ATOMICS(int, int, int)
 NVSHM_DEFINE_ATOMICS(long, long, unsigned long long)

@@ -7,6 +7,8 @@
 #include "nvshmem_detail/device_state.h"
 #include "nvshmem_detail/types.h"
 
+#include <cstdio>
+
 namespace nvshm_dev {
 
 enum class Scope { thread, warp, block };
@@ -39,19 +41,37 @@ struct Group<Scope::block> {
   __device__ static void sync() { __syncthreads(); }
 };
 
-__device__ __forceinline__ const nvshm_device_state &state() { return nvshm_device_state_d; }
+__device__ __forceinline__ const nvshm_device_state &state() {
+  return nvshm_device_state_d;
+}
 
-/* PE `pe`'s address of the symmetric address `sym` (no checks: the fast path). */
+/* Called when a kernel uses the device interface but its state says the heap is not in GPU memory
+ * (host-memory heap, library not initialised, or a driver-API module without nvshmemx_cumodule_init). */
+__device__ __noinline__ static void fail_no_device_heap() {
+  printf(
+      "nvshmem device call on PE %d: the symmetric heap is not in GPU memory here (no nvshmem_init, a heap in "
+      "host memory with NVSHMEM_HEAP_KIND=SYSMEM, or a module loaded without nvshmemx_cumodule_init)\n",
+      state().my_pe);
+  __trap();
+}
+
+/* PE `pe`'s address of the symmetric address `sym`; the one check is a uniform branch on the state. */
 template <typename T>
 __device__ __forceinline__ T *peer_address(T *sym, int pe) {
   const nvshm_device_state &st = state();
+  if (!st.heap_on_device) fail_no_device_heap();
   const char *p = reinterpret_cast<const char *>(sym);
-  return reinterpret_cast<T *>(const_cast<char *>(p - st.my_heap + st.heap_base + static_cast<size_t>(pe) * st.heap_stride));
+  return reinterpret_cast<T *>(
+      const_cast<char *>(p - st.my_heap + st.heap_base + static_cast<size_t>(pe) * st.heap_stride));
 }
 
 /* ---- fences ---- */
-__device__ __forceinline__ void fence_acq_rel_sys() { asm volatile("fence.acq_rel.sys;" ::: "memory"); }
-__device__ __forceinline__ void fence_sc_sys() { asm volatile("fence.sc.sys;" ::: "memory"); }
+__device__ __forceinline__ void fence_acq_rel_sys() {
+  asm volatile("fence.acq_rel.sys;" ::: "memory");
+}
+__device__ __forceinline__ void fence_sc_sys() {
+  asm volatile("fence.sc.sys;" ::: "memory");
+}
 
 /* ---- scalar loads and stores with explicit semantics at system scope ---- */
 __device__ __forceinline__ uint32_t load_relaxed(const uint32_t *p) {
@@ -142,9 +162,15 @@ __device__ __forceinline__ void copy_bytes(void *dst, const void *src, size_t n)
     n -= head;
     const size_t words = n / word;
     switch (word) {
-      case 16: copy_words<S>(reinterpret_cast<int4 *>(d), reinterpret_cast<const int4 *>(s), words); break;
-      case 8: copy_words<S>(reinterpret_cast<uint64_t *>(d), reinterpret_cast<const uint64_t *>(s), words); break;
-      default: copy_words<S>(reinterpret_cast<uint32_t *>(d), reinterpret_cast<const uint32_t *>(s), words); break;
+      case 16:
+        copy_words<S>(reinterpret_cast<int4 *>(d), reinterpret_cast<const int4 *>(s), words);
+        break;
+      case 8:
+        copy_words<S>(reinterpret_cast<uint64_t *>(d), reinterpret_cast<const uint64_t *>(s), words);
+        break;
+      default:
+        copy_words<S>(reinterpret_cast<uint32_t *>(d), reinterpret_cast<const uint32_t *>(s), words);
+        break;
     }
     const size_t done = words * word;
     copy_words<S>(d + done, s + done, n - done);
@@ -157,13 +183,20 @@ __device__ __forceinline__ void copy_bytes(void *dst, const void *src, size_t n)
 template <typename T>
 __device__ __forceinline__ bool compare(T value, int cmp, T target) {
   switch (cmp) {
-    case NVSHMEM_CMP_EQ: return value == target;
-    case NVSHMEM_CMP_NE: return value != target;
-    case NVSHMEM_CMP_GT: return value > target;
-    case NVSHMEM_CMP_LE: return value <= target;
-    case NVSHMEM_CMP_LT: return value < target;
-    case NVSHMEM_CMP_GE: return value >= target;
-    default: return false;
+    case NVSHMEM_CMP_EQ:
+      return value == target;
+    case NVSHMEM_CMP_NE:
+      return value != target;
+    case NVSHMEM_CMP_GT:
+      return value > target;
+    case NVSHMEM_CMP_LE:
+      return value <= target;
+    case NVSHMEM_CMP_LT:
+      return value < target;
+    case NVSHMEM_CMP_GE:
+      return value >= target;
+    default:
+      return false;
   }
 }
 
