@@ -2,7 +2,7 @@
 # The GPU check: build, run every test (GPU tests with 2 PEs), compute-sanitizer on the GPU tests,
 # the perftests side by side with NVIDIA's NVSHMEM, and print a short table at the end.
 # Run on the GPU machine from the repository root:  tools/gpu-check.sh [--no-perf] [--no-sanitizer]
-# Logs go to $OUT (or ./gpu-check-out) as gpu-check.log, ctest.log, sanitizer.log, perf.txt.
+# Pass GIT_COMMIT=<hash> where the tree has no .git (the device machine). Logs go to $OUT (or ./gpu-check-out) as gpu-check.log, ctest.log, sanitizer.log, perf.txt.
 set -uo pipefail
 export NVSHMEM_DISABLE_NVLS=1 NCCL_NVLS_ENABLE=0
 OUT=${OUT:-$PWD/gpu-check-out}
@@ -21,7 +21,7 @@ declare -a rows
 row() { rows+=("$(printf '%-34s %s' "$1" "$2")"); }
 
 exec > >(tee "$OUT/gpu-check.log") 2>&1
-echo "== machine"; nvidia-smi -L; nvidia-smi topo -m 2>/dev/null | head -5; git log -1 --format='commit %H %s' 2>/dev/null
+echo "== machine"; nvidia-smi -L; nvidia-smi topo -m 2>/dev/null | head -5; echo "commit ${GIT_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}"
 
 echo "== build"
 start=$(date +%s)

@@ -86,8 +86,13 @@ for ((run = 1; run <= N_RUNS; run++)); do
   done
 done
 
-commit=$(git -C "$SRC_DIR" rev-parse --short HEAD 2>/dev/null || echo unknown)
-git -C "$SRC_DIR" diff --quiet HEAD -- 2>/dev/null || commit="$commit+dirty"
+# The device machine receives the working tree without .git: the caller passes GIT_COMMIT.
+if [ -n "${GIT_COMMIT:-}" ]; then
+  commit=$GIT_COMMIT
+else
+  commit=$(git -C "$SRC_DIR" rev-parse --short HEAD 2>/dev/null || echo unknown)
+  git -C "$SRC_DIR" diff --quiet HEAD -- 2>/dev/null || commit="$commit+dirty"
+fi
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1 || true)
 options="${GRID[*]}${EXTRA[*]:+ ${EXTRA[*]}}"
 header="# shmem_put_bw $options: median GB/s of $N_RUNS runs each; $(date -u +%Y-%m-%dT%H:%MZ), commit $commit, $(uname -n), ${gpu:-unknown GPU}, NVIDIA NVSHMEM at $NV_HOME"
