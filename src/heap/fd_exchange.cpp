@@ -22,6 +22,22 @@ struct Message {
   int32_t pe;
 };
 
+// One Message plus room for one descriptor, as a msghdr for sendmsg/recvmsg.
+struct Envelope {
+  Message msg{};
+  iovec iov{&msg, sizeof msg};
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+  msghdr header{};
+  Envelope() {
+    header.msg_iov = &iov;
+    header.msg_iovlen = 1;
+    header.msg_control = control;
+    header.msg_controllen = sizeof control;
+  }
+  Envelope(const Envelope &) = delete;
+  Envelope &operator=(const Envelope &) = delete;
+};
+
 sockaddr_un socket_address(uint64_t tag, int pe, socklen_t *len) {
   sockaddr_un addr{};
   addr.sun_family = AF_UNIX;
@@ -41,22 +57,16 @@ Status send_fd(uint64_t tag, int to_pe, int from_pe, int fd) {
     if (s >= 0) close(s);
     return Status::internal;
   }
-  Message msg{tag, from_pe};
-  iovec iov{&msg, sizeof msg};
-  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-  msghdr mh{};
-  mh.msg_iov = &iov;
-  mh.msg_iovlen = 1;
-  mh.msg_control = control;
-  mh.msg_controllen = sizeof control;
-  cmsghdr *cm = CMSG_FIRSTHDR(&mh);
+  Envelope e;
+  e.msg = {tag, from_pe};
+  cmsghdr *cm = CMSG_FIRSTHDR(&e.header);
   cm->cmsg_level = SOL_SOCKET;
   cm->cmsg_type = SCM_RIGHTS;
   cm->cmsg_len = CMSG_LEN(sizeof(int));
   memcpy(CMSG_DATA(cm), &fd, sizeof fd);
-  ssize_t sent = sendmsg(s, &mh, MSG_NOSIGNAL);
+  ssize_t sent = sendmsg(s, &e.header, MSG_NOSIGNAL);
   close(s);
-  if (sent != static_cast<ssize_t>(sizeof msg)) {
+  if (sent != static_cast<ssize_t>(sizeof e.msg)) {
     log_error(kWhere, "sending the heap descriptor to PE %d failed: %s", to_pe, strerror(errno));
     return Status::internal;
   }
@@ -65,19 +75,12 @@ Status send_fd(uint64_t tag, int to_pe, int from_pe, int fd) {
 
 // Receive one descriptor on an accepted connection; returns the sender PE or -1.
 int receive_fd(int conn, uint64_t tag, int *fd) {
-  Message msg{};
-  iovec iov{&msg, sizeof msg};
-  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-  msghdr mh{};
-  mh.msg_iov = &iov;
-  mh.msg_iovlen = 1;
-  mh.msg_control = control;
-  mh.msg_controllen = sizeof control;
-  ssize_t got = recvmsg(conn, &mh, MSG_CMSG_CLOEXEC | MSG_WAITALL);
-  cmsghdr *cm = CMSG_FIRSTHDR(&mh);
-  if (got != static_cast<ssize_t>(sizeof msg) || msg.tag != tag || !cm || cm->cmsg_type != SCM_RIGHTS) return -1;
+  Envelope e;
+  ssize_t got = recvmsg(conn, &e.header, MSG_CMSG_CLOEXEC | MSG_WAITALL);
+  cmsghdr *cm = CMSG_FIRSTHDR(&e.header);
+  if (got != static_cast<ssize_t>(sizeof e.msg) || e.msg.tag != tag || !cm || cm->cmsg_type != SCM_RIGHTS) return -1;
   memcpy(fd, CMSG_DATA(cm), sizeof *fd);
-  return msg.pe;
+  return e.msg.pe;
 }
 }  // namespace
 
