@@ -5,5 +5,6 @@
 
 #include "nvshmem_detail/host_api.h"
 #include "nvshmem_detail/collective_launch.h"
+#include "nvshmem_detail/version_registration.h"
 
 #endif /* NVSHMEM_HOST_H */

@@ -6,9 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* ---- versions (OpenSHMEM specification level this API follows) ---- */
-#define NVSHMEM_MAJOR_VERSION 1
-#define NVSHMEM_MINOR_VERSION 3
+/* ---- versions: NVSHMEM_MAJOR/MINOR_VERSION (OpenSHMEM level) and NVSHMEM_VENDOR_* (generated) ---- */
+#include "nvshmem_version.h"
 #define NVSHMEM_MAX_NAME_LEN 256
 
 /* ---- comparison operators for wait/test (nvshmemx_cmp_type_t) ---- */

@@ -8,6 +8,7 @@
 
 #include "common/log.hpp"
 #include "cuda/driver.hpp"
+#include "host/version_check.hpp"
 
 namespace nvshm {
 namespace {
@@ -141,6 +142,7 @@ Runtime *runtime() {
 Status runtime_init(unsigned flags, const nvshmemx_init_attr_t *attr) {
   if (g_runtime) return Status::ok;
   log_configure();
+  NVSHM_TRY(check_header_versions(kInit));
   auto rt = std::make_unique<Runtime>();
   Status st = init_steps(*rt, flags, attr);
   if (st != Status::ok) {

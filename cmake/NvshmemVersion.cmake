@@ -1,0 +1,24 @@
+# Versions and the install prefix, included right after project() (docs/versioning.md).
+#   - The project version has four fields, MAJOR.MINOR.PATCH.PACKAGE; PACKAGE is 0 for our releases
+#     and counts repackagings of one release.
+#   - include/nvshmem_version.h is generated into the build tree from include/nvshmem_version.h.in;
+#     every target of the project sees it (include_directories below) and it is installed.
+#   - NVSHMEM_PREFIX in the environment at the first configure sets the default CMAKE_INSTALL_PREFIX.
+
+if(NOT PROJECT_VERSION MATCHES "^[0-9]+\\.[0-9]+\\.[0-9]+\\.[0-9]+$")
+  message(FATAL_ERROR "The project version must be MAJOR.MINOR.PATCH.PACKAGE (four numbers), not '${PROJECT_VERSION}'")
+endif()
+set(NVSHMEM_VERSION_TRIPLE "${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR}.${PROJECT_VERSION_PATCH}")
+
+if(CMAKE_INSTALL_PREFIX_INITIALIZED_TO_DEFAULT)
+  if(DEFINED ENV{NVSHMEM_PREFIX} AND NOT "$ENV{NVSHMEM_PREFIX}" STREQUAL "")
+    set(CMAKE_INSTALL_PREFIX "$ENV{NVSHMEM_PREFIX}" CACHE PATH "Install prefix (default: $NVSHMEM_PREFIX)" FORCE)
+  else()
+    set(CMAKE_INSTALL_PREFIX "/usr/local/nvshmem" CACHE PATH "Install prefix (default: $NVSHMEM_PREFIX)" FORCE)
+  endif()
+endif()
+
+set(NVSHMEM_GENERATED_INCLUDE_DIR "${PROJECT_BINARY_DIR}/include")
+configure_file("${PROJECT_SOURCE_DIR}/include/nvshmem_version.h.in" "${NVSHMEM_GENERATED_INCLUDE_DIR}/nvshmem_version.h"
+               @ONLY)
+include_directories(BEFORE "${NVSHMEM_GENERATED_INCLUDE_DIR}")

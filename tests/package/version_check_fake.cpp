@@ -1,0 +1,6 @@
+// Compiled with a faked nvshmem_version.h first on the include path: registers that version.
+#include <nvshmem.h>
+
+int nvshm_test_fake_unit_major() {
+  return NVSHMEM_VENDOR_MAJOR_VERSION;
+}

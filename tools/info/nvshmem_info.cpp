@@ -1,0 +1,67 @@
+// nvshmem-info: what this NVSHMEM is, how it was built, and which environment variables it reads.
+//   -a everything (the default), -n version, -b build options, -e environment variables.
+#include <nvshmem.h>
+#include <nvshmemx.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <cstdlib>
+
+#include "common/env.hpp"
+#include "nvshmem_info_build_options.h"
+
+namespace {
+
+void print_version() {
+  int major = 0, minor = 0, patch = 0, spec_major = 0, spec_minor = 0;
+  char name[NVSHMEM_MAX_NAME_LEN] = {};
+  nvshmemx_vendor_get_version_info(&major, &minor, &patch);
+  nvshmem_info_get_version(&spec_major, &spec_minor);
+  nvshmem_info_get_name(name);
+  std::printf("Version\n");
+  std::printf("  %-28s %s\n", "library", name);
+  std::printf("  %-28s %d.%d.%d\n", "library version", major, minor, patch);
+  std::printf("  %-28s %d.%d.%d (package %d)\n", "headers of this tool", NVSHMEM_VENDOR_MAJOR_VERSION,
+              NVSHMEM_VENDOR_MINOR_VERSION, NVSHMEM_VENDOR_PATCH_VERSION, NVSHMEM_VENDOR_PACKAGE_VERSION);
+  std::printf("  %-28s %d.%d\n", "OpenSHMEM specification", spec_major, spec_minor);
+}
+
+void print_build() {
+  std::printf("Build options\n");
+#define X(name, value) std::printf("  %-28s %s\n", name, value);
+  NVSHM_INFO_BUILD_OPTIONS
+#undef X
+}
+
+void print_env() {
+  std::size_t count = 0;
+  const nvshm::EnvVarInfo *table = nvshm::env_table(&count);
+  std::printf("Environment variables (%zu)\n", count);
+  std::printf("  %-40s %-7s %-10s %s\n", "name", "type", "default", "help");
+  for (std::size_t i = 0; i < count; ++i) {
+    const char *def = table[i].default_value[0] ? table[i].default_value : "\"\"";
+    std::printf("  %-40s %-7s %-10s %s\n", table[i].name, table[i].kind, def, table[i].help);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  CLI::App app{"nvshmem-info: version, build options and environment variables of this NVSHMEM"};
+  bool all = false, version = false, build = false, env = false;
+  app.add_flag("-a,--all", all, "Print everything (the default)");
+  app.add_flag("-n,--version", version, "Print the version");
+  app.add_flag("-b,--build", build, "Print the build options");
+  app.add_flag("-e,--env", env, "Print every environment variable with its type, default and help");
+  CLI11_PARSE(app, argc, argv);
+  if (!version && !build && !env) all = true;
+  bool first = true;
+  auto section = [&first]() {
+    if (!first) std::printf("\n");
+    first = false;
+  };
+  if (all || version) section(), print_version();
+  if (all || build) section(), print_build();
+  if (all || env) section(), print_env();
+  return EXIT_SUCCESS;
+}
