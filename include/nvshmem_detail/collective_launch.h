@@ -4,6 +4,8 @@
 #ifndef NVSHMEM_DETAIL_COLLECTIVE_LAUNCH_H
 #define NVSHMEM_DETAIL_COLLECTIVE_LAUNCH_H
 
+/* Host code only: NVRTC (device code, no CUDA runtime) sees nothing of this header. */
+#if !defined(__CUDACC_RTC__)
 #include <cuda_runtime_api.h>
 
 #include "nvshmem_detail/types.h"
@@ -37,4 +39,5 @@ static inline int nvshmemx_collective_launch(const void *kernel, dim3 grid, dim3
              : NVSHMEMX_ERROR_COLLECTIVE_LAUNCH_FAILED;
 }
 
+#endif /* !__CUDACC_RTC__ */
 #endif /* NVSHMEM_DETAIL_COLLECTIVE_LAUNCH_H */

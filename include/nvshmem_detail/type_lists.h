@@ -21,4 +21,46 @@
 /* Sized RMA forms: X(BITS, carrier type); nvshmem_put<BITS> takes void pointers and element counts. */
 #define NVSHM_FOR_EACH_RMA_SIZE(X) X(8, uint8_t) X(16, uint16_t) X(32, uint32_t) X(64, uint64_t) X(128, int4)
 
+/* The 14 point-to-point synchronisation types (wait_until, test and their all/any/some/vector forms). */
+#define NVSHM_FOR_EACH_WAIT_TYPE(X)                                                                              \
+  X(short, short)                                                                                                \
+  X(int, int)                                                                                                    \
+  X(long, long)                                                                                                  \
+  X(longlong, long long)                                                                                         \
+  X(ushort, unsigned short)                                                                                      \
+  X(uint, unsigned int)                                                                                          \
+  X(ulong, unsigned long)                                                                                        \
+  X(ulonglong, unsigned long long)                                                                               \
+  X(int32, int32_t)                                                                                              \
+  X(int64, int64_t)                                                                                              \
+  X(uint32, uint32_t)                                                                                            \
+  X(uint64, uint64_t)                                                                                            \
+  X(size, size_t)                                                                                                \
+  X(ptrdiff, ptrdiff_t)
+
+/* Atomic memory operation types ("Atomic Memory Operations"). Every AMO type is 4 or 8 bytes wide.
+ * Standard: arithmetic ops (inc, fetch_inc, add, fetch_add, compare_swap) plus fetch/set/swap. */
+#define NVSHM_FOR_EACH_AMO_STANDARD_TYPE(X) \
+  X(int, int) X(long, long) X(longlong, long long) X(size, size_t) X(ptrdiff, ptrdiff_t)
+/* Bitwise: every op (arithmetic, fetch/set/swap, and/or/xor and their fetch forms). */
+#define NVSHM_FOR_EACH_AMO_BITWISE_TYPE(X)                                                                       \
+  X(uint, unsigned int)                                                                                          \
+  X(ulong, unsigned long)                                                                                        \
+  X(ulonglong, unsigned long long)                                                                               \
+  X(int32, int32_t) X(uint32, uint32_t) X(int64, int64_t) X(uint64, uint64_t)
+/* Extended: fetch, set and swap only. */
+#define NVSHM_FOR_EACH_AMO_EXTENDED_TYPE(X) X(float, float) X(double, double)
+
+/* Per operation family: the arithmetic ops take standard + bitwise (12 types), fetch/set/swap those
+ * plus the extended ones (14), the bitwise ops the bitwise list (7). */
+#define NVSHM_FOR_EACH_AMO_ARITH_TYPE(X) NVSHM_FOR_EACH_AMO_STANDARD_TYPE(X) NVSHM_FOR_EACH_AMO_BITWISE_TYPE(X)
+#define NVSHM_FOR_EACH_AMO_FETCH_TYPE(X) NVSHM_FOR_EACH_AMO_ARITH_TYPE(X) NVSHM_FOR_EACH_AMO_EXTENDED_TYPE(X)
+#define NVSHM_FOR_EACH_AMO_LOGIC_TYPE(X) NVSHM_FOR_EACH_AMO_BITWISE_TYPE(X)
+
+/* Execution scopes of the thread-group device forms: X(SUFFIX). */
+#define NVSHM_FOR_EACH_GROUP_SCOPE(X) X(warp) X(block)
+
+/* The six comparisons of wait and test: X(NAME). */
+#define NVSHM_FOR_EACH_CMP(X) X(EQ) X(NE) X(GT) X(LE) X(LT) X(GE)
+
 #endif /* NVSHMEM_DETAIL_TYPE_LISTS_H */

@@ -1,5 +1,6 @@
 // Host-initiated remote memory access (NVSHMEM docs: "Remote Memory Access Routines"), every typed
 // form generated from the type table. The transport does the copy; this layer checks arguments.
+#include "common/log.hpp"
 #include "cuda/driver.hpp"
 #include "host/runtime.hpp"
 #include "nvshmem_host.h"
@@ -33,9 +34,45 @@ void rma(const char *call, Op op, void *dest, const void *source, std::size_t by
   }
   require_ok(st, call);
 }
+
+// Strided: strides in elements (at least 1); every element lies inside the heap on `pe`.
+void strided(const char *call, bool is_put, void *dest, const void *source, std::ptrdiff_t dst, std::ptrdiff_t sst,
+             std::size_t elem, std::size_t nelems, int pe) {
+  Runtime &rt = require_init(call);
+  if (dst < 1 || sst < 1) fatal(call, "strides must be at least 1 (dst %td, sst %td)", dst, sst);
+  if (nelems == 0) return;
+  const std::ptrdiff_t sym_stride = is_put ? dst : sst;
+  const std::size_t span = (nelems - 1) * static_cast<std::size_t>(sym_stride) * elem + elem;
+  void *remote = require_remote(rt, is_put ? dest : source, span, pe, call, is_put ? "dest" : "source");
+  ContextGuard guard(rt.context);
+  const std::ptrdiff_t e = static_cast<std::ptrdiff_t>(elem);
+  require_ok(is_put ? rt.transport->strided(remote, dst * e, source, sst * e, elem, nelems)
+                    : rt.transport->strided(dest, dst * e, remote, sst * e, elem, nelems),
+             call);
+}
 }  // namespace
 
 extern "C" {
+
+#define NVSHM_HOST_STRIDED(NAME, T)                                                                             \
+  void nvshmem_##NAME##_iput(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { \
+    strided("nvshmem_" #NAME "_iput", true, dest, source, dst, sst, sizeof(T), nelems, pe);                   \
+  }                                                                                                             \
+  void nvshmem_##NAME##_iget(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { \
+    strided("nvshmem_" #NAME "_iget", false, dest, source, dst, sst, sizeof(T), nelems, pe);                  \
+  }
+NVSHM_FOR_EACH_RMA_TYPE(NVSHM_HOST_STRIDED)
+#undef NVSHM_HOST_STRIDED
+#define NVSHM_HOST_SIZED_STRIDED(BITS, T)                                                                          \
+  void nvshmem_iput##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { \
+    strided("nvshmem_iput" #BITS, true, dest, source, dst, sst, sizeof(T), nelems, pe);                          \
+  }                                                                                                                \
+  void nvshmem_iget##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { \
+    strided("nvshmem_iget" #BITS, false, dest, source, dst, sst, sizeof(T), nelems, pe);                         \
+  }
+NVSHM_FOR_EACH_RMA_SIZE(NVSHM_HOST_SIZED_STRIDED)
+#undef NVSHM_HOST_SIZED_STRIDED
+
 
 #define NVSHM_HOST_RMA(NAME, T)                                                          \
   void nvshmem_##NAME##_p(T *dest, const T value, int pe) {                              \

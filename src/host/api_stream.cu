@@ -3,6 +3,8 @@
 // Everything here is capturable in a CUDA graph (no host synchronisation).
 #include <cuda_runtime.h>
 
+#include <cstring>
+
 #include "common/log.hpp"
 #include "cuda/driver.hpp"
 #include "host/runtime.hpp"
@@ -13,6 +15,11 @@ using namespace nvshm;
 namespace {
 __global__ void stream_barrier_kernel(bool quiet_first) {
   nvshm_dev::barrier_all<nvshm_dev::Scope::warp>(quiet_first);
+}
+
+void check_launch(const char *call, const char *what) {
+  const cudaError_t err = cudaGetLastError();
+  if (err != cudaSuccess) fatal(call, "launching %s failed: %s", what, cudaGetErrorString(err));
 }
 
 Runtime &require_device_heap(const char *call) {
@@ -33,6 +40,112 @@ void stream_rma(const char *call, bool is_put, void *dest, const void *source, s
   require_ok(is_put ? rt.transport->copy_on_stream(remote, source, bytes, stream)
                     : rt.transport->copy_on_stream(dest, remote, bytes, stream),
              call);
+}
+
+__global__ void p_kernel_1(uint8_t *remote, uint8_t v) {
+  *remote = v;
+}
+__global__ void p_kernel_2(uint16_t *remote, uint16_t v) {
+  *remote = v;
+}
+__global__ void p_kernel_4(uint32_t *remote, uint32_t v) {
+  nvshm_dev::store_relaxed(remote, v);
+}
+__global__ void p_kernel_8(uint64_t *remote, uint64_t v) {
+  nvshm_dev::store_relaxed(remote, v);
+}
+
+template <typename T>
+void stream_p(const char *call, T *dest, T value, int pe, cudaStream_t stream) {
+  Runtime &rt = require_device_heap(call);
+  void *remote = require_remote(rt, dest, sizeof(T), pe, call, "dest");
+  ContextGuard guard(rt.context);
+  uint64_t bits = 0;
+  memcpy(&bits, &value, sizeof(T));
+  switch (sizeof(T)) {
+    case 1:
+      p_kernel_1<<<1, 1, 0, stream>>>(static_cast<uint8_t *>(remote), static_cast<uint8_t>(bits));
+      break;
+    case 2:
+      p_kernel_2<<<1, 1, 0, stream>>>(static_cast<uint16_t *>(remote), static_cast<uint16_t>(bits));
+      break;
+    case 4:
+      p_kernel_4<<<1, 1, 0, stream>>>(static_cast<uint32_t *>(remote), static_cast<uint32_t>(bits));
+      break;
+    default:
+      p_kernel_8<<<1, 1, 0, stream>>>(static_cast<uint64_t *>(remote), bits);
+      break;
+  }
+  check_launch(call, "the p kernel");
+}
+
+template <typename T>
+T stream_g(const char *call, const T *source, int pe, cudaStream_t stream) {
+  Runtime &rt = require_device_heap(call);
+  void *remote = require_remote(rt, source, sizeof(T), pe, call, "source");
+  ContextGuard guard(rt.context);
+  T value;
+  require_ok(rt.transport->copy_on_stream(&value, remote, sizeof(T), stream), call);
+  const cudaError_t err = cudaStreamSynchronize(stream);
+  if (err != cudaSuccess) fatal(call, "waiting for the stream failed: %s", cudaGetErrorString(err));
+  return value;
+}
+
+void stream_strided(const char *call, bool is_put, void *dest, const void *source, std::ptrdiff_t dst,
+                    std::ptrdiff_t sst, std::size_t elem, std::size_t nelems, int pe, cudaStream_t stream) {
+  Runtime &rt = require_device_heap(call);
+  if (dst < 1 || sst < 1) fatal(call, "strides must be at least 1 (dst %td, sst %td)", dst, sst);
+  if (nelems == 0) return;
+  const std::size_t span = (nelems - 1) * static_cast<std::size_t>(is_put ? dst : sst) * elem + elem;
+  void *remote = require_remote(rt, is_put ? dest : source, span, pe, call, is_put ? "dest" : "source");
+  ContextGuard guard(rt.context);
+  const std::ptrdiff_t e = static_cast<std::ptrdiff_t>(elem);
+  require_ok(is_put ? rt.transport->strided_on_stream(remote, dst * e, source, sst * e, elem, nelems, stream)
+                    : rt.transport->strided_on_stream(dest, dst * e, remote, sst * e, elem, nelems, stream),
+             call);
+}
+
+AtomicArgs signal_args(const char *call, uint64_t signal, int sig_op) {
+  if (sig_op != NVSHMEM_SIGNAL_SET && sig_op != NVSHMEM_SIGNAL_ADD)
+    fatal(call, "sig_op %d is neither NVSHMEM_SIGNAL_SET nor NVSHMEM_SIGNAL_ADD", sig_op);
+  return AtomicArgs{sig_op == NVSHMEM_SIGNAL_SET ? AtomicOp::set : AtomicOp::add, sizeof(uint64_t), signal, 0};
+}
+
+void stream_signal(const char *call, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, cudaStream_t stream) {
+  const AtomicArgs args = signal_args(call, signal, sig_op);
+  Runtime &rt = require_device_heap(call);
+  void *remote = require_remote(rt, sig_addr, sizeof(uint64_t), pe, call, "sig_addr");
+  ContextGuard guard(rt.context);
+  require_ok(rt.transport->atomic_on_stream(remote, args, stream), call);
+}
+
+// The data (a copy on the stream), then the signal: a kernel that starts after the copy completed
+// and updates the signal word with a system fence before it.
+void stream_put_signal(const char *call, void *dest, const void *source, std::size_t bytes, uint64_t *sig_addr,
+                       uint64_t signal, int sig_op, int pe, cudaStream_t stream) {
+  (void)signal_args(call, signal, sig_op);
+  stream_rma(call, true, dest, source, bytes, pe, stream);
+  stream_signal(call, sig_addr, signal, sig_op, pe, stream);
+}
+
+template <typename T>
+__global__ void wait_kernel(T *ivars, size_t n, const int *status, int cmp, T value, const T *values) {
+  if (values)
+    nvshm_dev::wait_all(ivars, n, status, cmp, nvshm_dev::EachTarget<T>{values});
+  else
+    nvshm_dev::wait_all(ivars, n, status, cmp, nvshm_dev::OneTarget<T>{value});
+}
+
+template <typename T>
+void stream_wait(const char *call, T *ivars, size_t n, const int *status, int cmp, T value, const T *values,
+                 cudaStream_t stream) {
+  Runtime &rt = require_device_heap(call);
+  if (cmp < NVSHMEM_CMP_EQ || cmp > NVSHMEM_CMP_GE) fatal(call, "cmp %d is not one of NVSHMEM_CMP_*", cmp);
+  if (n == 0) return;
+  (void)require_remote(rt, ivars, n * sizeof(T), rt.boot->rank(), call, "ivars");
+  ContextGuard guard(rt.context);
+  wait_kernel<T><<<1, 1, 0, stream>>>(ivars, n, status, cmp, value, values);
+  check_launch(call, "the wait kernel");
 }
 
 void stream_barrier(const char *call, bool quiet_first, cudaStream_t stream) {
@@ -75,6 +188,109 @@ void nvshmemx_putmem_nbi_on_stream(void *dest, const void *source, size_t nbytes
 void nvshmemx_getmem_nbi_on_stream(void *dest, const void *source, size_t nbytes, int pe, cudaStream_t stream) {
   stream_rma("nvshmemx_getmem_nbi_on_stream", false, dest, source, nbytes, pe, stream);
 }
+
+#define NVSHM_STREAM_RMA_MORE(NAME, T)                                                                            \
+  void nvshmemx_##NAME##_p_on_stream(T *dest, const T value, int pe, cudaStream_t stream) {                      \
+    stream_p<T>("nvshmemx_" #NAME "_p_on_stream", dest, value, pe, stream);                                      \
+  }                                                                                                             \
+  T nvshmemx_##NAME##_g_on_stream(const T *source, int pe, cudaStream_t stream) {                                \
+    return stream_g<T>("nvshmemx_" #NAME "_g_on_stream", source, pe, stream);                                    \
+  }                                                                                                             \
+  void nvshmemx_##NAME##_iput_on_stream(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,  \
+                                        int pe, cudaStream_t stream) {                                          \
+    stream_strided("nvshmemx_" #NAME "_iput_on_stream", true, dest, source, dst, sst, sizeof(T), nelems, pe,     \
+                   stream);                                                                                     \
+  }                                                                                                             \
+  void nvshmemx_##NAME##_iget_on_stream(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,  \
+                                        int pe, cudaStream_t stream) {                                          \
+    stream_strided("nvshmemx_" #NAME "_iget_on_stream", false, dest, source, dst, sst, sizeof(T), nelems, pe,    \
+                   stream);                                                                                     \
+  }                                                                                                             \
+  void nvshmemx_##NAME##_put_signal_on_stream(T *dest, const T *source, size_t nelems, uint64_t *sig_addr,      \
+                                              uint64_t signal, int sig_op, int pe, cudaStream_t stream) {       \
+    stream_put_signal("nvshmemx_" #NAME "_put_signal_on_stream", dest, source, nelems * sizeof(T), sig_addr,     \
+                      signal, sig_op, pe, stream);                                                              \
+  }                                                                                                             \
+  void nvshmemx_##NAME##_put_signal_nbi_on_stream(T *dest, const T *source, size_t nelems, uint64_t *sig_addr,  \
+                                                  uint64_t signal, int sig_op, int pe, cudaStream_t stream) {   \
+    stream_put_signal("nvshmemx_" #NAME "_put_signal_nbi_on_stream", dest, source, nelems * sizeof(T), sig_addr, \
+                      signal, sig_op, pe, stream);                                                              \
+  }
+NVSHM_FOR_EACH_RMA_TYPE(NVSHM_STREAM_RMA_MORE)
+#undef NVSHM_STREAM_RMA_MORE
+
+#define NVSHM_STREAM_SIZED(BITS, T)                                                                                  \
+  void nvshmemx_put##BITS##_on_stream(void *dest, const void *source, size_t nelems, int pe, cudaStream_t stream) { \
+    stream_rma("nvshmemx_put" #BITS "_on_stream", true, dest, source, nelems * sizeof(T), pe, stream);              \
+  }                                                                                                                \
+  void nvshmemx_get##BITS##_on_stream(void *dest, const void *source, size_t nelems, int pe, cudaStream_t stream) { \
+    stream_rma("nvshmemx_get" #BITS "_on_stream", false, dest, source, nelems * sizeof(T), pe, stream);             \
+  }                                                                                                                \
+  void nvshmemx_put##BITS##_nbi_on_stream(void *dest, const void *source, size_t nelems, int pe,                   \
+                                          cudaStream_t stream) {                                                   \
+    stream_rma("nvshmemx_put" #BITS "_nbi_on_stream", true, dest, source, nelems * sizeof(T), pe, stream);          \
+  }                                                                                                                \
+  void nvshmemx_get##BITS##_nbi_on_stream(void *dest, const void *source, size_t nelems, int pe,                   \
+                                          cudaStream_t stream) {                                                   \
+    stream_rma("nvshmemx_get" #BITS "_nbi_on_stream", false, dest, source, nelems * sizeof(T), pe, stream);         \
+  }                                                                                                                \
+  void nvshmemx_iput##BITS##_on_stream(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, \
+                                       int pe, cudaStream_t stream) {                                              \
+    stream_strided("nvshmemx_iput" #BITS "_on_stream", true, dest, source, dst, sst, sizeof(T), nelems, pe,         \
+                   stream);                                                                                        \
+  }                                                                                                                \
+  void nvshmemx_iget##BITS##_on_stream(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, \
+                                       int pe, cudaStream_t stream) {                                              \
+    stream_strided("nvshmemx_iget" #BITS "_on_stream", false, dest, source, dst, sst, sizeof(T), nelems, pe,        \
+                   stream);                                                                                        \
+  }                                                                                                                \
+  void nvshmemx_put##BITS##_signal_on_stream(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,    \
+                                             uint64_t signal, int sig_op, int pe, cudaStream_t stream) {           \
+    stream_put_signal("nvshmemx_put" #BITS "_signal_on_stream", dest, source, nelems * sizeof(T), sig_addr, signal, \
+                      sig_op, pe, stream);                                                                         \
+  }                                                                                                                \
+  void nvshmemx_put##BITS##_signal_nbi_on_stream(void *dest, const void *source, size_t nelems,                    \
+                                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe,          \
+                                                 cudaStream_t stream) {                                            \
+    stream_put_signal("nvshmemx_put" #BITS "_signal_nbi_on_stream", dest, source, nelems * sizeof(T), sig_addr,     \
+                      signal, sig_op, pe, stream);                                                                 \
+  }
+NVSHM_FOR_EACH_RMA_SIZE(NVSHM_STREAM_SIZED)
+#undef NVSHM_STREAM_SIZED
+
+void nvshmemx_putmem_signal_on_stream(void *dest, const void *source, size_t nbytes, uint64_t *sig_addr,
+                                      uint64_t signal, int sig_op, int pe, cudaStream_t stream) {
+  stream_put_signal("nvshmemx_putmem_signal_on_stream", dest, source, nbytes, sig_addr, signal, sig_op, pe, stream);
+}
+void nvshmemx_putmem_signal_nbi_on_stream(void *dest, const void *source, size_t nbytes, uint64_t *sig_addr,
+                                          uint64_t signal, int sig_op, int pe, cudaStream_t stream) {
+  stream_put_signal("nvshmemx_putmem_signal_nbi_on_stream", dest, source, nbytes, sig_addr, signal, sig_op, pe,
+                    stream);
+}
+void nvshmemx_signal_op_on_stream(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, cudaStream_t stream) {
+  stream_signal("nvshmemx_signal_op_on_stream", sig_addr, signal, sig_op, pe, stream);
+}
+void nvshmemx_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp, uint64_t cmp_value, cudaStream_t stream) {
+  stream_wait<uint64_t>("nvshmemx_signal_wait_until_on_stream", sig_addr, 1, nullptr, cmp, cmp_value, nullptr,
+                        stream);
+}
+
+#define NVSHM_STREAM_WAIT(NAME, T)                                                                                 \
+  void nvshmemx_##NAME##_wait_until_on_stream(T *ivar, int cmp, T cmp_value, cudaStream_t stream) {               \
+    stream_wait<T>("nvshmemx_" #NAME "_wait_until_on_stream", ivar, 1, nullptr, cmp, cmp_value, nullptr, stream);  \
+  }                                                                                                              \
+  void nvshmemx_##NAME##_wait_until_all_on_stream(T *ivars, size_t nelems, const int *status, int cmp,           \
+                                                  T cmp_value, cudaStream_t stream) {                            \
+    stream_wait<T>("nvshmemx_" #NAME "_wait_until_all_on_stream", ivars, nelems, status, cmp, cmp_value, nullptr, \
+                   stream);                                                                                      \
+  }                                                                                                              \
+  void nvshmemx_##NAME##_wait_until_all_vector_on_stream(T *ivars, size_t nelems, const int *status, int cmp,    \
+                                                         T *cmp_values, cudaStream_t stream) {                   \
+    stream_wait<T>("nvshmemx_" #NAME "_wait_until_all_vector_on_stream", ivars, nelems, status, cmp,              \
+                   static_cast<T>(0), cmp_values, stream);                                                       \
+  }
+NVSHM_FOR_EACH_WAIT_TYPE(NVSHM_STREAM_WAIT)
+#undef NVSHM_STREAM_WAIT
 
 void nvshmemx_quiet_on_stream(cudaStream_t stream) {
   const char *call = "nvshmemx_quiet_on_stream";

@@ -1,10 +1,13 @@
 // GPU heap engine: copies through CUDA (copy engines over NVLink/PCIe) on one internal
 // non-blocking stream, in issue order. Blocking operations wait for the stream; nbi operations
 // complete at quiet(); fence is free because the stream executes in order.
+#include <cuda_runtime_api.h>
+
 #include <mutex>
 
 #include "common/log.hpp"
 #include "cuda/driver.hpp"
+#include "transport/cuda_kernels.hpp"
 #include "transport/transport.hpp"
 
 namespace nvshm {
@@ -14,12 +17,14 @@ constexpr const char *kWhere = "CUDA transport";
 class CudaTransport final : public Transport {
  public:
   ~CudaTransport() override {
+    free_result_word(result_);
     if (event_) driver().cuEventDestroy(event_);
     if (stream_) driver().cuStreamDestroy(stream_);
   }
   Status init() {
     NVSHM_CU(kWhere, cuStreamCreate(&stream_, CU_STREAM_NON_BLOCKING));
     NVSHM_CU(kWhere, cuEventCreate(&event_, CU_EVENT_DISABLE_TIMING));
+    NVSHM_TRY(runtime_check(alloc_result_word(&result_), "allocating the atomic result word"));
     return Status::ok;
   }
 
@@ -32,6 +37,31 @@ class CudaTransport final : public Transport {
     return Status::ok;
   }
   Status fence() override { return Status::ok; }
+
+  // A one-thread kernel on the internal stream: after earlier operations, atomic with respect to
+  // device atomics on the same word (cuMemcpy-based read-modify-write would not be).
+  Status atomic(void *remote, const AtomicArgs &args, uint64_t *old) override {
+    std::lock_guard<std::mutex> lock(atomic_mutex_);
+    NVSHM_TRY(runtime_check(launch_atomic(remote, args, old ? result_ : nullptr, runtime_stream(stream_)),
+                            "launching the atomic kernel"));
+    NVSHM_TRY(quiet());
+    if (old) *old = *reinterpret_cast<volatile uint64_t *>(result_);
+    return Status::ok;
+  }
+  Status strided(void *dst, std::ptrdiff_t dst_stride, const void *src, std::ptrdiff_t src_stride, std::size_t elem,
+                 std::size_t nelems) override {
+    NVSHM_TRY(runtime_check(launch_strided(dst, dst_stride, src, src_stride, elem, nelems, runtime_stream(stream_)),
+                            "launching the strided copy"));
+    return quiet();
+  }
+  Status strided_on_stream(void *dst, std::ptrdiff_t dst_stride, const void *src, std::ptrdiff_t src_stride,
+                           std::size_t elem, std::size_t nelems, cudaStream_t stream) override {
+    return runtime_check(launch_strided(dst, dst_stride, src, src_stride, elem, nelems, stream),
+                         "launching the strided copy");
+  }
+  Status atomic_on_stream(void *remote, const AtomicArgs &args, cudaStream_t stream) override {
+    return runtime_check(launch_atomic(remote, args, nullptr, stream), "launching the atomic kernel");
+  }
 
   Status copy_on_stream(void *dst, const void *src, std::size_t bytes, cudaStream_t stream) override {
     NVSHM_CU(kWhere, cuMemcpyAsync(addr(dst), addr(src), bytes, reinterpret_cast<CUstream>(stream)));
@@ -49,6 +79,12 @@ class CudaTransport final : public Transport {
   }
 
  private:
+  static cudaStream_t runtime_stream(CUstream s) { return reinterpret_cast<cudaStream_t>(s); }
+  static Status runtime_check(cudaError_t err, const char *what) {
+    if (err == cudaSuccess) return Status::ok;
+    log_error(kWhere, "%s failed: %s", what, cudaGetErrorString(err));
+    return Status::internal;
+  }
   static CUdeviceptr addr(const void *p) { return reinterpret_cast<CUdeviceptr>(p); }
   Status async(void *dst, const void *src, std::size_t bytes) {
     NVSHM_CU(kWhere, cuMemcpyAsync(addr(dst), addr(src), bytes, stream_));
@@ -62,6 +98,8 @@ class CudaTransport final : public Transport {
   CUstream stream_ = nullptr;
   CUevent event_ = nullptr;
   std::mutex mutex_;
+  std::mutex atomic_mutex_;     // one result word
+  uint64_t *result_ = nullptr;  // mapped pinned host memory the atomic kernel writes the old value to
 };
 }  // namespace
 

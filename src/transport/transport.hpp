@@ -1,4 +1,4 @@
-// How bytes move between this PE and the mapped heaps of its peers (DESIGN.md decision 4).
+// How bytes move between this PE and the mapped heaps of its peers (docs/architecture.md, decision 5).
 // Addresses given to a transport are already translated: `remote` points into the peer's heap
 // as mapped in this process. Engines: host memcpy (CPU backend), CUDA copies (GPU heap).
 // May use: heap/ (for HeapKind), cuda/, common/. See src/transport/README.md.
@@ -6,12 +6,23 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 
 #include "common/status.hpp"
 #include "heap/backing.hpp"
 
 namespace nvshm {
+
+// One atomic on a 4- or 8-byte word (every NVSHMEM AMO type is one of the two; signed types use the
+// unsigned word of the same width, two's complement makes add/and/or/xor/compare-swap agree).
+enum class AtomicOp { fetch, set, swap, compare_swap, add, and_, or_, xor_ };
+struct AtomicArgs {
+  AtomicOp op;
+  std::size_t width;  // 4 or 8
+  uint64_t value;     // operand (low `width` bytes)
+  uint64_t cond;      // compare_swap only
+};
 
 class Transport {
  public:
@@ -26,8 +37,20 @@ class Transport {
   virtual Status quiet() = 0;
   // Order earlier puts before later ones, per target.
   virtual Status fence() = 0;
+  // Atomic read-modify-write on `remote` with respect to every other NVSHMEM atomic on it (host or
+  // device, any PE), ordered after this PE's earlier operations through this transport; blocking.
+  // `*old` (if not null) receives the previous value, zero-extended.
+  virtual Status atomic(void *remote, const AtomicArgs &args, uint64_t *old) = 0;
+  // Blocking strided copy: element i (elem_bytes wide) from src + i * src_stride to
+  // dst + i * dst_stride (strides in bytes).
+  virtual Status strided(void *dst, std::ptrdiff_t dst_stride, const void *src, std::ptrdiff_t src_stride,
+                         std::size_t elem_bytes, std::size_t nelems) = 0;
   // Stream-ordered copies (Status::not_supported where the heap is in host memory).
   virtual Status copy_on_stream(void *dst, const void *src, std::size_t bytes, cudaStream_t stream) = 0;
+  virtual Status strided_on_stream(void *dst, std::ptrdiff_t dst_stride, const void *src, std::ptrdiff_t src_stride,
+                                  std::size_t elem_bytes, std::size_t nelems, cudaStream_t stream) = 0;
+  // Non-fetching atomic enqueued on `stream` (signal updates); capturable.
+  virtual Status atomic_on_stream(void *remote, const AtomicArgs &args, cudaStream_t stream) = 0;
   // Make later work on `stream` wait for operations issued through this transport.
   virtual Status order_stream(cudaStream_t stream) = 0;
 };

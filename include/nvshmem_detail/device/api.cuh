@@ -25,6 +25,18 @@ __device__ __forceinline__ void get(void *dest, const void *source, size_t nbyte
   if constexpr (Blocking) Group<S>::sync();
 }
 
+/* Strided forms (strides in elements); blocking, like put/get. */
+template <Scope S, typename T>
+__device__ __forceinline__ void iput(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {
+  copy_strided<S>(peer_address(dest, pe), dst, source, sst, n);
+  Group<S>::sync();
+}
+template <Scope S, typename T>
+__device__ __forceinline__ void iget(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {
+  copy_strided<S>(dest, dst, peer_address(source, pe), sst, n);
+  Group<S>::sync();
+}
+
 __device__ __forceinline__ void signal(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {
   uint64_t *remote = peer_address(sig_addr, pe);
   if (sig_op == NVSHMEM_SIGNAL_ADD)
@@ -190,6 +202,93 @@ NVSHM_HD_DEF void nvshmem_getmem_nbi(void *dest, const void *source, size_t nbyt
   nvshm_dev::get<nvshm_dev::Scope::thread, false>(dest, source, nbytes, pe);
 }
 
+#define NVSHM_DEFINE_DEVICE_STRIDED(NAME, T)                                                                       \
+  NVSHM_HD_DEF void nvshmem_##NAME##_iput(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, \
+                                          int pe) {                                                              \
+    nvshm_dev::iput<nvshm_dev::Scope::thread>(dest, source, dst, sst, nelems, pe);                               \
+  }                                                                                                              \
+  NVSHM_HD_DEF void nvshmem_##NAME##_iget(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, \
+                                          int pe) {                                                              \
+    nvshm_dev::iget<nvshm_dev::Scope::thread>(dest, source, dst, sst, nelems, pe);                               \
+  }
+NVSHM_FOR_EACH_RMA_TYPE(NVSHM_DEFINE_DEVICE_STRIDED)
+#undef NVSHM_DEFINE_DEVICE_STRIDED
+#define NVSHM_DEFINE_DEVICE_SIZED_STRIDED(BITS, T)                                                                 \
+  NVSHM_HD_DEF void nvshmem_iput##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, \
+                                       int pe) {                                                                  \
+    nvshm_dev::iput<nvshm_dev::Scope::thread>(static_cast<T *>(dest), static_cast<const T *>(source), dst, sst,   \
+                                              nelems, pe);                                                        \
+  }                                                                                                               \
+  NVSHM_HD_DEF void nvshmem_iget##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, \
+                                       int pe) {                                                                  \
+    nvshm_dev::iget<nvshm_dev::Scope::thread>(static_cast<T *>(dest), static_cast<const T *>(source), dst, sst,   \
+                                              nelems, pe);                                                        \
+  }
+NVSHM_FOR_EACH_RMA_SIZE(NVSHM_DEFINE_DEVICE_SIZED_STRIDED)
+#undef NVSHM_DEFINE_DEVICE_SIZED_STRIDED
+
+/* Signals: SET is a release store, ADD a release reduction, on the peer's word. */
+NVSHM_HD_DEF void nvshmemx_signal_op(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {
+  nvshm_dev::signal(sig_addr, signal, sig_op, pe);
+}
+NVSHM_HD_DEF uint64_t nvshmem_signal_fetch(uint64_t *sig_addr) {
+  return nvshm_dev::load_relaxed(sig_addr);
+}
+
+/* Atomics: every family and type from the AMO tables, including the longlong/int64/ptrdiff add and
+ * inc forms. */
+#define NVSHM_DEFINE_DEVICE_AMO_ARITH(NAME, T)                                                         \
+  NVSHM_HD_DEF void nvshmem_##NAME##_atomic_inc(T *dest, int pe) {                                     \
+    (void)nvshm_dev::amo<nvshm_dev::Amo::inc>(dest, static_cast<T>(0), static_cast<T>(0), pe);                                     \
+  }                                                                                                    \
+  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_fetch_inc(T *dest, int pe) {                                  \
+    return nvshm_dev::amo<nvshm_dev::Amo::fetch_inc>(dest, static_cast<T>(0), static_cast<T>(0), pe);                              \
+  }                                                                                                    \
+  NVSHM_HD_DEF void nvshmem_##NAME##_atomic_add(T *dest, T value, int pe) {                            \
+    (void)nvshm_dev::amo<nvshm_dev::Amo::add>(dest, value, static_cast<T>(0), pe);                                   \
+  }                                                                                                    \
+  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_fetch_add(T *dest, T value, int pe) {                         \
+    return nvshm_dev::amo<nvshm_dev::Amo::fetch_add>(dest, value, static_cast<T>(0), pe);                            \
+  }                                                                                                    \
+  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_compare_swap(T *dest, T cond, T value, int pe) {              \
+    return nvshm_dev::amo<nvshm_dev::Amo::compare_swap>(dest, value, cond, pe);                        \
+  }
+NVSHM_FOR_EACH_AMO_ARITH_TYPE(NVSHM_DEFINE_DEVICE_AMO_ARITH)
+#undef NVSHM_DEFINE_DEVICE_AMO_ARITH
+#define NVSHM_DEFINE_DEVICE_AMO_FETCH(NAME, T)                                                         \
+  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_fetch(const T *source, int pe) {                              \
+    return nvshm_dev::amo<nvshm_dev::Amo::fetch>(const_cast<T *>(source), static_cast<T>(0), static_cast<T>(0), pe);               \
+  }                                                                                                    \
+  NVSHM_HD_DEF void nvshmem_##NAME##_atomic_set(T *dest, T value, int pe) {                            \
+    (void)nvshm_dev::amo<nvshm_dev::Amo::set>(dest, value, static_cast<T>(0), pe);                                   \
+  }                                                                                                    \
+  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_swap(T *dest, T value, int pe) {                              \
+    return nvshm_dev::amo<nvshm_dev::Amo::swap>(dest, value, static_cast<T>(0), pe);                                 \
+  }
+NVSHM_FOR_EACH_AMO_FETCH_TYPE(NVSHM_DEFINE_DEVICE_AMO_FETCH)
+#undef NVSHM_DEFINE_DEVICE_AMO_FETCH
+#define NVSHM_DEFINE_DEVICE_AMO_LOGIC(NAME, T)                                                         \
+  NVSHM_HD_DEF void nvshmem_##NAME##_atomic_and(T *dest, T value, int pe) {                            \
+    (void)nvshm_dev::amo<nvshm_dev::Amo::and_>(dest, value, static_cast<T>(0), pe);                                  \
+  }                                                                                                    \
+  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_fetch_and(T *dest, T value, int pe) {                         \
+    return nvshm_dev::amo<nvshm_dev::Amo::fetch_and>(dest, value, static_cast<T>(0), pe);                            \
+  }                                                                                                    \
+  NVSHM_HD_DEF void nvshmem_##NAME##_atomic_or(T *dest, T value, int pe) {                             \
+    (void)nvshm_dev::amo<nvshm_dev::Amo::or_>(dest, value, static_cast<T>(0), pe);                                   \
+  }                                                                                                    \
+  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_fetch_or(T *dest, T value, int pe) {                          \
+    return nvshm_dev::amo<nvshm_dev::Amo::fetch_or>(dest, value, static_cast<T>(0), pe);                             \
+  }                                                                                                    \
+  NVSHM_HD_DEF void nvshmem_##NAME##_atomic_xor(T *dest, T value, int pe) {                            \
+    (void)nvshm_dev::amo<nvshm_dev::Amo::xor_>(dest, value, static_cast<T>(0), pe);                                  \
+  }                                                                                                    \
+  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_fetch_xor(T *dest, T value, int pe) {                         \
+    return nvshm_dev::amo<nvshm_dev::Amo::fetch_xor>(dest, value, static_cast<T>(0), pe);                            \
+  }
+NVSHM_FOR_EACH_AMO_LOGIC_TYPE(NVSHM_DEFINE_DEVICE_AMO_LOGIC)
+#undef NVSHM_DEFINE_DEVICE_AMO_LOGIC
+
 NVSHM_HD_DEF void nvshmem_quiet(void) {
   nvshm_dev::fence_sc_sys();
 }
@@ -262,42 +361,155 @@ NVSHM_FOR_EACH_RMA_SIZE(NVSHM_DEFINE_SIZED_GROUP)
   }                                                                                                                 \
   NVSHM_DEV_DEF void nvshmemx_getmem_nbi_##SUFFIX(void *dest, const void *source, size_t nbytes, int pe) {          \
     nvshm_dev::get<nvshm_dev::Scope::SCOPE, false>(dest, source, nbytes, pe);                                       \
-  }                                                                                                                 \
-  NVSHM_DEV_DEF void nvshmemx_putmem_signal_##SUFFIX(void *dest, const void *source, size_t nbytes,                 \
-                                                     uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {     \
-    nvshm_dev::put_signal<nvshm_dev::Scope::SCOPE>(dest, source, nbytes, sig_addr, signal, sig_op, pe);             \
-  }                                                                                                                 \
-  NVSHM_DEV_DEF void nvshmemx_putmem_signal_nbi_##SUFFIX(void *dest, const void *source, size_t nbytes,             \
-                                                         uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { \
-    nvshm_dev::put_signal<nvshm_dev::Scope::SCOPE>(dest, source, nbytes, sig_addr, signal, sig_op, pe);             \
   }
 NVSHM_DEFINE_MEM_GROUP(warp, warp)
 NVSHM_DEFINE_MEM_GROUP(block, block)
 #undef NVSHM_DEFINE_MEM_GROUP
 
-/* Put-with-signal by one thread: data, then the signal (SET or ADD) on `pe`, release-ordered. */
-NVSHM_DEV_DEF void nvshmem_putmem_signal(void *dest, const void *source, size_t nbytes, uint64_t *sig_addr,
-                                         uint64_t signal, int sig_op, int pe) {
-  nvshm_dev::put_signal<nvshm_dev::Scope::thread>(dest, source, nbytes, sig_addr, signal, sig_op, pe);
-}
-NVSHM_DEV_DEF void nvshmem_putmem_signal_nbi(void *dest, const void *source, size_t nbytes, uint64_t *sig_addr,
-                                             uint64_t signal, int sig_op, int pe) {
-  nvshm_dev::put_signal<nvshm_dev::Scope::thread>(dest, source, nbytes, sig_addr, signal, sig_op, pe);
-}
-/* Update the signal word `sig_addr` on `pe` (NVSHMEM_SIGNAL_SET or NVSHMEM_SIGNAL_ADD). */
-NVSHM_DEV_DEF void nvshmemx_signal_op(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {
-  nvshm_dev::signal(sig_addr, signal, sig_op, pe);
-}
-/* Wait until the local signal word satisfies `cmp` against `cmp_value`; returns the value seen. */
+/* Thread-group strided RMA. */
+#define NVSHM_DEFINE_GROUP_STRIDED_SCOPE(NAME, T, SUFFIX)                                                        \
+  NVSHM_DEV_DEF void nvshmemx_##NAME##_iput_##SUFFIX(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,     \
+                                                     size_t nelems, int pe) {                                    \
+    nvshm_dev::iput<nvshm_dev::Scope::SUFFIX>(dest, source, dst, sst, nelems, pe);                               \
+  }                                                                                                              \
+  NVSHM_DEV_DEF void nvshmemx_##NAME##_iget_##SUFFIX(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,     \
+                                                     size_t nelems, int pe) {                                    \
+    nvshm_dev::iget<nvshm_dev::Scope::SUFFIX>(dest, source, dst, sst, nelems, pe);                               \
+  }
+#define NVSHM_DEFINE_GROUP_STRIDED(NAME, T) \
+  NVSHM_DEFINE_GROUP_STRIDED_SCOPE(NAME, T, warp) NVSHM_DEFINE_GROUP_STRIDED_SCOPE(NAME, T, block)
+NVSHM_FOR_EACH_RMA_TYPE(NVSHM_DEFINE_GROUP_STRIDED)
+#undef NVSHM_DEFINE_GROUP_STRIDED
+#define NVSHM_DEFINE_SIZED_GROUP_STRIDED_SCOPE(BITS, T, SUFFIX)                                                      \
+  NVSHM_DEV_DEF void nvshmemx_iput##BITS##_##SUFFIX(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,   \
+                                                    size_t nelems, int pe) {                                         \
+    nvshm_dev::iput<nvshm_dev::Scope::SUFFIX>(static_cast<T *>(dest), static_cast<const T *>(source), dst, sst,      \
+                                              nelems, pe);                                                           \
+  }                                                                                                                  \
+  NVSHM_DEV_DEF void nvshmemx_iget##BITS##_##SUFFIX(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,   \
+                                                    size_t nelems, int pe) {                                         \
+    nvshm_dev::iget<nvshm_dev::Scope::SUFFIX>(static_cast<T *>(dest), static_cast<const T *>(source), dst, sst,      \
+                                              nelems, pe);                                                           \
+  }
+#define NVSHM_DEFINE_SIZED_GROUP_STRIDED(BITS, T) \
+  NVSHM_DEFINE_SIZED_GROUP_STRIDED_SCOPE(BITS, T, warp) NVSHM_DEFINE_SIZED_GROUP_STRIDED_SCOPE(BITS, T, block)
+NVSHM_FOR_EACH_RMA_SIZE(NVSHM_DEFINE_SIZED_GROUP_STRIDED)
+#undef NVSHM_DEFINE_SIZED_GROUP_STRIDED
+#undef NVSHM_DEFINE_SIZED_GROUP_STRIDED_SCOPE
+#undef NVSHM_DEFINE_GROUP_STRIDED_SCOPE
+
+/* Put-with-signal ("Signaling Operations"): the data, then the signal (SET or ADD) on `pe` with
+ * release semantics, so a PE that sees the signal sees the data. The nbi forms complete at the next
+ * quiet; here they complete on return as well (peer stores are done when issued). Thread scope has
+ * no suffix and the nvshmem_ prefix; warp/block scope the nvshmemx_ prefix and a suffix. */
+#define NVSHM_PUT_SIGNAL_ARGS(T) \
+  T *dest, const T *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe
+#define NVSHM_DEFINE_PUT_SIGNAL_AS(FN, T, SCOPE, ELEM)                                                        \
+  NVSHM_DEV_DEF void FN(NVSHM_PUT_SIGNAL_ARGS(T)) {                                                            \
+    nvshm_dev::put_signal<nvshm_dev::Scope::SCOPE>(dest, source, nelems * (ELEM), sig_addr, signal, sig_op, pe); \
+  }
+#define NVSHM_DEFINE_TYPED_PUT_SIGNAL(NAME, T)                                                               \
+  NVSHM_DEFINE_PUT_SIGNAL_AS(nvshmem_##NAME##_put_signal, T, thread, sizeof(T))                              \
+  NVSHM_DEFINE_PUT_SIGNAL_AS(nvshmem_##NAME##_put_signal_nbi, T, thread, sizeof(T))                          \
+  NVSHM_DEFINE_PUT_SIGNAL_AS(nvshmemx_##NAME##_put_signal_warp, T, warp, sizeof(T))                          \
+  NVSHM_DEFINE_PUT_SIGNAL_AS(nvshmemx_##NAME##_put_signal_nbi_warp, T, warp, sizeof(T))                      \
+  NVSHM_DEFINE_PUT_SIGNAL_AS(nvshmemx_##NAME##_put_signal_block, T, block, sizeof(T))                        \
+  NVSHM_DEFINE_PUT_SIGNAL_AS(nvshmemx_##NAME##_put_signal_nbi_block, T, block, sizeof(T))
+NVSHM_FOR_EACH_RMA_TYPE(NVSHM_DEFINE_TYPED_PUT_SIGNAL)
+#undef NVSHM_DEFINE_TYPED_PUT_SIGNAL
+/* Sized forms, including the put16 warp/block forms; put6 is NVIDIA's misspelling of put16, kept
+ * as an alias so code written against its headers builds. */
+#define NVSHM_DEFINE_SIZED_PUT_SIGNAL_NAMED(BITS, T)                                                         \
+  NVSHM_DEFINE_PUT_SIGNAL_AS(nvshmemx_put##BITS##_signal_warp, void, warp, sizeof(T))                        \
+  NVSHM_DEFINE_PUT_SIGNAL_AS(nvshmemx_put##BITS##_signal_nbi_warp, void, warp, sizeof(T))                    \
+  NVSHM_DEFINE_PUT_SIGNAL_AS(nvshmemx_put##BITS##_signal_block, void, block, sizeof(T))                      \
+  NVSHM_DEFINE_PUT_SIGNAL_AS(nvshmemx_put##BITS##_signal_nbi_block, void, block, sizeof(T))
+#define NVSHM_DEFINE_SIZED_PUT_SIGNAL(BITS, T)                                                               \
+  NVSHM_DEFINE_PUT_SIGNAL_AS(nvshmem_put##BITS##_signal, void, thread, sizeof(T))                            \
+  NVSHM_DEFINE_PUT_SIGNAL_AS(nvshmem_put##BITS##_signal_nbi, void, thread, sizeof(T))                        \
+  NVSHM_DEFINE_SIZED_PUT_SIGNAL_NAMED(BITS, T)
+NVSHM_FOR_EACH_RMA_SIZE(NVSHM_DEFINE_SIZED_PUT_SIGNAL)
+NVSHM_DEFINE_SIZED_PUT_SIGNAL_NAMED(6, uint16_t)
+#undef NVSHM_DEFINE_SIZED_PUT_SIGNAL
+#undef NVSHM_DEFINE_SIZED_PUT_SIGNAL_NAMED
+/* Byte forms (nelems counts bytes). */
+NVSHM_DEFINE_PUT_SIGNAL_AS(nvshmem_putmem_signal, void, thread, 1)
+NVSHM_DEFINE_PUT_SIGNAL_AS(nvshmem_putmem_signal_nbi, void, thread, 1)
+NVSHM_DEFINE_PUT_SIGNAL_AS(nvshmemx_putmem_signal_warp, void, warp, 1)
+NVSHM_DEFINE_PUT_SIGNAL_AS(nvshmemx_putmem_signal_nbi_warp, void, warp, 1)
+NVSHM_DEFINE_PUT_SIGNAL_AS(nvshmemx_putmem_signal_block, void, block, 1)
+NVSHM_DEFINE_PUT_SIGNAL_AS(nvshmemx_putmem_signal_nbi_block, void, block, 1)
+#undef NVSHM_DEFINE_PUT_SIGNAL_AS
+#undef NVSHM_PUT_SIGNAL_ARGS
+
+/* Wait until this PE's signal word satisfies `cmp` against `cmp_value` (acquire); returns the value
+ * seen. */
 NVSHM_DEV_DEF uint64_t nvshmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value) {
   return nvshm_dev::wait_until(sig_addr, cmp, cmp_value);
 }
-NVSHM_DEV_DEF void nvshmem_int_wait_until(int *ivar, int cmp, int cmp_value) {
-  nvshm_dev::wait_until(ivar, cmp, cmp_value);
-}
-NVSHM_DEV_DEF void nvshmem_uint64_wait_until(uint64_t *ivar, int cmp, uint64_t cmp_value) {
-  nvshm_dev::wait_until(ivar, cmp, cmp_value);
-}
+
+/* Point-to-point synchronisation ("Point-To-Point Synchronization"), called by one thread on this
+ * PE's symmetric variables. wait_* block until the condition holds, test_* check once; both are
+ * acquire operations when the condition holds. `status` NULL: every element takes part; entries
+ * that are non-zero exclude their element. _any returns an index (SIZE_MAX when every element is
+ * excluded, or for test_any when none satisfies); _some stores the indices that satisfy into
+ * `indices` and returns their count (0 when every element is excluded). _vector forms compare
+ * element i with cmp_values[i]. */
+#define NVSHM_DEFINE_WAIT(NAME, T)                                                                                   \
+  NVSHM_DEV_DEF void nvshmem_##NAME##_wait_until(T *ivar, int cmp, T cmp_value) {                                    \
+    (void)nvshm_dev::wait_until(ivar, cmp, cmp_value);                                                               \
+  }                                                                                                                  \
+  NVSHM_DEV_DEF void nvshmem_##NAME##_wait_until_all(T *ivars, size_t nelems, const int *status, int cmp,            \
+                                                     T cmp_value) {                                                  \
+    nvshm_dev::wait_all(ivars, nelems, status, cmp, nvshm_dev::OneTarget<T>{cmp_value});                             \
+  }                                                                                                                  \
+  NVSHM_DEV_DEF size_t nvshmem_##NAME##_wait_until_any(T *ivars, size_t nelems, const int *status, int cmp,          \
+                                                       T cmp_value) {                                                \
+    return nvshm_dev::wait_any(ivars, nelems, status, cmp, nvshm_dev::OneTarget<T>{cmp_value});                      \
+  }                                                                                                                  \
+  NVSHM_DEV_DEF size_t nvshmem_##NAME##_wait_until_some(T *ivars, size_t nelems, size_t *indices, const int *status, \
+                                                        int cmp, T cmp_value) {                                      \
+    return nvshm_dev::wait_some(ivars, nelems, indices, status, cmp, nvshm_dev::OneTarget<T>{cmp_value});            \
+  }                                                                                                                  \
+  NVSHM_DEV_DEF void nvshmem_##NAME##_wait_until_all_vector(T *ivars, size_t nelems, const int *status, int cmp,     \
+                                                            T *cmp_values) {                                         \
+    nvshm_dev::wait_all(ivars, nelems, status, cmp, nvshm_dev::EachTarget<T>{cmp_values});                           \
+  }                                                                                                                  \
+  NVSHM_DEV_DEF size_t nvshmem_##NAME##_wait_until_any_vector(T *ivars, size_t nelems, const int *status, int cmp,   \
+                                                              T *cmp_values) {                                       \
+    return nvshm_dev::wait_any(ivars, nelems, status, cmp, nvshm_dev::EachTarget<T>{cmp_values});                    \
+  }                                                                                                                  \
+  NVSHM_DEV_DEF size_t nvshmem_##NAME##_wait_until_some_vector(T *ivars, size_t nelems, size_t *indices,             \
+                                                               const int *status, int cmp, T *cmp_values) {          \
+    return nvshm_dev::wait_some(ivars, nelems, indices, status, cmp, nvshm_dev::EachTarget<T>{cmp_values});          \
+  }                                                                                                                  \
+  NVSHM_DEV_DEF int nvshmem_##NAME##_test(T *ivar, int cmp, T cmp_value) {                                           \
+    return nvshm_dev::test(ivar, cmp, cmp_value);                                                                    \
+  }                                                                                                                  \
+  NVSHM_DEV_DEF int nvshmem_##NAME##_test_all(T *ivars, size_t nelems, const int *status, int cmp, T cmp_value) {    \
+    return nvshm_dev::test_all(ivars, nelems, status, cmp, nvshm_dev::OneTarget<T>{cmp_value});                      \
+  }                                                                                                                  \
+  NVSHM_DEV_DEF size_t nvshmem_##NAME##_test_any(T *ivars, size_t nelems, const int *status, int cmp, T cmp_value) { \
+    return nvshm_dev::test_any(ivars, nelems, status, cmp, nvshm_dev::OneTarget<T>{cmp_value});                      \
+  }                                                                                                                  \
+  NVSHM_DEV_DEF size_t nvshmem_##NAME##_test_some(T *ivars, size_t nelems, size_t *indices, const int *status,       \
+                                                  int cmp, T cmp_value) {                                            \
+    return nvshm_dev::test_some(ivars, nelems, indices, status, cmp, nvshm_dev::OneTarget<T>{cmp_value});            \
+  }                                                                                                                  \
+  NVSHM_DEV_DEF int nvshmem_##NAME##_test_all_vector(T *ivars, size_t nelems, const int *status, int cmp,            \
+                                                     T *cmp_values) {                                                \
+    return nvshm_dev::test_all(ivars, nelems, status, cmp, nvshm_dev::EachTarget<T>{cmp_values});                    \
+  }                                                                                                                  \
+  NVSHM_DEV_DEF size_t nvshmem_##NAME##_test_any_vector(T *ivars, size_t nelems, const int *status, int cmp,         \
+                                                        T *cmp_values) {                                             \
+    return nvshm_dev::test_any(ivars, nelems, status, cmp, nvshm_dev::EachTarget<T>{cmp_values});                    \
+  }                                                                                                                  \
+  NVSHM_DEV_DEF size_t nvshmem_##NAME##_test_some_vector(T *ivars, size_t nelems, size_t *indices,                   \
+                                                         const int *status, int cmp, T *cmp_values) {                \
+    return nvshm_dev::test_some(ivars, nelems, indices, status, cmp, nvshm_dev::EachTarget<T>{cmp_values});          \
+  }
+NVSHM_FOR_EACH_WAIT_TYPE(NVSHM_DEFINE_WAIT)
+#undef NVSHM_DEFINE_WAIT
 
 /* Barriers by a whole warp or block. */
 NVSHM_DEV_DEF void nvshmemx_barrier_all_block(void) {
@@ -313,27 +525,6 @@ NVSHM_DEV_DEF void nvshmemx_sync_all_warp(void) {
   nvshm_dev::barrier_all<nvshm_dev::Scope::warp>(false);
 }
 
-/* Atomics on `pe`'s copy of `dest`, native system-scope atomics over NVLink/PCIe (relaxed). */
-#define NVSHM_DEFINE_ATOMICS(NAME, T, U)                                                   \
-  NVSHM_DEV_DEF T nvshmem_##NAME##_atomic_fetch_add(T *dest, T value, int pe) {            \
-    return (T)atomicAdd_system((U *)nvshm_dev::peer_address(dest, pe), (U)value);          \
-  }                                                                                        \
-  NVSHM_DEV_DEF void nvshmem_##NAME##_atomic_add(T *dest, T value, int pe) {               \
-    (void)atomicAdd_system((U *)nvshm_dev::peer_address(dest, pe), (U)value);              \
-  }                                                                                        \
-  NVSHM_DEV_DEF T nvshmem_##NAME##_atomic_compare_swap(T *dest, T cond, T value, int pe) { \
-    return (T)atomicCAS_system((U *)nvshm_dev::peer_address(dest, pe), (U)cond, (U)value); \
-  }                                                                                        \
-  NVSHM_DEV_DEF T nvshmem_##NAME##_atomic_fetch(const T *source, int pe) {                 \
-    return nvshm_dev::load_scalar(nvshm_dev::peer_address(source, pe));                    \
-  }                                                                                        \
-  NVSHM_DEV_DEF void nvshmem_##NAME##_atomic_set(T *dest, T value, int pe) {               \
-    (void)atomicExch_system((U *)nvshm_dev::peer_address(dest, pe), (U)value);             \
-  }
-NVSHM_DEFINE_ATOMICS(int, int, int)
-NVSHM_DEFINE_ATOMICS(long, long, unsigned long long)
-NVSHM_DEFINE_ATOMICS(uint64, uint64_t, unsigned long long)
-#undef NVSHM_DEFINE_ATOMICS
 #undef NVSHM_DEV_DEF
 
 #endif /* NVSHMEM_DETAIL_DEVICE_API_CUH */

@@ -8,6 +8,7 @@
 #include "nvshmem_detail/types.h"
 
 #include <cstdio>
+#include <type_traits>
 
 namespace nvshm_dev {
 
@@ -209,6 +210,141 @@ __device__ __forceinline__ T wait_until(T *ivar, int cmp, T target) {
   }
   fence_acq_rel_sys();
   return value;
+}
+
+/* ---- strided group copy: element i moves src[i * sst] to dst[i * dst_stride] ---- */
+template <Scope S, typename T>
+__device__ __forceinline__ void copy_strided(T *dst, ptrdiff_t dst_stride, const T *src, ptrdiff_t src_stride,
+                                             size_t n) {
+  for (size_t i = static_cast<size_t>(Group<S>::rank()); i < n; i += static_cast<size_t>(Group<S>::size()))
+    dst[static_cast<ptrdiff_t>(i) * dst_stride] = src[static_cast<ptrdiff_t>(i) * src_stride];
+}
+
+/* ---- atomics: every AMO type is 4 or 8 bytes; the operation runs on the unsigned word of that
+ * size (two's complement makes add, and/or/xor and compare-swap the same for signed types) ---- */
+template <typename T>
+using amo_word_t = typename std::conditional<sizeof(T) == 4, unsigned int, unsigned long long>::type;
+template <typename T>
+__device__ __forceinline__ amo_word_t<T> to_word(T v) {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "AMO types are 4 or 8 bytes");
+  amo_word_t<T> w;
+  memcpy(&w, &v, sizeof(T));
+  return w;
+}
+template <typename T>
+__device__ __forceinline__ T from_word(amo_word_t<T> w) {
+  T v;
+  memcpy(&v, &w, sizeof(T));
+  return v;
+}
+
+enum class Amo { inc, fetch_inc, add, fetch_add, compare_swap, fetch, set, swap, and_, fetch_and, or_, fetch_or, xor_, fetch_xor };
+
+/* One atomic on `pe`'s copy of `dest`: system-scope, relaxed (atom/red .sys). Non-fetching forms
+ * ignore the result, so the compiler emits `red`. */
+template <Amo Op, typename T>
+__device__ __forceinline__ T amo(T *dest, T value, T cond, int pe) {
+  using W = amo_word_t<T>;
+  W *p = reinterpret_cast<W *>(peer_address(dest, pe));
+  const W v = to_word(value);
+  if constexpr (Op == Amo::inc || Op == Amo::fetch_inc) {
+    return from_word<T>(atomicAdd_system(p, W(1)));
+  } else if constexpr (Op == Amo::add || Op == Amo::fetch_add) {
+    return from_word<T>(atomicAdd_system(p, v));
+  } else if constexpr (Op == Amo::compare_swap) {
+    return from_word<T>(atomicCAS_system(p, to_word(cond), v));
+  } else if constexpr (Op == Amo::fetch) {
+    return load_scalar(reinterpret_cast<const T *>(p));
+  } else if constexpr (Op == Amo::set || Op == Amo::swap) {
+    return from_word<T>(atomicExch_system(p, v));
+  } else if constexpr (Op == Amo::and_ || Op == Amo::fetch_and) {
+    return from_word<T>(atomicAnd_system(p, v));
+  } else if constexpr (Op == Amo::or_ || Op == Amo::fetch_or) {
+    return from_word<T>(atomicOr_system(p, v));
+  } else {
+    return from_word<T>(atomicXor_system(p, v));
+  }
+}
+
+/* ---- wait and test over arrays: `status` NULL means every element is active, a non-zero entry
+ * excludes its element; the target is one value or one per element ---- */
+template <typename T>
+struct OneTarget {
+  T value;
+  __device__ T operator()(size_t) const { return value; }
+};
+template <typename T>
+struct EachTarget {
+  const T *values;
+  __device__ T operator()(size_t i) const { return values[i]; }
+};
+__device__ __forceinline__ bool active(const int *status, size_t i) {
+  return status == nullptr || status[i] == 0;
+}
+
+/* Test and wait are acquire operations when they succeed: the fence after the relaxed loads that
+ * saw the values (docs/memory-model.md). */
+template <typename T>
+__device__ __forceinline__ int test(T *ivar, int cmp, T target) {
+  if (!compare(load_scalar(ivar), cmp, target)) return 0;
+  fence_acq_rel_sys();
+  return 1;
+}
+template <typename T, typename Target>
+__device__ __forceinline__ int test_all(T *ivars, size_t n, const int *status, int cmp, Target target) {
+  for (size_t i = 0; i < n; ++i)
+    if (active(status, i) && !compare(load_scalar(ivars + i), cmp, target(i))) return 0;
+  fence_acq_rel_sys();
+  return 1;
+}
+template <typename T, typename Target>
+__device__ __forceinline__ size_t test_any(T *ivars, size_t n, const int *status, int cmp, Target target) {
+  for (size_t i = 0; i < n; ++i) {
+    if (active(status, i) && compare(load_scalar(ivars + i), cmp, target(i))) {
+      fence_acq_rel_sys();
+      return i;
+    }
+  }
+  return SIZE_MAX;
+}
+template <typename T, typename Target>
+__device__ __forceinline__ size_t test_some(T *ivars, size_t n, size_t *indices, const int *status, int cmp,
+                                            Target target) {
+  size_t count = 0;
+  for (size_t i = 0; i < n; ++i)
+    if (active(status, i) && compare(load_scalar(ivars + i), cmp, target(i))) indices[count++] = i;
+  if (count) fence_acq_rel_sys();
+  return count;
+}
+__device__ __forceinline__ bool any_active(const int *status, size_t n) {
+  for (size_t i = 0; i < n; ++i)
+    if (active(status, i)) return true;
+  return false;
+}
+template <typename T, typename Target>
+__device__ __forceinline__ void wait_all(T *ivars, size_t n, const int *status, int cmp, Target target) {
+  for (size_t i = 0; i < n; ++i)
+    if (active(status, i))
+      while (!compare(load_scalar(ivars + i), cmp, target(i))) {
+      }
+  fence_acq_rel_sys();
+}
+template <typename T, typename Target>
+__device__ __forceinline__ size_t wait_any(T *ivars, size_t n, const int *status, int cmp, Target target) {
+  if (!any_active(status, n)) return SIZE_MAX;
+  size_t i;
+  while ((i = test_any(ivars, n, status, cmp, target)) == SIZE_MAX) {
+  }
+  return i;
+}
+template <typename T, typename Target>
+__device__ __forceinline__ size_t wait_some(T *ivars, size_t n, size_t *indices, const int *status, int cmp,
+                                            Target target) {
+  if (!any_active(status, n)) return 0;
+  size_t count;
+  while ((count = test_some(ivars, n, indices, status, cmp, target)) == 0) {
+  }
+  return count;
 }
 
 }  // namespace nvshm_dev

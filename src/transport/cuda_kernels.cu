@@ -1,0 +1,105 @@
+// Kernels of the CUDA engine (see cuda_kernels.hpp).
+#include <cuda_runtime.h>
+
+#include "transport/cuda_kernels.hpp"
+
+namespace nvshm {
+namespace {
+
+template <typename W>
+__device__ W apply(W *p, AtomicOp op, W value, W cond) {
+  switch (op) {
+    case AtomicOp::fetch:
+      return atomicOr_system(p, W(0));  // an atomic read of the word
+    case AtomicOp::set:
+    case AtomicOp::swap:
+      return atomicExch_system(p, value);
+    case AtomicOp::compare_swap:
+      return atomicCAS_system(p, cond, value);
+    case AtomicOp::add:
+      return atomicAdd_system(p, value);
+    case AtomicOp::and_:
+      return atomicAnd_system(p, value);
+    case AtomicOp::or_:
+      return atomicOr_system(p, value);
+    case AtomicOp::xor_:
+      return atomicXor_system(p, value);
+  }
+  return 0;
+}
+
+__global__ void atomic_kernel(void *remote, AtomicArgs args, uint64_t *old) {
+  // Earlier work of the stream (copies into the peer's heap) is complete when the kernel starts; the
+  // fence makes this kernel's atomic a release of it for PEs that wait for the word (signals).
+  __threadfence_system();
+  uint64_t previous;
+  if (args.width == 4)
+    previous = apply(static_cast<unsigned *>(remote), args.op, static_cast<unsigned>(args.value),
+                     static_cast<unsigned>(args.cond));
+  else
+    previous = apply(static_cast<unsigned long long *>(remote), args.op,
+                     static_cast<unsigned long long>(args.value), static_cast<unsigned long long>(args.cond));
+  if (old) *reinterpret_cast<volatile uint64_t *>(old) = previous;
+  __threadfence_system();
+}
+
+template <typename W>
+__global__ void strided_kernel(char *dst, std::ptrdiff_t dst_stride, const char *src, std::ptrdiff_t src_stride,
+                               std::size_t nelems) {
+  for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < nelems; i += gridDim.x * blockDim.x) {
+    const std::ptrdiff_t k = static_cast<std::ptrdiff_t>(i);
+    *reinterpret_cast<W *>(dst + k * dst_stride) = *reinterpret_cast<const W *>(src + k * src_stride);
+  }
+}
+struct Bytes16 {
+  uint4 v;
+};
+struct Bytes1 {
+  unsigned char v;
+};
+
+}  // namespace
+
+cudaError_t launch_atomic(void *remote, const AtomicArgs &args, uint64_t *old, cudaStream_t stream) {
+  atomic_kernel<<<1, 1, 0, stream>>>(remote, args, old);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_strided(void *dst, std::ptrdiff_t dst_stride, const void *src, std::ptrdiff_t src_stride,
+                           std::size_t elem, std::size_t nelems, cudaStream_t stream) {
+  if (nelems == 0) return cudaSuccess;
+  const unsigned threads = 256;
+  const unsigned blocks = static_cast<unsigned>(nelems / threads + 1 > 256 ? 256 : nelems / threads + 1);
+  char *d = static_cast<char *>(dst);
+  const char *s = static_cast<const char *>(src);
+  // Every typed and sized element is 1, 2, 4, 8 or 16 bytes and aligned to its size.
+  switch (elem) {
+    case 16:
+      strided_kernel<Bytes16><<<blocks, threads, 0, stream>>>(d, dst_stride, s, src_stride, nelems);
+      break;
+    case 8:
+      strided_kernel<uint64_t><<<blocks, threads, 0, stream>>>(d, dst_stride, s, src_stride, nelems);
+      break;
+    case 4:
+      strided_kernel<uint32_t><<<blocks, threads, 0, stream>>>(d, dst_stride, s, src_stride, nelems);
+      break;
+    case 2:
+      strided_kernel<uint16_t><<<blocks, threads, 0, stream>>>(d, dst_stride, s, src_stride, nelems);
+      break;
+    case 1:
+      strided_kernel<Bytes1><<<blocks, threads, 0, stream>>>(d, dst_stride, s, src_stride, nelems);
+      break;
+    default:
+      return cudaErrorInvalidValue;
+  }
+  return cudaGetLastError();
+}
+
+cudaError_t alloc_result_word(uint64_t **word) {
+  return cudaHostAlloc(reinterpret_cast<void **>(word), sizeof(uint64_t), cudaHostAllocMapped);
+}
+void free_result_word(uint64_t *word) {
+  if (word) cudaFreeHost(word);
+}
+
+}  // namespace nvshm
