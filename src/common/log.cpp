@@ -94,7 +94,7 @@ void fatal(const char *where, const char *fmt, ...) {
   va_start(ap, fmt);
   vprint("error", where, fmt, ap);
   va_end(ap);
-  fprintf(stderr, "nvshmem: aborting%s\n", g_pe >= 0 ? "" : " (before the PE id was known)");
+  fprintf(stderr, "nvshmem: aborting\n");
   abort();
 }
 

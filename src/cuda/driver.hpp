@@ -1,5 +1,5 @@
 // The CUDA driver API, reached through the runtime's entry-point query, never by linking
-// libcuda.so: the host library must load on machines without a GPU driver (DESIGN.md decision 3).
+// libcuda.so: the host library must load on machines without a GPU driver (docs/architecture.md, decision 4).
 // May use: common/. See src/cuda/README.md.
 #pragma once
 #include <cuda.h>

@@ -41,6 +41,10 @@ Status SymmetricHeap::create(Bootstrap &boot, const NodeInfo &node, HeapKind kin
   int my_fd = -1;
   Status st = heap->backing_->reserve(heap->stride_ * node.pes.size(), &slot0);
   if (st == Status::ok) st = heap->backing_->create_local(heap->stride_, &my_fd);
+  if (st != Status::ok)
+    log_error(where, "could not set up a heap of %zu bytes (NVSHMEM_SYMMETRIC_SIZE=%zu plus %zu reserved) for each of "
+              "the %zu PEs of this node; lower NVSHMEM_SYMMETRIC_SIZE", heap->stride_, user_bytes, reserved_bytes,
+              node.pes.size());
   NVSHM_TRY(agree(boot, st));
 
   std::vector<int> fds;

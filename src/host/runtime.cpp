@@ -94,6 +94,10 @@ Status init_device_state(Runtime &rt) {
 
 Status init_steps(Runtime &rt, unsigned flags, const nvshmemx_init_attr_t *attr) {
   NVSHM_TRY(env_load(&rt.env));
+  if (rt.env.symmetric_size == 0) {
+    log_error(kInit, "NVSHMEM_SYMMETRIC_SIZE is 0: the symmetric heap needs at least one byte");
+    return Status::invalid_value;
+  }
   NVSHM_TRY(bootstrap_create(flags, attr, rt.env, &rt.boot));
   log_set_pe(rt.boot->rank());
   NVSHM_TRY(node_discover(*rt.boot, &rt.node));
