@@ -1,0 +1,224 @@
+// Prefix-stripped aliases of the C API: nvshmem::my_pe() is nvshmem_my_pe(), nvshmem::int_put_on_stream
+// is nvshmemx_int_put_on_stream, ... Each is an inline one-line forward with the C function's
+// signature and contract (NVSHMEM docs of the C name; docs/cpp.md has the table). Typed families are
+// generated from the C API's type tables, so they follow the tables. Functions that the C API
+// declares host+device are host+device here (device definitions come from nvshmem.h under nvcc);
+// device-only families (_warp, _block) exist only under a CUDA compiler.
+// Errors: as the C call (these forward; they never throw).
+#pragma once
+
+#include <nvshmem.h>
+
+namespace nvshmem {
+
+// ---- setup, exit, query ----
+inline void init() {
+  ::nvshmem_init();
+}
+inline int init_thread(int requested, int *provided) {
+  return ::nvshmem_init_thread(requested, provided);
+}
+inline void query_thread(int *provided) {
+  ::nvshmem_query_thread(provided);
+}
+inline int init_attr(unsigned int flags, nvshmemx_init_attr_t *attr) {
+  return ::nvshmemx_init_attr(flags, attr);
+}
+inline int init_status() {
+  return ::nvshmemx_init_status();
+}
+inline void finalize() {
+  ::nvshmem_finalize();
+}
+inline int get_uniqueid(nvshmemx_uniqueid_t *id) {
+  return ::nvshmemx_get_uniqueid(id);
+}
+inline int set_attr_uniqueid_args(int rank, int nranks, const nvshmemx_uniqueid_t *id, nvshmemx_init_attr_t *attr) {
+  return ::nvshmemx_set_attr_uniqueid_args(rank, nranks, id, attr);
+}
+NVSHM_HOSTDEVICE inline void global_exit(int status) {
+  ::nvshmem_global_exit(status);
+}
+NVSHM_HOSTDEVICE inline int my_pe() {
+  return ::nvshmem_my_pe();
+}
+NVSHM_HOSTDEVICE inline int n_pes() {
+  return ::nvshmem_n_pes();
+}
+NVSHM_HOSTDEVICE inline int team_my_pe(nvshmem_team_t team) {
+  return ::nvshmem_team_my_pe(team);
+}
+NVSHM_HOSTDEVICE inline int team_n_pes(nvshmem_team_t team) {
+  return ::nvshmem_team_n_pes(team);
+}
+NVSHM_HOSTDEVICE inline void info_get_version(int *major, int *minor) {
+  ::nvshmem_info_get_version(major, minor);
+}
+inline void info_get_name(char *name) {
+  ::nvshmem_info_get_name(name);
+}
+inline void vendor_get_version_info(int *major, int *minor, int *patch) {
+  ::nvshmemx_vendor_get_version_info(major, minor, patch);
+}
+
+// ---- memory ----
+inline void *malloc(size_t size) {
+  return ::nvshmem_malloc(size);
+}
+inline void *calloc(size_t count, size_t size) {
+  return ::nvshmem_calloc(count, size);
+}
+inline void *align(size_t alignment, size_t size) {
+  return ::nvshmem_align(alignment, size);
+}
+inline void free(void *ptr) {
+  ::nvshmem_free(ptr);
+}
+NVSHM_HOSTDEVICE inline void *ptr(const void *dest, int pe) {
+  return ::nvshmem_ptr(dest, pe);
+}
+
+// ---- RMA, typed (NVSHM_FOR_EACH_RMA_TYPE) ----
+#define NVSHM_CPP_ALIAS_RMA(NAME, T)                                                                           \
+  NVSHM_HOSTDEVICE inline void NAME##_p(T *dest, const T value, int pe) {                                      \
+    ::nvshmem_##NAME##_p(dest, value, pe);                                                                     \
+  }                                                                                                            \
+  NVSHM_HOSTDEVICE inline T NAME##_g(const T *source, int pe) {                                                \
+    return ::nvshmem_##NAME##_g(source, pe);                                                                   \
+  }                                                                                                            \
+  NVSHM_HOSTDEVICE inline void NAME##_put(T *dest, const T *source, size_t nelems, int pe) {                   \
+    ::nvshmem_##NAME##_put(dest, source, nelems, pe);                                                          \
+  }                                                                                                            \
+  NVSHM_HOSTDEVICE inline void NAME##_get(T *dest, const T *source, size_t nelems, int pe) {                   \
+    ::nvshmem_##NAME##_get(dest, source, nelems, pe);                                                          \
+  }                                                                                                            \
+  NVSHM_HOSTDEVICE inline void NAME##_put_nbi(T *dest, const T *source, size_t nelems, int pe) {               \
+    ::nvshmem_##NAME##_put_nbi(dest, source, nelems, pe);                                                      \
+  }                                                                                                            \
+  NVSHM_HOSTDEVICE inline void NAME##_get_nbi(T *dest, const T *source, size_t nelems, int pe) {               \
+    ::nvshmem_##NAME##_get_nbi(dest, source, nelems, pe);                                                      \
+  }                                                                                                            \
+  inline void NAME##_put_on_stream(T *dest, const T *source, size_t nelems, int pe, cudaStream_t stream) {     \
+    ::nvshmemx_##NAME##_put_on_stream(dest, source, nelems, pe, stream);                                       \
+  }                                                                                                            \
+  inline void NAME##_get_on_stream(T *dest, const T *source, size_t nelems, int pe, cudaStream_t stream) {     \
+    ::nvshmemx_##NAME##_get_on_stream(dest, source, nelems, pe, stream);                                       \
+  }                                                                                                            \
+  inline void NAME##_put_nbi_on_stream(T *dest, const T *source, size_t nelems, int pe, cudaStream_t stream) { \
+    ::nvshmemx_##NAME##_put_nbi_on_stream(dest, source, nelems, pe, stream);                                   \
+  }                                                                                                            \
+  inline void NAME##_get_nbi_on_stream(T *dest, const T *source, size_t nelems, int pe, cudaStream_t stream) { \
+    ::nvshmemx_##NAME##_get_nbi_on_stream(dest, source, nelems, pe, stream);                                   \
+  }
+NVSHM_FOR_EACH_RMA_TYPE(NVSHM_CPP_ALIAS_RMA)
+#undef NVSHM_CPP_ALIAS_RMA
+
+// ---- RMA, sized (NVSHM_FOR_EACH_RMA_SIZE): nelems counts BITS-bit elements ----
+#define NVSHM_CPP_ALIAS_SIZED(BITS, T)                                                                  \
+  NVSHM_HOSTDEVICE inline void put##BITS(void *dest, const void *source, size_t nelems, int pe) {       \
+    ::nvshmem_put##BITS(dest, source, nelems, pe);                                                      \
+  }                                                                                                     \
+  NVSHM_HOSTDEVICE inline void get##BITS(void *dest, const void *source, size_t nelems, int pe) {       \
+    ::nvshmem_get##BITS(dest, source, nelems, pe);                                                      \
+  }                                                                                                     \
+  NVSHM_HOSTDEVICE inline void put##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe) { \
+    ::nvshmem_put##BITS##_nbi(dest, source, nelems, pe);                                                \
+  }                                                                                                     \
+  NVSHM_HOSTDEVICE inline void get##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe) { \
+    ::nvshmem_get##BITS##_nbi(dest, source, nelems, pe);                                                \
+  }
+NVSHM_FOR_EACH_RMA_SIZE(NVSHM_CPP_ALIAS_SIZED)
+#undef NVSHM_CPP_ALIAS_SIZED
+
+// ---- RMA, bytes ----
+NVSHM_HOSTDEVICE inline void putmem(void *dest, const void *source, size_t nbytes, int pe) {
+  ::nvshmem_putmem(dest, source, nbytes, pe);
+}
+NVSHM_HOSTDEVICE inline void getmem(void *dest, const void *source, size_t nbytes, int pe) {
+  ::nvshmem_getmem(dest, source, nbytes, pe);
+}
+NVSHM_HOSTDEVICE inline void putmem_nbi(void *dest, const void *source, size_t nbytes, int pe) {
+  ::nvshmem_putmem_nbi(dest, source, nbytes, pe);
+}
+NVSHM_HOSTDEVICE inline void getmem_nbi(void *dest, const void *source, size_t nbytes, int pe) {
+  ::nvshmem_getmem_nbi(dest, source, nbytes, pe);
+}
+inline void putmem_on_stream(void *dest, const void *source, size_t nbytes, int pe, cudaStream_t stream) {
+  ::nvshmemx_putmem_on_stream(dest, source, nbytes, pe, stream);
+}
+inline void getmem_on_stream(void *dest, const void *source, size_t nbytes, int pe, cudaStream_t stream) {
+  ::nvshmemx_getmem_on_stream(dest, source, nbytes, pe, stream);
+}
+inline void putmem_nbi_on_stream(void *dest, const void *source, size_t nbytes, int pe, cudaStream_t stream) {
+  ::nvshmemx_putmem_nbi_on_stream(dest, source, nbytes, pe, stream);
+}
+inline void getmem_nbi_on_stream(void *dest, const void *source, size_t nbytes, int pe, cudaStream_t stream) {
+  ::nvshmemx_getmem_nbi_on_stream(dest, source, nbytes, pe, stream);
+}
+
+// ---- ordering and synchronisation ----
+NVSHM_HOSTDEVICE inline void quiet() {
+  ::nvshmem_quiet();
+}
+NVSHM_HOSTDEVICE inline void fence() {
+  ::nvshmem_fence();
+}
+NVSHM_HOSTDEVICE inline void barrier_all() {
+  ::nvshmem_barrier_all();
+}
+NVSHM_HOSTDEVICE inline void sync_all() {
+  ::nvshmem_sync_all();
+}
+inline void quiet_on_stream(cudaStream_t stream) {
+  ::nvshmemx_quiet_on_stream(stream);
+}
+inline void barrier_all_on_stream(cudaStream_t stream) {
+  ::nvshmemx_barrier_all_on_stream(stream);
+}
+inline void sync_all_on_stream(cudaStream_t stream) {
+  ::nvshmemx_sync_all_on_stream(stream);
+}
+
+// ---- driver-API modules ----
+inline int cumodule_init(CUmodule module) {
+  return ::nvshmemx_cumodule_init(module);
+}
+inline int cumodule_finalize(CUmodule module) {
+  return ::nvshmemx_cumodule_finalize(module);
+}
+
+#if defined(__CUDACC__)
+// ---- device-only group forms: nvshmem::int_put_warp is nvshmemx_int_put_warp, ... ----
+#define NVSHM_CPP_ALIAS_GROUP_SCOPE(NAME, T, S)                                                \
+  __device__ inline void NAME##_put_##S(T *dest, const T *source, size_t nelems, int pe) {     \
+    ::nvshmemx_##NAME##_put_##S(dest, source, nelems, pe);                                     \
+  }                                                                                            \
+  __device__ inline void NAME##_get_##S(T *dest, const T *source, size_t nelems, int pe) {     \
+    ::nvshmemx_##NAME##_get_##S(dest, source, nelems, pe);                                     \
+  }                                                                                            \
+  __device__ inline void NAME##_put_nbi_##S(T *dest, const T *source, size_t nelems, int pe) { \
+    ::nvshmemx_##NAME##_put_nbi_##S(dest, source, nelems, pe);                                 \
+  }                                                                                            \
+  __device__ inline void NAME##_get_nbi_##S(T *dest, const T *source, size_t nelems, int pe) { \
+    ::nvshmemx_##NAME##_get_nbi_##S(dest, source, nelems, pe);                                 \
+  }
+#define NVSHM_CPP_ALIAS_GROUP(NAME, T) \
+  NVSHM_CPP_ALIAS_GROUP_SCOPE(NAME, T, warp) NVSHM_CPP_ALIAS_GROUP_SCOPE(NAME, T, block)
+NVSHM_FOR_EACH_RMA_TYPE(NVSHM_CPP_ALIAS_GROUP)
+#undef NVSHM_CPP_ALIAS_GROUP
+#undef NVSHM_CPP_ALIAS_GROUP_SCOPE
+__device__ inline void barrier_all_warp() {
+  ::nvshmemx_barrier_all_warp();
+}
+__device__ inline void barrier_all_block() {
+  ::nvshmemx_barrier_all_block();
+}
+__device__ inline void sync_all_warp() {
+  ::nvshmemx_sync_all_warp();
+}
+__device__ inline void sync_all_block() {
+  ::nvshmemx_sync_all_block();
+}
+#endif
+
+}  // namespace nvshmem

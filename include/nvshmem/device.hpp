@@ -1,0 +1,285 @@
+// Generic device templates over the scope and the element type: nvshmem::device::put<nvshmem::block>(...)
+// dispatches at compile time to nvshmem_<T>_put, nvshmemx_<T>_put_warp or nvshmemx_<T>_put_block.
+// Generated from the C API's type tables. Compiled by nvcc and by NVRTC (no standard headers; see
+// nvshmem/rtc.hpp for the NVRTC setup). Device code only; nothing here throws.
+//
+// Scope contract (NVSHMEM's): nvshmem::thread: one thread calls; nvshmem::warp: every thread of the
+// warp calls with the same arguments; nvshmem::block: every thread of the block calls with the same
+// arguments. Units: elements of T (bytes for putmem/getmem). Completion: blocking forms return with
+// the source reusable (put) or the destination filled (get); _nbi forms complete at quiet().
+#pragma once
+
+#include <nvshmem.h>
+
+#include "nvshmem/detail/typed.hpp"
+
+#if defined(__CUDACC__)
+
+namespace nvshmem {
+namespace detail {
+
+#define NVSHM_CPP_DEV_RMA_ENTRY(NAME, T)                                                                            \
+  struct dev_rma_##NAME {                                                                                           \
+    using type = T;                                                                                                 \
+    __device__ static void p(T *d, T v, int pe) { ::nvshmem_##NAME##_p(d, v, pe); }                                 \
+    __device__ static T g(const T *s, int pe) { return ::nvshmem_##NAME##_g(s, pe); }                               \
+    __device__ static void put(thread, T *d, const T *s, size_t n, int pe) { ::nvshmem_##NAME##_put(d, s, n, pe); } \
+    __device__ static void put(warp, T *d, const T *s, size_t n, int pe) {                                          \
+      ::nvshmemx_##NAME##_put_warp(d, s, n, pe);                                                                    \
+    }                                                                                                               \
+    __device__ static void put(block, T *d, const T *s, size_t n, int pe) {                                         \
+      ::nvshmemx_##NAME##_put_block(d, s, n, pe);                                                                   \
+    }                                                                                                               \
+    __device__ static void get(thread, T *d, const T *s, size_t n, int pe) { ::nvshmem_##NAME##_get(d, s, n, pe); } \
+    __device__ static void get(warp, T *d, const T *s, size_t n, int pe) {                                          \
+      ::nvshmemx_##NAME##_get_warp(d, s, n, pe);                                                                    \
+    }                                                                                                               \
+    __device__ static void get(block, T *d, const T *s, size_t n, int pe) {                                         \
+      ::nvshmemx_##NAME##_get_block(d, s, n, pe);                                                                   \
+    }                                                                                                               \
+    __device__ static void put_nbi(thread, T *d, const T *s, size_t n, int pe) {                                    \
+      ::nvshmem_##NAME##_put_nbi(d, s, n, pe);                                                                      \
+    }                                                                                                               \
+    __device__ static void put_nbi(warp, T *d, const T *s, size_t n, int pe) {                                      \
+      ::nvshmemx_##NAME##_put_nbi_warp(d, s, n, pe);                                                                \
+    }                                                                                                               \
+    __device__ static void put_nbi(block, T *d, const T *s, size_t n, int pe) {                                     \
+      ::nvshmemx_##NAME##_put_nbi_block(d, s, n, pe);                                                               \
+    }                                                                                                               \
+    __device__ static void get_nbi(thread, T *d, const T *s, size_t n, int pe) {                                    \
+      ::nvshmem_##NAME##_get_nbi(d, s, n, pe);                                                                      \
+    }                                                                                                               \
+    __device__ static void get_nbi(warp, T *d, const T *s, size_t n, int pe) {                                      \
+      ::nvshmemx_##NAME##_get_nbi_warp(d, s, n, pe);                                                                \
+    }                                                                                                               \
+    __device__ static void get_nbi(block, T *d, const T *s, size_t n, int pe) {                                     \
+      ::nvshmemx_##NAME##_get_nbi_block(d, s, n, pe);                                                               \
+    }                                                                                                               \
+  };
+NVSHM_FOR_EACH_RMA_TYPE(NVSHM_CPP_DEV_RMA_ENTRY)
+#undef NVSHM_CPP_DEV_RMA_ENTRY
+#define NVSHM_CPP_DEV_RMA_LIST(NAME, T) , dev_rma_##NAME
+using dev_rma_entries = entry_list<list_head NVSHM_FOR_EACH_RMA_TYPE(NVSHM_CPP_DEV_RMA_LIST)>;
+#undef NVSHM_CPP_DEV_RMA_LIST
+
+// Point-to-point synchronisation and atomics: the types the device API defines today. TODO(issue 7,
+// docs/cpp.md): switch these two tables to NVSHM_FOR_EACH_WAIT_TYPE and the NVSHM_FOR_EACH_AMO_* tables
+// once every C function of those families exists (one line each).
+#define NVSHM_CPP_DEVICE_WAIT_TYPES(X) X(int, int) X(uint64, uint64_t)
+#define NVSHM_CPP_DEVICE_AMO_TYPES(X) X(int, int) X(long, long) X(uint64, uint64_t)
+
+#define NVSHM_CPP_DEV_WAIT_ENTRY(NAME, T)                                                                     \
+  struct dev_wait_##NAME {                                                                                    \
+    using type = T;                                                                                           \
+    __device__ static void wait_until(T *ivar, int cmp, T v) { ::nvshmem_##NAME##_wait_until(ivar, cmp, v); } \
+  };
+NVSHM_CPP_DEVICE_WAIT_TYPES(NVSHM_CPP_DEV_WAIT_ENTRY)
+#undef NVSHM_CPP_DEV_WAIT_ENTRY
+#define NVSHM_CPP_DEV_WAIT_LIST(NAME, T) , dev_wait_##NAME
+using dev_wait_entries = entry_list<list_head NVSHM_CPP_DEVICE_WAIT_TYPES(NVSHM_CPP_DEV_WAIT_LIST)>;
+#undef NVSHM_CPP_DEV_WAIT_LIST
+
+#define NVSHM_CPP_DEV_AMO_ENTRY(NAME, T)                                                                       \
+  struct dev_amo_##NAME {                                                                                      \
+    using type = T;                                                                                            \
+    __device__ static T fetch_add(T *d, T v, int pe) { return ::nvshmem_##NAME##_atomic_fetch_add(d, v, pe); } \
+    __device__ static void add(T *d, T v, int pe) { ::nvshmem_##NAME##_atomic_add(d, v, pe); }                 \
+    __device__ static T compare_swap(T *d, T c, T v, int pe) {                                                 \
+      return ::nvshmem_##NAME##_atomic_compare_swap(d, c, v, pe);                                              \
+    }                                                                                                          \
+    __device__ static T fetch(const T *s, int pe) { return ::nvshmem_##NAME##_atomic_fetch(s, pe); }           \
+    __device__ static void set(T *d, T v, int pe) { ::nvshmem_##NAME##_atomic_set(d, v, pe); }                 \
+  };
+NVSHM_CPP_DEVICE_AMO_TYPES(NVSHM_CPP_DEV_AMO_ENTRY)
+#undef NVSHM_CPP_DEV_AMO_ENTRY
+#define NVSHM_CPP_DEV_AMO_LIST(NAME, T) , dev_amo_##NAME
+using dev_amo_entries = entry_list<list_head NVSHM_CPP_DEVICE_AMO_TYPES(NVSHM_CPP_DEV_AMO_LIST)>;
+#undef NVSHM_CPP_DEV_AMO_LIST
+
+template <class T>
+using dev_rma = lookup<T, dev_rma_entries>;
+template <class T>
+using dev_wait = lookup<T, dev_wait_entries>;
+template <class T>
+using dev_amo = lookup<T, dev_amo_entries>;
+
+template <class S>
+struct is_scope {
+  static constexpr bool value = is_same<S, thread>::value || is_same<S, warp>::value || is_same<S, block>::value;
+};
+
+}  // namespace detail
+
+namespace device {
+
+#define NVSHM_CPP_REQUIRE_RMA(T, S)                                                                          \
+  static_assert(detail::is_scope<S>::value, "nvshmem::device: the scope is nvshmem::thread, warp or block"); \
+  static_assert(detail::dev_rma<T>::found,                                                                   \
+                "nvshmem::device: T is not an NVSHMEM RMA type (NVSHM_FOR_EACH_RMA_TYPE); use putmem/getmem")
+
+/// Blocking put of `nelems` elements to `pe`'s copy of the symmetric `dest`, by scope S.
+template <class S = thread, class T>
+__device__ inline void put(T *dest, const T *source, size_t nelems, int pe) {
+  NVSHM_CPP_REQUIRE_RMA(T, S);
+  detail::dev_rma<T>::type::put(S{}, dest, source, nelems, pe);
+}
+/// Blocking get of `nelems` elements from `pe`'s copy of the symmetric `source`, by scope S.
+template <class S = thread, class T>
+__device__ inline void get(T *dest, const T *source, size_t nelems, int pe) {
+  NVSHM_CPP_REQUIRE_RMA(T, S);
+  detail::dev_rma<T>::type::get(S{}, dest, source, nelems, pe);
+}
+/// Non-blocking put: complete at the next quiet() of each calling thread.
+template <class S = thread, class T>
+__device__ inline void put_nbi(T *dest, const T *source, size_t nelems, int pe) {
+  NVSHM_CPP_REQUIRE_RMA(T, S);
+  detail::dev_rma<T>::type::put_nbi(S{}, dest, source, nelems, pe);
+}
+/// Non-blocking get: complete at the next quiet().
+template <class S = thread, class T>
+__device__ inline void get_nbi(T *dest, const T *source, size_t nelems, int pe) {
+  NVSHM_CPP_REQUIRE_RMA(T, S);
+  detail::dev_rma<T>::type::get_nbi(S{}, dest, source, nelems, pe);
+}
+/// Store one element into `pe`'s copy of `*dest` (one thread).
+template <class T>
+__device__ inline void p(T *dest, T value, int pe) {
+  NVSHM_CPP_REQUIRE_RMA(T, thread);
+  detail::dev_rma<T>::type::p(dest, value, pe);
+}
+/// Load one element from `pe`'s copy of `*source` (one thread).
+template <class T>
+__device__ inline T g(const T *source, int pe) {
+  NVSHM_CPP_REQUIRE_RMA(T, thread);
+  return detail::dev_rma<T>::type::g(source, pe);
+}
+#undef NVSHM_CPP_REQUIRE_RMA
+
+/// Byte forms (nvshmem_putmem, nvshmemx_putmem_warp, ...): `nbytes` bytes, by scope S.
+template <class S = thread>
+__device__ inline void putmem(void *dest, const void *source, size_t nbytes, int pe) {
+  static_assert(detail::is_scope<S>::value, "nvshmem::device: the scope is nvshmem::thread, warp or block");
+  if constexpr (detail::is_same<S, thread>::value)
+    ::nvshmem_putmem(dest, source, nbytes, pe);
+  else if constexpr (detail::is_same<S, warp>::value)
+    ::nvshmemx_putmem_warp(dest, source, nbytes, pe);
+  else
+    ::nvshmemx_putmem_block(dest, source, nbytes, pe);
+}
+template <class S = thread>
+__device__ inline void getmem(void *dest, const void *source, size_t nbytes, int pe) {
+  static_assert(detail::is_scope<S>::value, "nvshmem::device: the scope is nvshmem::thread, warp or block");
+  if constexpr (detail::is_same<S, thread>::value)
+    ::nvshmem_getmem(dest, source, nbytes, pe);
+  else if constexpr (detail::is_same<S, warp>::value)
+    ::nvshmemx_getmem_warp(dest, source, nbytes, pe);
+  else
+    ::nvshmemx_getmem_block(dest, source, nbytes, pe);
+}
+template <class S = thread>
+__device__ inline void putmem_nbi(void *dest, const void *source, size_t nbytes, int pe) {
+  static_assert(detail::is_scope<S>::value, "nvshmem::device: the scope is nvshmem::thread, warp or block");
+  if constexpr (detail::is_same<S, thread>::value)
+    ::nvshmem_putmem_nbi(dest, source, nbytes, pe);
+  else if constexpr (detail::is_same<S, warp>::value)
+    ::nvshmemx_putmem_nbi_warp(dest, source, nbytes, pe);
+  else
+    ::nvshmemx_putmem_nbi_block(dest, source, nbytes, pe);
+}
+template <class S = thread>
+__device__ inline void getmem_nbi(void *dest, const void *source, size_t nbytes, int pe) {
+  static_assert(detail::is_scope<S>::value, "nvshmem::device: the scope is nvshmem::thread, warp or block");
+  if constexpr (detail::is_same<S, thread>::value)
+    ::nvshmem_getmem_nbi(dest, source, nbytes, pe);
+  else if constexpr (detail::is_same<S, warp>::value)
+    ::nvshmemx_getmem_nbi_warp(dest, source, nbytes, pe);
+  else
+    ::nvshmemx_getmem_nbi_block(dest, source, nbytes, pe);
+}
+
+/// Complete the calling thread's RMA (nvshmem_quiet).
+__device__ inline void quiet() {
+  ::nvshmem_quiet();
+}
+/// Order the calling thread's puts per target PE (nvshmem_fence).
+__device__ inline void fence() {
+  ::nvshmem_fence();
+}
+/// Barrier over all PEs by scope S (nvshmem_barrier_all / nvshmemx_barrier_all_warp / _block);
+/// quiet first. Every PE's kernel must reach it.
+template <class S = thread>
+__device__ inline void barrier_all() {
+  static_assert(detail::is_scope<S>::value, "nvshmem::device: the scope is nvshmem::thread, warp or block");
+  if constexpr (detail::is_same<S, thread>::value)
+    ::nvshmem_barrier_all();
+  else if constexpr (detail::is_same<S, warp>::value)
+    ::nvshmemx_barrier_all_warp();
+  else
+    ::nvshmemx_barrier_all_block();
+}
+/// As barrier_all without the quiet (nvshmem_sync_all and its group forms).
+template <class S = thread>
+__device__ inline void sync_all() {
+  static_assert(detail::is_scope<S>::value, "nvshmem::device: the scope is nvshmem::thread, warp or block");
+  if constexpr (detail::is_same<S, thread>::value)
+    ::nvshmem_sync_all();
+  else if constexpr (detail::is_same<S, warp>::value)
+    ::nvshmemx_sync_all_warp();
+  else
+    ::nvshmemx_sync_all_block();
+}
+
+/// Spin until the local symmetric `*ivar` compares `cmp` (NVSHMEM_CMP_EQ, ...) to `value`, then acquire
+/// (nvshmem_<T>_wait_until). One thread.
+template <class T>
+__device__ inline void wait_until(T *ivar, int cmp, T value) {
+  static_assert(detail::dev_wait<T>::found, "nvshmem::device::wait_until: no nvshmem_<T>_wait_until for this T yet");
+  detail::dev_wait<T>::type::wait_until(ivar, cmp, value);
+}
+/// nvshmem_signal_wait_until: returns the value that satisfied the comparison.
+__device__ inline uint64_t signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t value) {
+  return ::nvshmem_signal_wait_until(sig_addr, cmp, value);
+}
+/// nvshmemx_signal_op: NVSHMEM_SIGNAL_SET or NVSHMEM_SIGNAL_ADD on `pe`'s signal word.
+__device__ inline void signal_op(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {
+  ::nvshmemx_signal_op(sig_addr, signal, sig_op, pe);
+}
+
+#define NVSHM_CPP_REQUIRE_AMO(T) \
+  static_assert(detail::dev_amo<T>::found, "nvshmem::device: no nvshmem_<T>_atomic_* for this T yet")
+/// nvshmem_<T>_atomic_fetch_add on `pe`'s `*dest`; returns the old value. One thread.
+template <class T>
+__device__ inline T atomic_fetch_add(T *dest, T value, int pe) {
+  NVSHM_CPP_REQUIRE_AMO(T);
+  return detail::dev_amo<T>::type::fetch_add(dest, value, pe);
+}
+/// nvshmem_<T>_atomic_add.
+template <class T>
+__device__ inline void atomic_add(T *dest, T value, int pe) {
+  NVSHM_CPP_REQUIRE_AMO(T);
+  detail::dev_amo<T>::type::add(dest, value, pe);
+}
+/// nvshmem_<T>_atomic_compare_swap: stores `value` if `*dest == cond`; returns the old value.
+template <class T>
+__device__ inline T atomic_compare_swap(T *dest, T cond, T value, int pe) {
+  NVSHM_CPP_REQUIRE_AMO(T);
+  return detail::dev_amo<T>::type::compare_swap(dest, cond, value, pe);
+}
+/// nvshmem_<T>_atomic_fetch.
+template <class T>
+__device__ inline T atomic_fetch(const T *source, int pe) {
+  NVSHM_CPP_REQUIRE_AMO(T);
+  return detail::dev_amo<T>::type::fetch(source, pe);
+}
+/// nvshmem_<T>_atomic_set.
+template <class T>
+__device__ inline void atomic_set(T *dest, T value, int pe) {
+  NVSHM_CPP_REQUIRE_AMO(T);
+  detail::dev_amo<T>::type::set(dest, value, pe);
+}
+#undef NVSHM_CPP_REQUIRE_AMO
+
+}  // namespace device
+}  // namespace nvshmem
+
+#endif /* __CUDACC__ */

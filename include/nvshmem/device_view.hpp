@@ -1,0 +1,106 @@
+// nvshmem::DeviceView<T>: a trivially copyable, non-owning view of a symmetric array, passed to
+// kernels by value (SymmetricBuffer<T>::view()). Host and device code; compiles with any C++17
+// compiler (accessors only) and with nvcc or NVRTC (plus the device RMA members).
+#pragma once
+
+#include "nvshmem/detail/typed.hpp"
+
+#if defined(__CUDACC__)
+#include "nvshmem/device.hpp"
+#define NVSHM_CPP_HD __host__ __device__
+#else
+#include <cstddef>
+#define NVSHM_CPP_HD
+#endif
+
+namespace nvshmem {
+
+/// A view of `size()` elements of T at the symmetric address `data()`. Owns nothing: valid while the
+/// SymmetricBuffer it came from is alive (and, in a kernel, until that kernel ends). Copying is free
+/// and thread safe. The device members follow the scope contract of nvshmem/device.hpp; `pe` is in
+/// [0, n_pes); element offsets and counts are not checked on the device.
+template <class T>
+class DeviceView {
+  static_assert(__is_trivially_copyable(T),
+                "nvshmem::DeviceView<T>: T must be trivially copyable (views are passed to kernels by value and "
+                "elements are moved as bytes)");
+
+ public:
+  DeviceView() = default;
+  NVSHM_CPP_HD DeviceView(T *data, size_t size) : data_(data), size_(size) {}
+
+  /// The symmetric address of element 0 (this PE's copy).
+  NVSHM_CPP_HD T *data() const { return data_; }
+  /// Number of elements.
+  NVSHM_CPP_HD size_t size() const { return size_; }
+  /// Number of bytes.
+  NVSHM_CPP_HD size_t bytes() const { return size_ * sizeof(T); }
+  NVSHM_CPP_HD bool empty() const { return size_ == 0; }
+  /// This PE's element `i` (dereferences local symmetric memory: device code with the heap in GPU
+  /// memory, host code with the heap in host memory).
+  NVSHM_CPP_HD T &operator[](size_t i) const { return data_[i]; }
+
+#if defined(__CUDACC__)
+  /// `pe`'s copy of element 0 as a plain pointer (nvshmem_ptr), or null when not reachable by loads.
+  __device__ T *peer(int pe) const {
+    return static_cast<T *>(::nvshmem_ptr(data_, pe));
+  }
+  /// Store `value` into element `i` of `pe`'s copy (one thread).
+  __device__ void p(int pe, size_t i, T value) const {
+    if constexpr (detail::dev_rma<T>::found)
+      device::p(data_ + i, value, pe);
+    else
+      device::putmem(data_ + i, &value, sizeof(T), pe);
+  }
+  /// Load element `i` of `pe`'s copy (one thread).
+  __device__ T g(int pe, size_t i) const {
+    if constexpr (detail::dev_rma<T>::found) {
+      return device::g(data_ + i, pe);
+    } else {
+      T v;
+      device::getmem(&v, data_ + i, sizeof(T), pe);
+      return v;
+    }
+  }
+  /// Blocking put of `count` elements from local `source` into `pe`'s copy at element `offset`, by scope S.
+  template <class S = thread>
+  __device__ void put(int pe, const T *source, size_t count, size_t offset = 0) const {
+    if constexpr (detail::dev_rma<T>::found)
+      device::put<S>(data_ + offset, source, count, pe);
+    else
+      device::putmem<S>(data_ + offset, source, count * sizeof(T), pe);
+  }
+  /// Blocking get of `count` elements of `pe`'s copy from element `offset` into local `dest`, by scope S.
+  template <class S = thread>
+  __device__ void get(int pe, T *dest, size_t count, size_t offset = 0) const {
+    if constexpr (detail::dev_rma<T>::found)
+      device::get<S>(dest, data_ + offset, count, pe);
+    else
+      device::getmem<S>(dest, data_ + offset, count * sizeof(T), pe);
+  }
+  /// As put; complete at the next device::quiet().
+  template <class S = thread>
+  __device__ void put_nbi(int pe, const T *source, size_t count, size_t offset = 0) const {
+    if constexpr (detail::dev_rma<T>::found)
+      device::put_nbi<S>(data_ + offset, source, count, pe);
+    else
+      device::putmem_nbi<S>(data_ + offset, source, count * sizeof(T), pe);
+  }
+  /// As get; complete at the next device::quiet().
+  template <class S = thread>
+  __device__ void get_nbi(int pe, T *dest, size_t count, size_t offset = 0) const {
+    if constexpr (detail::dev_rma<T>::found)
+      device::get_nbi<S>(dest, data_ + offset, count, pe);
+    else
+      device::getmem_nbi<S>(dest, data_ + offset, count * sizeof(T), pe);
+  }
+#endif
+
+ private:
+  T *data_ = nullptr;
+  size_t size_ = 0;
+};
+
+}  // namespace nvshmem
+
+#undef NVSHM_CPP_HD

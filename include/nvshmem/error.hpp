@@ -1,0 +1,74 @@
+// nvshmem::Error: the one exception type of the C++ layer (docs/cpp.md).
+// Host code only: no function of this header is callable from device code, and no exception ever
+// crosses into a kernel.
+#pragma once
+
+#include <nvshmem_host.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace nvshmem {
+
+/// Name of an nvshmemx_status code ("NVSHMEMX_ERROR_OUT_OF_MEMORY", ...), or "unknown status" for a
+/// value outside the enum. Thread safe; never throws.
+inline const char *status_name(int status) noexcept {
+  switch (status) {
+    case NVSHMEMX_SUCCESS:
+      return "NVSHMEMX_SUCCESS";
+    case NVSHMEMX_ERROR_INVALID_VALUE:
+      return "NVSHMEMX_ERROR_INVALID_VALUE";
+    case NVSHMEMX_ERROR_OUT_OF_MEMORY:
+      return "NVSHMEMX_ERROR_OUT_OF_MEMORY";
+    case NVSHMEMX_ERROR_NOT_SUPPORTED:
+      return "NVSHMEMX_ERROR_NOT_SUPPORTED";
+    case NVSHMEMX_ERROR_SYMMETRY:
+      return "NVSHMEMX_ERROR_SYMMETRY";
+    case NVSHMEMX_ERROR_GPU_NOT_SELECTED:
+      return "NVSHMEMX_ERROR_GPU_NOT_SELECTED";
+    case NVSHMEMX_ERROR_COLLECTIVE_LAUNCH_FAILED:
+      return "NVSHMEMX_ERROR_COLLECTIVE_LAUNCH_FAILED";
+    case NVSHMEMX_ERROR_INTERNAL:
+      return "NVSHMEMX_ERROR_INTERNAL";
+    default:
+      return "unknown status";
+  }
+}
+
+/// Thrown by every fallible call of the C++ layer.
+///  - status(): the nvshmemx_status code (from the C call that failed, or the code the C++ layer
+///    chose for an argument error it detected itself, such as NVSHMEMX_ERROR_INVALID_VALUE for a size
+///    overflow), never NVSHMEMX_SUCCESS;
+///  - call(): the C entry point or C++ member that failed ("nvshmemx_init_attr",
+///    "SymmetricBuffer::allocate", ...);
+///  - what(): "<call>: <message> (<status name>)".
+/// Copies are cheap and safe to pass between threads.
+class Error : public std::runtime_error {
+ public:
+  Error(int status, std::string call, const std::string &message)
+      : std::runtime_error(call + ": " + message + " (" + status_name(status) + ")"),
+        status_(status),
+        call_(std::move(call)),
+        message_(message) {}
+
+  /// The nvshmemx_status code.
+  int status() const noexcept { return status_; }
+  /// The failing call's name.
+  const std::string &call() const noexcept { return call_; }
+  /// The message alone, without the call and status name.
+  const std::string &message() const noexcept { return message_; }
+
+ private:
+  int status_;
+  std::string call_;
+  std::string message_;
+};
+
+namespace detail {
+/// Throw Error(status, call, message) unless status is NVSHMEMX_SUCCESS.
+inline void check(int status, const char *call, const std::string &message) {
+  if (status != NVSHMEMX_SUCCESS) throw Error(status, call, message);
+}
+}  // namespace detail
+
+}  // namespace nvshmem

@@ -1,0 +1,417 @@
+// The C++ layer on the host interface, under nvshmrun with 1, 2 and 4 PEs (CPU backend without a GPU,
+// GPU heap with one): runtime lifetime orders, double init, init methods, buffer moves and checks,
+// generic templates and aliases for every RMA type. Every test starts and ends with no live runtime;
+// every PE runs the same collective calls in the same order.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <nvshmem/nvshmem.hpp>
+#include <string>
+#include <vector>
+
+namespace {
+
+using nvshmem::Error;
+using nvshmem::InitMethod;
+using nvshmem::Runtime;
+using nvshmem::SymmetricBuffer;
+
+bool runtime_down() {
+  return nvshmemx_init_status() == NVSHMEM_STATUS_NOT_INITIALIZED && !Runtime::is_live();
+}
+
+// Deterministic bytes for element i of PE `pe`'s data.
+template <class T>
+std::vector<T> pattern(std::size_t n, int pe, int salt) {
+  std::vector<T> v(n);
+  std::vector<unsigned char> bytes(n * sizeof(T));
+  for (std::size_t i = 0; i < bytes.size(); ++i)
+    bytes[i] = static_cast<unsigned char>((i * 131 + static_cast<std::size_t>(pe) * 17 + salt * 7 + 1) & 0x7f);
+  if (n) std::memcpy(static_cast<void *>(v.data()), bytes.data(), bytes.size());
+  return v;
+}
+template <class T>
+bool same_bytes(const std::vector<T> &a, const std::vector<T> &b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+}
+
+TEST(ErrorType, CarriesStatusCallAndMessage) {
+  const Error e(NVSHMEMX_ERROR_OUT_OF_MEMORY, "nvshmem_malloc", "no room");
+  EXPECT_EQ(e.status(), NVSHMEMX_ERROR_OUT_OF_MEMORY);
+  EXPECT_EQ(e.call(), "nvshmem_malloc");
+  EXPECT_EQ(e.message(), "no room");
+  EXPECT_STREQ(e.what(), "nvshmem_malloc: no room (NVSHMEMX_ERROR_OUT_OF_MEMORY)");
+  EXPECT_STREQ(nvshmem::status_name(12345), "unknown status");
+}
+
+TEST(InitMethodType, SameDescribeAndIdBytes) {
+  nvshmemx_uniqueid_t raw = NVSHMEMX_UNIQUEID_INITIALIZER;
+  for (int i = 0; i < NVSHMEM_UNIQUEID_INTERNAL_SIZE; ++i) raw.internal[i] = static_cast<char>(i);
+  const nvshmem::UniqueId id(raw);
+  const auto bytes = id.bytes();
+  static_assert(bytes.size() == 128, "the unique id is 128 bytes");
+  EXPECT_EQ(nvshmem::UniqueId::from_bytes(bytes.data(), bytes.size()), id);
+  EXPECT_THROW((void)nvshmem::UniqueId::from_bytes(bytes.data(), 12), Error);
+  EXPECT_THROW((void)nvshmem::UniqueId::from_bytes(nullptr, 128), Error);
+
+  EXPECT_TRUE(InitMethod::from_environment().same(InitMethod::from_environment()));
+  EXPECT_FALSE(InitMethod::from_environment().same(InitMethod::from_environment().with_device(1)));
+  EXPECT_FALSE(InitMethod::from_environment().same(InitMethod::single_pe()));
+  EXPECT_TRUE(InitMethod::unique_id(id, 1, 4).same(InitMethod::unique_id(id, 1, 4)));
+  EXPECT_FALSE(InitMethod::unique_id(id, 1, 4).same(InitMethod::unique_id(id, 2, 4)));
+  EXPECT_FALSE(InitMethod::unique_id(id, 1, 4).same(InitMethod::unique_id(nvshmem::UniqueId(), 1, 4)));
+  EXPECT_EQ(InitMethod::unique_id(id, 1, 4).with_device(2).describe(), "unique_id(rank 1 of 4), CUDA device 2");
+  EXPECT_EQ(InitMethod::single_pe().describe(), "single_pe");
+  int comm = 0;
+  EXPECT_EQ(nvshmem::MpiComm::from_raw(&comm).raw(), &comm);
+  EXPECT_EQ(InitMethod::mpi_comm(nvshmem::MpiComm::from_raw(&comm)).comm(), &comm);
+}
+
+TEST(RuntimeLifetime, InitQueriesCopiesAndRelease) {
+  ASSERT_TRUE(runtime_down());
+  {
+    Runtime rt = Runtime::init();
+    EXPECT_TRUE(rt.valid());
+    EXPECT_EQ(nvshmemx_init_status(), NVSHMEM_STATUS_IS_INITIALIZED);
+    EXPECT_EQ(rt.my_pe(), nvshmem_my_pe());
+    EXPECT_EQ(rt.n_pes(), nvshmem_n_pes());
+    EXPECT_EQ(rt.team_my_pe(NVSHMEM_TEAM_WORLD), rt.my_pe());
+    EXPECT_EQ(rt.team_n_pes(NVSHMEM_TEAM_WORLD), rt.n_pes());
+    EXPECT_EQ(rt.team_n_pes(NVSHMEM_TEAM_SHARED), nvshmem_team_n_pes(NVSHMEM_TEAM_SHARED));
+    EXPECT_EQ(nvshmem::my_pe(), rt.my_pe());
+    EXPECT_EQ(nvshmem::n_pes(), rt.n_pes());
+    const nvshmem::Version v = rt.version();
+    EXPECT_EQ(v.spec_major, NVSHMEM_MAJOR_VERSION);
+    EXPECT_EQ(v.spec_minor, NVSHMEM_MINOR_VERSION);
+    EXPECT_EQ(v.library_name.rfind("NVSHMEM v", 0), 0u) << v.library_name;
+    if (v.header_major >= 0) {
+      EXPECT_EQ(v.header_major, v.library_major);
+    }
+    rt.barrier_all();
+    rt.sync_all();
+    rt.quiet();
+    rt.fence();
+
+    Runtime copy = rt;                // a cheap handle on the same state
+    Runtime again = Runtime::init();  // same method: a handle, no second init
+    Runtime moved = std::move(copy);  // moved-from handle is empty
+    EXPECT_FALSE(copy.valid());       // NOLINT(bugprone-use-after-move): the defined moved-from state
+    EXPECT_THROW((void)copy.my_pe(), Error);
+    EXPECT_EQ(again.my_pe(), rt.my_pe());
+    rt.barrier_all();
+  }
+  EXPECT_TRUE(runtime_down()) << "the last handle's release finalizes";
+}
+
+TEST(RuntimeLifetime, SecondInitWithDifferentMethodThrows) {
+  Runtime rt = Runtime::init(InitMethod::from_environment());
+  try {
+    (void)Runtime::init(InitMethod::single_pe());
+    ADD_FAILURE() << "no exception";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.status(), NVSHMEMX_ERROR_INVALID_VALUE);
+    EXPECT_EQ(e.call(), "Runtime::init");
+    EXPECT_NE(e.message().find("from_environment is live"), std::string::npos) << e.what();
+    EXPECT_NE(e.message().find("single_pe"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW((void)Runtime::init(InitMethod::from_environment().with_device(7)), Error);
+  EXPECT_EQ(nvshmemx_init_status(), NVSHMEM_STATUS_IS_INITIALIZED) << "the live runtime is untouched";
+  rt.barrier_all();
+}
+
+TEST(RuntimeLifetime, CApiRuntimeIsNotAdopted) {
+  nvshmem_init();
+  EXPECT_THROW((void)Runtime::init(), Error);
+  nvshmem_finalize();
+  EXPECT_TRUE(runtime_down());
+}
+
+TEST(RuntimeLifetime, MpiCommInitThrowsTheLibraryStatus) {
+  EXPECT_THROW((void)Runtime::init(InitMethod::mpi_comm(nvshmem::MpiComm::from_raw(nullptr))), Error);
+  // A communicator that is not usable here (no MPI_Init in this test): the library refuses it, with
+  // NVSHMEMX_ERROR_NOT_SUPPORTED where it has no MPI bootstrap (or no MPI library), or
+  // NVSHMEMX_ERROR_INVALID_VALUE where it finds MPI not initialised. Either way init throws its status.
+  alignas(8) unsigned char not_a_comm[8] = {};
+  try {
+    (void)Runtime::init(InitMethod::mpi_comm(nvshmem::MpiComm::from_raw(not_a_comm)));
+    ADD_FAILURE() << "no exception";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.call(), "nvshmemx_init_attr");
+    EXPECT_TRUE(e.status() == NVSHMEMX_ERROR_NOT_SUPPORTED || e.status() == NVSHMEMX_ERROR_INVALID_VALUE) << e.what();
+  }
+  EXPECT_TRUE(runtime_down());
+  Runtime rt = Runtime::init();  // a failed init leaves nothing behind
+  rt.barrier_all();
+}
+
+TEST(RuntimeLifetime, SinglePeIgnoresTheLauncher) {
+  Runtime rt = Runtime::init(InitMethod::single_pe());
+  EXPECT_EQ(rt.n_pes(), 1);
+  EXPECT_EQ(rt.my_pe(), 0);
+  auto buf = SymmetricBuffer<int>::allocate(rt, 4);
+  buf.p(0, 3, 42);
+  EXPECT_EQ(buf.g(0, 3), 42);
+}
+
+TEST(RuntimeLifetime, BufferOutlivesRuntimeHandle) {
+  SymmetricBuffer<int> buf;
+  {
+    Runtime rt = Runtime::init();
+    buf = SymmetricBuffer<int>::allocate(rt, 8);
+  }
+  EXPECT_EQ(nvshmemx_init_status(), NVSHMEM_STATUS_IS_INITIALIZED) << "the buffer keeps the runtime";
+  const int me = nvshmem_my_pe(), n = nvshmem_n_pes();
+  buf.p((me + 1) % n, 0, 1000 + me);
+  buf.runtime().barrier_all();
+  EXPECT_EQ(buf.g(me, 0), 1000 + (me + n - 1) % n);
+  buf.runtime().barrier_all();
+  buf.reset();  // collective free, then the last owner finalizes
+  EXPECT_TRUE(runtime_down());
+}
+
+TEST(RuntimeLifetime, ReinitAfterFullRelease) {
+  for (int round = 0; round < 3; ++round) {
+    Runtime rt = Runtime::init();
+    auto buf = SymmetricBuffer<long>::zeroed(rt, 16);
+    EXPECT_EQ(buf.to_vector(), std::vector<long>(16, 0));
+    rt.barrier_all();
+  }
+  EXPECT_TRUE(runtime_down());
+}
+
+TEST(RuntimeLifetime, FailedModuleRegistrationThrowsAndHoldsNothing) {
+  {
+    Runtime rt = Runtime::init();
+    // No module (and, on the CPU backend, no GPU heap): the library refuses; init's status is thrown.
+    try {
+      auto reg = rt.register_module(nullptr);
+      ADD_FAILURE() << "no exception";
+    } catch (const Error &e) {
+      EXPECT_EQ(e.call(), "nvshmemx_cumodule_init");
+      EXPECT_NE(e.status(), NVSHMEMX_SUCCESS);
+    }
+    rt.barrier_all();
+  }
+  EXPECT_TRUE(runtime_down());
+}
+
+TEST(Buffer, MoveSemantics) {
+  Runtime rt = Runtime::init();
+  auto a = SymmetricBuffer<int>::allocate(rt, 10);
+  int *const p = a.data();
+  ASSERT_NE(p, nullptr);
+  SymmetricBuffer<int> b(std::move(a));
+  EXPECT_EQ(a.data(), nullptr);  // NOLINT(bugprone-use-after-move): the defined moved-from state
+  EXPECT_EQ(a.size(), 0u);
+  EXPECT_TRUE(a.empty());
+  EXPECT_EQ(b.data(), p);
+  EXPECT_EQ(b.size(), 10u);
+  EXPECT_EQ(b.bytes(), 10 * sizeof(int));
+  auto c = SymmetricBuffer<int>::allocate(rt, 3);
+  c = std::move(b);  // frees c's 3 ints (collective) and takes b's
+  EXPECT_EQ(c.data(), p);
+  EXPECT_EQ(b.data(), nullptr);  // NOLINT(bugprone-use-after-move)
+  c = std::move(c);              // self-move keeps the buffer
+  EXPECT_EQ(c.data(), p);
+  SymmetricBuffer<int> empty = SymmetricBuffer<int>::allocate(rt, 0);
+  EXPECT_TRUE(empty.empty());
+  EXPECT_EQ(empty.data(), nullptr);
+  static_assert(!std::is_copy_constructible_v<SymmetricBuffer<int>>);
+  static_assert(!std::is_copy_assignable_v<SymmetricBuffer<int>>);
+  static_assert(std::is_nothrow_move_constructible_v<SymmetricBuffer<int>>);
+  static_assert(!std::is_copy_constructible_v<nvshmem::ModuleRegistration>);
+  static_assert(!std::is_move_constructible_v<nvshmem::ModuleRegistration>);
+  static_assert(std::is_trivially_copyable_v<nvshmem::DeviceView<int>>);
+}
+
+TEST(Buffer, SizeOverflowAndExhaustionThrow) {
+  Runtime rt = Runtime::init();
+  try {
+    (void)SymmetricBuffer<std::int64_t>::allocate(rt, SIZE_MAX / 4);
+    ADD_FAILURE() << "no exception";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.status(), NVSHMEMX_ERROR_INVALID_VALUE);
+    EXPECT_EQ(e.call(), "SymmetricBuffer::allocate");
+    EXPECT_NE(e.message().find("overflow"), std::string::npos);
+  }
+  EXPECT_THROW((void)SymmetricBuffer<double>::zeroed(rt, SIZE_MAX / 2), Error);
+  try {
+    (void)SymmetricBuffer<char>::allocate(rt, std::size_t{1} << 44);  // 16 TiB: past any test heap
+    ADD_FAILURE() << "no exception";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.status(), NVSHMEMX_ERROR_OUT_OF_MEMORY);
+  }
+  auto ok = SymmetricBuffer<int>::allocate(rt, 4);  // the heap is still usable on every PE
+  EXPECT_EQ(ok.size(), 4u);
+}
+
+TEST(Buffer, RangeAndPeChecks) {
+  Runtime rt = Runtime::init();
+  auto buf = SymmetricBuffer<int>::allocate(rt, 4);
+  int v[8] = {};
+  const int me = rt.my_pe();
+  EXPECT_THROW(buf.put(me, v, 5), Error);
+  EXPECT_THROW(buf.put(me, v, 2, 3), Error);
+  EXPECT_THROW(buf.get(me, v, 1, 4), Error);
+  EXPECT_THROW(buf.get(me, v, SIZE_MAX, 1), Error);
+  EXPECT_THROW(buf.put(rt.n_pes(), v, 1), Error);
+  EXPECT_THROW(buf.get(-1, v, 1), Error);
+  EXPECT_THROW((void)buf.peer(rt.n_pes()), Error);
+  EXPECT_NO_THROW(buf.put(me, v, 0, 4));  // an empty range at the end is fine
+  int *self = buf.peer(me);
+  EXPECT_TRUE(self == nullptr || self != nullptr);  // may be null where the heap is not load/store reachable
+}
+
+TEST(Buffer, RingWithHostRanges) {
+  Runtime rt = Runtime::init();
+  const int me = rt.my_pe(), n = rt.n_pes();
+  const int right = (me + 1) % n, left = (me + n - 1) % n;
+  constexpr std::size_t kCount = 1000;
+  auto src = SymmetricBuffer<int>::allocate(rt, kCount);
+  auto dst = SymmetricBuffer<int>::zeroed(rt, kCount);
+  std::vector<int> mine(kCount);
+  for (std::size_t i = 0; i < kCount; ++i) mine[i] = me * 100000 + static_cast<int>(i);
+  src.copy_from_host(mine);
+  EXPECT_EQ(src.to_vector(), mine);
+  rt.barrier_all();
+  dst.put(right, mine.data(), kCount / 2);                               // blocking
+  dst.put_nbi(right, mine.data() + kCount / 2, kCount / 2, kCount / 2);  // completes at quiet
+  rt.quiet();
+  rt.barrier_all();
+  std::vector<int> expect(kCount);
+  for (std::size_t i = 0; i < kCount; ++i) expect[i] = left * 100000 + static_cast<int>(i);
+  EXPECT_EQ(dst.to_vector(), expect);
+  std::vector<int> from_right(kCount);
+  src.get(right, from_right.data(), kCount);
+  src.get_nbi(right, from_right.data(), 1, 0);
+  rt.quiet();
+  EXPECT_EQ(from_right[kCount - 1], right * 100000 + static_cast<int>(kCount - 1));
+  std::array<int, 3> three = {7, 8, 9};
+  dst.copy_from_host(three, 10);
+  int out[3] = {};
+  dst.copy_to_host(out, 3, 10);
+  EXPECT_EQ(out[2], 9);
+  rt.barrier_all();
+}
+
+struct Particle {  // not an RMA type: moved as bytes (putmem/getmem)
+  double x, y;
+  int id;
+};
+
+TEST(Buffer, NonRmaTypeMovesBytes) {
+  Runtime rt = Runtime::init();
+  const int me = rt.my_pe(), n = rt.n_pes();
+  auto buf = SymmetricBuffer<Particle>::zeroed(rt, 2);
+  buf.p((me + 1) % n, 1, Particle{1.5, -2.5, me});
+  rt.barrier_all();
+  const Particle got = buf.g(me, 1);
+  EXPECT_EQ(got.id, (me + n - 1) % n);
+  EXPECT_EQ(got.x, 1.5);
+  EXPECT_EQ(buf.g(me, 0).id, 0);
+  rt.barrier_all();
+}
+
+struct alignas(64) Wide {
+  char bytes[64];
+};
+
+TEST(Buffer, OverAlignedTypeIsAligned) {
+  Runtime rt = Runtime::init();
+  auto a = SymmetricBuffer<Wide>::allocate(rt, 3);
+  auto z = SymmetricBuffer<Wide>::zeroed(rt, 2);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(a.data()) % 64, 0u);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(z.data()) % 64, 0u);
+  EXPECT_EQ(z.g(rt.my_pe(), 1).bytes[63], 0);
+}
+
+// Every RMA type: the generic templates (nvshmem::put<T>, ...) and the prefix-stripped aliases
+// (nvshmem::<name>_put, ...), generated from the C API's own table.
+template <class T>
+void exercise_type(const Runtime &rt, const char *name) {
+  SCOPED_TRACE(name);
+  const int me = rt.my_pe(), n = rt.n_pes();
+  const int right = (me + 1) % n, left = (me + n - 1) % n;
+  constexpr std::size_t kCount = 33;
+  auto buf = SymmetricBuffer<T>::zeroed(rt, 4 * kCount);
+  T *const sym = buf.data();
+  const std::vector<T> mine = pattern<T>(kCount, me, 1), from_left = pattern<T>(kCount, left, 1);
+  const std::vector<T> from_right_src = pattern<T>(kCount, right, 2);
+  nvshmem::put(sym, mine.data(), kCount, right);               // generic, blocking
+  nvshmem::put_nbi(sym + kCount, mine.data(), kCount, right);  // generic, nbi
+  nvshmem::p(sym + 2 * kCount, mine[3], right);                // generic scalar
+  buf.copy_from_host(pattern<T>(kCount, me, 2).data(), kCount, 3 * kCount);
+  nvshmem::quiet();
+  rt.barrier_all();
+  std::vector<T> got(kCount);
+  nvshmem::get(got.data(), sym, kCount, me);
+  EXPECT_TRUE(same_bytes(got, from_left));
+  nvshmem::get_nbi(got.data(), sym + kCount, kCount, me);
+  nvshmem::quiet();
+  EXPECT_TRUE(same_bytes(got, from_left));
+  const T scalar = nvshmem::g(sym + 2 * kCount, me);
+  EXPECT_EQ(std::memcmp(&scalar, &from_left[3], sizeof(T)), 0);
+  nvshmem::get(got.data(), sym + 3 * kCount, kCount, right);
+  EXPECT_TRUE(same_bytes(got, from_right_src));
+  rt.barrier_all();
+}
+
+TEST(Generic, EveryRmaTypeThroughTemplates) {
+  Runtime rt = Runtime::init();
+#define NVSHM_TEST_TYPE(NAME, T) exercise_type<T>(rt, #NAME);
+  NVSHM_FOR_EACH_RMA_TYPE(NVSHM_TEST_TYPE)
+#undef NVSHM_TEST_TYPE
+}
+
+TEST(Aliases, EveryRmaTypeThroughAliases) {
+  Runtime rt = Runtime::init();
+  const int me = rt.my_pe(), n = rt.n_pes();
+  const int right = (me + 1) % n;
+#define NVSHM_TEST_ALIAS(NAME, T)                                                                \
+  {                                                                                              \
+    SCOPED_TRACE(#NAME);                                                                         \
+    T *sym = static_cast<T *>(nvshmem::calloc(8, sizeof(T)));                                    \
+    ASSERT_NE(sym, nullptr);                                                                     \
+    const std::vector<T> mine = pattern<T>(4, me, 3), left = pattern<T>(4, (me + n - 1) % n, 3); \
+    nvshmem::NAME##_put(sym, mine.data(), 2, right);                                             \
+    nvshmem::NAME##_put_nbi(sym + 2, mine.data() + 2, 1, right);                                 \
+    nvshmem::NAME##_p(sym + 3, mine[3], right);                                                  \
+    nvshmem::quiet();                                                                            \
+    nvshmem::barrier_all();                                                                      \
+    std::vector<T> got(4);                                                                       \
+    nvshmem::NAME##_get(got.data(), sym, 3, me);                                                 \
+    nvshmem::NAME##_get_nbi(got.data() + 3, sym + 3, 1, me);                                     \
+    nvshmem::quiet();                                                                            \
+    EXPECT_TRUE(same_bytes(got, left));                                                          \
+    const T one = nvshmem::NAME##_g(sym + 1, me);                                                \
+    EXPECT_EQ(std::memcmp(&one, &left[1], sizeof(T)), 0);                                        \
+    nvshmem::barrier_all();                                                                      \
+    nvshmem::free(sym);                                                                          \
+  }
+  NVSHM_FOR_EACH_RMA_TYPE(NVSHM_TEST_ALIAS)
+#undef NVSHM_TEST_ALIAS
+  // Sized and byte forms.
+  auto *words = static_cast<std::uint32_t *>(nvshmem::malloc(4 * sizeof(std::uint32_t)));
+  const std::uint32_t w[2] = {0xdeadbeef, static_cast<std::uint32_t>(me)};
+  nvshmem::put32(words, w, 2, right);
+  nvshmem::putmem(words + 2, w, sizeof w, right);
+  nvshmem::sync_all();
+  nvshmem::barrier_all();
+  std::uint32_t r[4] = {};
+  nvshmem::getmem(r, words, sizeof r, me);
+  EXPECT_EQ(r[0], 0xdeadbeefu);
+  EXPECT_EQ(r[1], static_cast<std::uint32_t>((me + n - 1) % n));
+  EXPECT_EQ(r[3], r[1]);
+  EXPECT_EQ(nvshmem::ptr(words, me) == nullptr, nvshmem_ptr(words, me) == nullptr);
+  nvshmem::barrier_all();
+  nvshmem::free(words);
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}
