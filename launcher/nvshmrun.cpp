@@ -1,6 +1,7 @@
 // nvshmrun: starts N PEs of a program on this node, runs their bootstrap rendezvous server in a thread,
 // forwards signals, stops the job when a PE fails or the time limit passes. See launcher/README.md.
 #include <fcntl.h>
+#include <sys/socket.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "bootstrap/bootstrap.hpp"
+#include "bootstrap/pmi1.hpp"
 #include "bootstrap/uid_server.hpp"
 #include "bootstrap/wire.hpp"
 
@@ -77,7 +79,8 @@ int parse_args(int argc, char **argv, Options *o) {
   app.add_flag("-p,--prefix-output", o->prefix, "Prefix each line of each PE's stdout and stderr with '[PE i] '");
   app.set_version_flag("--version", "nvshmrun (nvshmem) " NVSHMRUN_VERSION);
   app.footer(
-      "Each PE gets NVSHMRUN_RANK, NVSHMRUN_SIZE, NVSHMRUN_LOCAL_RANK, NVSHMRUN_LOCAL_SIZE and NVSHMRUN_UNIQUEID.\n"
+      "Each PE gets NVSHMRUN_RANK, NVSHMRUN_SIZE, NVSHMRUN_LOCAL_RANK, NVSHMRUN_LOCAL_SIZE and NVSHMRUN_UNIQUEID,\n"
+      "and PMI_FD, PMI_RANK and PMI_SIZE (nvshmrun serves the PMI-1 protocol).\n"
       "Exit status: the first failing PE's (128+signal for a signal), 124 on --timeout, 127 if the program cannot "
       "be run.");
   try {
@@ -156,7 +159,8 @@ class Job {
  public:
   Job(const Options &o, std::string uid_hex) : o_(o), uid_hex_(std::move(uid_hex)), pes_(o.np) {}
 
-  // Starts every PE; returns -1, or 127 (after stopping those started) if the program cannot be run.
+  // Starts every PE, then the PMI-1 server on their PMI_FD sockets; returns -1, or 127 (after stopping
+  // those started) if the program cannot be run.
   int start() {
     for (int r = 0; r < o_.np; ++r) {
       if (int rc = spawn(r); rc >= 0) {
@@ -164,6 +168,7 @@ class Job {
         return rc;
       }
     }
+    pmi_ = std::make_unique<nvshm::boot::Pmi1Server>(std::move(pmi_fds_), "nvshmrun-" + std::to_string(getpid()));
     return -1;
   }
 
@@ -213,14 +218,26 @@ class Job {
   int spawn(int rank) {
     Pe &pe = pes_[rank];
     std::vector<std::string> vars;
+    // PMI-1 for programs built against other NVSHMEM libraries: one socketpair per PE, the PE's end
+    // inherited as PMI_FD (ours prefer the NVSHMRUN_* variables).
+    int pmi[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pmi) != 0) {
+      fprintf(stderr, "nvshmrun: socketpair failed: %s\n", strerror(errno));
+      return 1;
+    }
+    pmi_fds_.emplace_back(pmi[0]);
+    Fd pmi_child(pmi[1]);
     for (char **e = environ; *e; ++e)
-      if (strncmp(*e, "NVSHMRUN_", 9) != 0) vars.emplace_back(*e);
+      if (strncmp(*e, "NVSHMRUN_", 9) != 0 && strncmp(*e, "PMI_", 4) != 0) vars.emplace_back(*e);
     auto set = [&](const char *name, const std::string &v) { vars.push_back(std::string(name) + "=" + v); };
     set(nvshm::kEnvLauncherRank, std::to_string(rank));
     set(nvshm::kEnvLauncherSize, std::to_string(o_.np));
     set(nvshm::kEnvLauncherLocalRank, std::to_string(rank));  // one node: local rank == rank
     set(nvshm::kEnvLauncherLocalSize, std::to_string(o_.np));
     set(nvshm::kEnvLauncherUniqueId, uid_hex_);
+    set("PMI_FD", std::to_string(pmi[1]));
+    set("PMI_RANK", std::to_string(rank));
+    set("PMI_SIZE", std::to_string(o_.np));
     std::vector<char *> envp, argv;
     for (auto &v : vars) envp.push_back(v.data());
     envp.push_back(nullptr);
@@ -244,6 +261,7 @@ class Job {
     }
     if (pid == 0) {  // child: only async-signal-safe calls until exec
       if (o_.prefix) dup2(out[1], 1), dup2(err[1], 2);
+      fcntl(pmi[1], F_SETFD, 0);  // PMI_FD survives exec
       struct sigaction dfl {};
       dfl.sa_handler = SIG_DFL;
       for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGCHLD, SIGPIPE}) sigaction(sig, &dfl, nullptr);
@@ -337,6 +355,8 @@ class Job {
 
   const Options &o_;
   std::string uid_hex_;
+  std::vector<Fd> pmi_fds_;  // nvshmrun's ends, handed to pmi_ once every PE is started
+  std::unique_ptr<nvshm::boot::Pmi1Server> pmi_;
   std::vector<Pe> pes_;
   int status_ = -1;  // nvshmrun's exit status once decided
   bool stopping_ = false;

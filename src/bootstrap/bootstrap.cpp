@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <initializer_list>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -15,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "bootstrap/methods.hpp"
 #include "bootstrap/uid_server.hpp"
 #include "bootstrap/wire.hpp"
 #include "common/log.hpp"
@@ -236,18 +238,34 @@ std::mutex g_servers_mutex;
 std::vector<std::unique_ptr<boot::UidServer>> g_servers;
 }  // namespace
 
+// True when any of the named variables is set and non-empty.
+bool any_env(std::initializer_list<const char *> names) {
+  for (const char *n : names)
+    if (const char *v = getenv(n); v && *v) return true;
+  return false;
+}
+
 Status bootstrap_create(unsigned flags, const nvshmemx_init_attr_t *attr, const Env &env,
                         std::unique_ptr<Bootstrap> *out) {
   const char *where = "nvshmemx_init_attr";
-  if (flags & (NVSHMEMX_INIT_WITH_MPI_COMM | NVSHMEMX_INIT_WITH_SHMEM)) {
-    log_error(where, "the %s bootstrap is not available in this version; use nvshmrun or NVSHMEMX_INIT_WITH_UNIQUEID",
-              flags & NVSHMEMX_INIT_WITH_MPI_COMM ? "MPI (NVSHMEMX_INIT_WITH_MPI_COMM)"
-                                                  : "OpenSHMEM (NVSHMEMX_INIT_WITH_SHMEM)");
+  if (flags & NVSHMEMX_INIT_WITH_SHMEM) {
+    log_error(where,
+              "the OpenSHMEM bootstrap (NVSHMEMX_INIT_WITH_SHMEM) is not available in this version; use "
+              "NVSHMEMX_INIT_WITH_MPI_COMM, NVSHMEMX_INIT_WITH_UNIQUEID, nvshmrun, mpirun or srun");
     return Status::not_supported;
   }
   if (env.bootstrap_timeout <= 0) {
     log_error(where, "NVSHMEM_BOOTSTRAP_TIMEOUT=%ld must be a positive number of seconds", env.bootstrap_timeout);
     return Status::invalid_value;
+  }
+  if (flags & NVSHMEMX_INIT_WITH_MPI_COMM) {
+    if (!attr || !attr->mpi_comm) {
+      log_error(where,
+                "NVSHMEMX_INIT_WITH_MPI_COMM needs attr->mpi_comm pointing to an MPI_Comm (set it with "
+                "nvshmemx_set_attr_mpi_comm_args)");
+      return Status::invalid_value;
+    }
+    return boot::mpi_create(attr->mpi_comm, env, out);
   }
   if (flags & NVSHMEMX_INIT_WITH_UNIQUEID) {
     if (!attr || !attr->args.uid_args.id) {
@@ -265,18 +283,41 @@ Status bootstrap_create(unsigned flags, const nvshmemx_init_attr_t *attr, const 
     NVSHM_TRY(boot::uid_unpack(*a.id, where, &info));
     return TcpBootstrap::connect(info, a.myrank, a.nranks, env.bootstrap_timeout, "uid", out);
   }
-  const std::string &method = env.bootstrap;
-  if (!method.empty() && strcasecmp(method.c_str(), "PMI") && strcasecmp(method.c_str(), "nvshmrun")) {
-    bool known = !strcasecmp(method.c_str(), "MPI") || !strcasecmp(method.c_str(), "SHMEM") ||
-                 !strncasecmp(method.c_str(), "PMI", 3) || !strcasecmp(method.c_str(), "UID") ||
-                 !strcasecmp(method.c_str(), "plugin");
-    log_error(where, "NVSHMEM_BOOTSTRAP=%s: %s; leave it unset (or PMI) to use nvshmrun's environment", method.c_str(),
-              known ? "this bootstrap is not available in this version" : "unknown bootstrap method");
+  const char *method = env.bootstrap.c_str();
+  const char *launcher_hex = getenv(kEnvLauncherUniqueId);
+  bool launcher = launcher_hex && *launcher_hex;
+  if (!strcasecmp(method, "MPI")) return boot::mpi_create(nullptr, env, out);
+  if (!strcasecmp(method, "nvshmrun")) {
+    if (launcher) return launcher_create(env, launcher_hex, out);
+    *out = std::make_unique<SingleBootstrap>();
+    return Status::ok;
+  }
+  std::string pmi = env.bootstrap_pmi;
+  if (!strcasecmp(method, "PMIX")) pmi = "PMIX";
+  if (*method && strcasecmp(method, "PMI") && strcasecmp(method, "PMIX")) {
+    bool known = !strcasecmp(method, "SHMEM") || !strcasecmp(method, "UID") || !strcasecmp(method, "plugin");
+    log_error(where,
+              "NVSHMEM_BOOTSTRAP=%s: %s; use PMI (or leave it unset: nvshmrun, PMIx or PMI-1 environments are "
+              "detected), MPI or PMIX, or NVSHMEMX_INIT_WITH_UNIQUEID / NVSHMEMX_INIT_WITH_MPI_COMM",
+              method, known ? "this bootstrap is not available in this version" : "unknown bootstrap method");
     return known ? Status::not_supported : Status::invalid_value;
   }
-  if (const char *hex = getenv(kEnvLauncherUniqueId); hex && *hex) return launcher_create(env, hex, out);
-  *out = std::make_unique<SingleBootstrap>();
-  return Status::ok;
+  if (pmi.empty()) {  // detect: nvshmrun's own variables first, then PMIx, then PMI-1
+    if (launcher) return launcher_create(env, launcher_hex, out);
+    if (any_env({"PMIX_RANK", "PMIX_NAMESPACE"})) return boot::pmix_create(env, out);
+    if (any_env({"PMI_FD", "PMI_PORT"})) return boot::pmi1_create(env, out);
+    *out = std::make_unique<SingleBootstrap>();
+    return Status::ok;
+  }
+  if (!strcasecmp(pmi.c_str(), "PMI") || !strcasecmp(pmi.c_str(), "PMI-1") || !strcasecmp(pmi.c_str(), "PMI1"))
+    return boot::pmi1_create(env, out);
+  if (!strcasecmp(pmi.c_str(), "PMIX")) return boot::pmix_create(env, out);
+  bool pmi2 = !strcasecmp(pmi.c_str(), "PMI-2") || !strcasecmp(pmi.c_str(), "PMI2");
+  log_error(where,
+            "NVSHMEM_BOOTSTRAP_PMI=%s: %s; use PMI (PMI-1: MPICH's mpiexec, srun --mpi=pmi1, nvshmrun) or PMIX "
+            "(OpenMPI's mpirun, srun --mpi=pmix)",
+            pmi.c_str(), pmi2 ? "PMI-2 is not available in this version" : "unknown PMI flavour");
+  return pmi2 ? Status::not_supported : Status::invalid_value;
 }
 
 Status uid_generate(const Env &env, nvshmemx_uniqueid_t *id) {
@@ -317,9 +358,13 @@ void uid_servers_reap() {
 }
 
 int launcher_local_rank() {
-  long v;
-  if (!parse_rank(getenv(kEnvLauncherLocalRank), &v)) return -1;
-  return static_cast<int>(v);
+  // nvshmrun's, then those of OpenMPI, MPICH's hydra, Slurm and PMIx launchers.
+  for (const char *name :
+       {kEnvLauncherLocalRank, "OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID", "PMIX_LOCAL_RANK"}) {
+    long v;
+    if (parse_rank(getenv(name), &v)) return static_cast<int>(v);
+  }
+  return -1;
 }
 
 }  // namespace nvshm

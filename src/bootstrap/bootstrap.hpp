@@ -35,9 +35,10 @@ class Bootstrap {
 //
 // Picks and connects the bootstrap for nvshmemx_init_attr(flags, attr):
 //  - NVSHMEMX_INIT_WITH_UNIQUEID: the unique-id TCP rendezvous with attr->args.uid_args;
-//  - otherwise, launcher environment variables (NVSHMRUN_*) set by nvshmrun;
-//  - otherwise a 1-PE job.
-// Unsupported flags (MPI communicator, SHMEM) give Status::not_supported with a message.
+//  - NVSHMEMX_INIT_WITH_MPI_COMM: the ranks of *attr->mpi_comm (MPI loaded at run time);
+//  - otherwise NVSHMEM_BOOTSTRAP / NVSHMEM_BOOTSTRAP_PMI: nvshmrun's variables (NVSHMRUN_*), PMIx, PMI-1,
+//    MPI_COMM_WORLD, or a 1-PE job (docs/bootstrap.md has the table).
+// NVSHMEMX_INIT_WITH_SHMEM gives Status::not_supported with a message.
 // Blocks until every rank has connected (bounded by NVSHMEM_BOOTSTRAP_TIMEOUT). Errors: invalid_value (bad
 // attr, id or NVSHMRUN_* value), not_supported, timeout (naming the missing ranks), peer_failed, symmetry.
 Status bootstrap_create(unsigned flags, const nvshmemx_init_attr_t *attr, const Env &env,
@@ -52,8 +53,10 @@ Status uid_generate(const Env &env, nvshmemx_uniqueid_t *id);
 // that no thread or socket outlives the runtime.
 void uid_servers_reap();
 
-// NVSHMRUN_LOCAL_RANK (this PE's rank among the PEs of its node, set by nvshmrun), or -1 when it is not
-// set or not a non-negative integer. The runtime picks its GPU as local rank mod the visible GPU count.
+// This PE's rank among the PEs of its node: NVSHMRUN_LOCAL_RANK (set by nvshmrun), else the variable of
+// OpenMPI (OMPI_COMM_WORLD_LOCAL_RANK), hydra (MPI_LOCALRANKID), Slurm (SLURM_LOCALID) or PMIx
+// (PMIX_LOCAL_RANK); -1 when none is a non-negative integer. The runtime picks its GPU as local rank mod the visible
+// GPU count.
 int launcher_local_rank();
 
 // The variables nvshmrun sets in every PE's environment (see docs/bootstrap.md).

@@ -149,6 +149,16 @@ int nvshmemx_set_attr_uniqueid_args(const int myrank, const int nranks, const nv
   return NVSHMEMX_SUCCESS;
 }
 
+int nvshmemx_set_attr_mpi_comm_args(void *mpi_comm, nvshmemx_init_attr_t *attr) {
+  if (!attr || !mpi_comm) {
+    log_error("nvshmemx_set_attr_mpi_comm_args", "invalid arguments (mpi_comm %p, attr %p)", mpi_comm,
+              static_cast<void *>(attr));
+    return NVSHMEMX_ERROR_INVALID_VALUE;
+  }
+  attr->mpi_comm = mpi_comm;
+  return NVSHMEMX_SUCCESS;
+}
+
 int nvshmemx_cumodule_init(CUmodule module) {
   const char *call = "nvshmemx_cumodule_init";
   Runtime &rt = require_init(call);

@@ -1,0 +1,25 @@
+// Constructors of the bootstrap methods that bootstrap_create picks from (internal to src/bootstrap).
+#pragma once
+#include <memory>
+#include <string>
+
+#include "bootstrap/bootstrap.hpp"
+
+namespace nvshm::boot {
+
+// MPI: the ranks of *comm (an MPI_Comm of the MPI library in this process), or of MPI_COMM_WORLD when
+// comm is NULL (initialising MPI if nobody has; we then finalize it when the bootstrap is destroyed).
+// The library is the one already loaded by the application, else NVSHMEM_BOOTSTRAP_MPI_PLUGIN (dlopen).
+Status mpi_create(const void *comm, const Env &env, std::unique_ptr<Bootstrap> *out);
+
+// PMI-1 simple protocol over PMI_FD (set by the process manager) or PMI_PORT.
+Status pmi1_create(const Env &env, std::unique_ptr<Bootstrap> *out);
+
+// PMIx through libpmix loaded at run time (NVSHMEM_BOOTSTRAP_PMIX_PLUGIN, default libpmix.so.2).
+Status pmix_create(const Env &env, std::unique_ptr<Bootstrap> *out);
+
+// A library name from NVSHMEM_BOOTSTRAP_*_PLUGIN: NVIDIA's plugin names (nvshmem_bootstrap_*.so) mean
+// "the default" here, since we talk to the MPI/PMIx library itself.
+std::string plugin_library(const std::string &value, const char *fallback);
+
+}  // namespace nvshm::boot

@@ -1,0 +1,259 @@
+// The PMIx bootstrap: libpmix (Debian's libpmix.so.2) reached at run time with dlopen, so that
+// libnvshmem_host.so has no link-time dependency. Each round puts this PE's blob under a fresh key,
+// commits, fences (collecting data) and gets every other PE's blob. The few PMIx types used are
+// declared here from the PMIx standard's ABI (stable across PMIx 2 .. 5).
+#include <dlfcn.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+
+#include "bootstrap/methods.hpp"
+#include "bootstrap/wire.hpp"
+#include "common/log.hpp"
+
+namespace nvshm::boot {
+namespace {
+
+constexpr const char *kDefaultPmixLibrary = "libpmix.so.2";
+
+using pmix_status_t = int;
+using pmix_rank_t = std::uint32_t;
+constexpr pmix_rank_t kRankWildcard = UINT32_MAX - 1;
+constexpr std::uint16_t kPmixBool = 1, kPmixInt = 6, kPmixUint32 = 14, kPmixByteObject = 27;
+constexpr std::uint8_t kPmixGlobal = 3;
+struct pmix_proc_t {
+  char nspace[256];
+  pmix_rank_t rank;
+};
+struct pmix_byte_object_t {
+  char *bytes;
+  std::size_t size;
+};
+struct pmix_value_t {
+  std::uint16_t type;
+  union {
+    bool flag;
+    int integer;
+    std::uint32_t uint32;
+    pmix_byte_object_t bo;
+    char pad[24];  // the largest member of PMIx's union (pmix_envar_t)
+  } data;
+};
+struct pmix_info_t {
+  char key[512];
+  std::uint32_t flags;
+  pmix_value_t value;
+};
+static_assert(sizeof(pmix_value_t) == 32 && sizeof(pmix_info_t) == 552, "PMIx ABI layout");
+
+struct PmixApi {
+  pmix_status_t (*Init)(pmix_proc_t *, pmix_info_t *, std::size_t);
+  pmix_status_t (*Finalize)(const pmix_info_t *, std::size_t);
+  pmix_status_t (*Put)(std::uint8_t, const char *, pmix_value_t *);
+  pmix_status_t (*Commit)();
+  pmix_status_t (*Fence)(const pmix_proc_t *, std::size_t, const pmix_info_t *, std::size_t);
+  pmix_status_t (*Get)(const pmix_proc_t *, const char *, const pmix_info_t *, std::size_t, pmix_value_t **);
+  const char *(*Error_string)(pmix_status_t);
+  void (*Value_destruct)(pmix_value_t *);
+  std::string error(pmix_status_t rc) const {
+    return std::string(Error_string ? Error_string(rc) : "PMIx error") + " (" + std::to_string(rc) + ")";
+  }
+  void release(pmix_value_t *v) const {
+    if (!v) return;
+    if (Value_destruct)
+      Value_destruct(v);
+    else if (v->type == kPmixByteObject)
+      free(v->data.bo.bytes);
+    free(v);
+  }
+};
+
+void set_info(pmix_info_t *info, const char *key, std::uint16_t type, int value) {
+  memset(info, 0, sizeof *info);
+  strncpy(info->key, key, sizeof info->key - 1);
+  info->value.type = type;
+  if (type == kPmixBool)
+    info->value.data.flag = value != 0;
+  else
+    info->value.data.integer = value;
+}
+
+class PmixBootstrap final : public Bootstrap {
+ public:
+  PmixBootstrap(const PmixApi &api, const pmix_proc_t &me, long timeout_s, unsigned session)
+      : api_(api), me_(me), timeout_s_(timeout_s), session_(session) {}
+  const char *name() const override { return "PMIx"; }
+
+  Status init_size() {
+    pmix_proc_t wild = me_;
+    wild.rank = kRankWildcard;
+    pmix_value_t *v = nullptr;
+    pmix_status_t rc = api_.Get(&wild, "pmix.job.size", nullptr, 0, &v);
+    if (rc != 0 || !v || v->type != kPmixUint32) {
+      log_error("nvshmem_init (PMIx bootstrap)", "PMIx_Get(pmix.job.size) failed: %s", api_.error(rc).c_str());
+      api_.release(v);
+      return Status::internal;
+    }
+    size_ = static_cast<int>(v->data.uint32);
+    rank_ = static_cast<int>(me_.rank);
+    api_.release(v);
+    return Status::ok;
+  }
+
+  Status allgather(const void *in, void *out, std::size_t bytes) override {
+    const char *where = "bootstrap allgather (PMIx)";
+    if (bytes > kMaxBlob) {
+      log_error(where, "%zu bytes per PE is more than the bootstrap's limit (%llu)", bytes,
+                static_cast<unsigned long long>(kMaxBlob));
+      return Status::invalid_value;
+    }
+    // Keys are never reused: the key-value store keeps what earlier sessions put.
+    std::string key = "nvshm.boot." + std::to_string(session_) + "." + std::to_string(round_++);
+    pmix_value_t val{};
+    val.type = kPmixByteObject;
+    val.data.bo.bytes = const_cast<char *>(static_cast<const char *>(in));
+    val.data.bo.size = bytes;
+    pmix_status_t rc = api_.Put(kPmixGlobal, key.c_str(), &val);
+    if (rc == 0) rc = api_.Commit();
+    if (rc != 0) {
+      log_error(where, "PMIx_Put/Commit of %zu bytes failed: %s", bytes, api_.error(rc).c_str());
+      return Status::internal;
+    }
+    NVSHM_TRY(fence(where, true));
+    pmix_info_t info;
+    set_info(&info, "pmix.timeout", kPmixInt, static_cast<int>(std::min(timeout_s_, 1000000L)));
+    for (int r = 0; r < size_; ++r) {
+      char *dst = static_cast<char *>(out) + static_cast<std::size_t>(r) * bytes;
+      if (r == rank_) {
+        if (bytes) memcpy(dst, in, bytes);
+        continue;
+      }
+      pmix_proc_t peer = me_;
+      peer.rank = static_cast<pmix_rank_t>(r);
+      pmix_value_t *v = nullptr;
+      rc = api_.Get(&peer, key.c_str(), &info, 1, &v);
+      if (rc != 0 || !v) {
+        log_error(where, "PMIx_Get of PE %d's contribution failed: %s", r, api_.error(rc).c_str());
+        api_.release(v);
+        return rc == -24 ? Status::timeout : Status::peer_failed;
+      }
+      std::size_t theirs = v->type == kPmixByteObject ? v->data.bo.size : 0;
+      if (v->type != kPmixByteObject || theirs != bytes) {
+        log_error(where, "PE %d passed %zu bytes but PE %d passed %zu bytes to the same bootstrap round", r, theirs,
+                  rank_, bytes);
+        api_.release(v);
+        return Status::symmetry;
+      }
+      if (bytes) memcpy(dst, v->data.bo.bytes, bytes);
+      api_.release(v);
+    }
+    return Status::ok;
+  }
+  Status barrier() override { return fence("bootstrap barrier (PMIx)", false); }
+
+ private:
+  Status fence(const char *where, bool collect) {
+    pmix_info_t info[2];
+    set_info(&info[0], "pmix.timeout", kPmixInt, static_cast<int>(std::min(timeout_s_, 1000000L)));
+    set_info(&info[1], "pmix.collect", kPmixBool, collect);
+    pmix_status_t rc = api_.Fence(nullptr, 0, info, 2);
+    if (rc != 0) {
+      log_error(
+          where, "PMIx_Fence among %d PEs failed: %s%s", size_, api_.error(rc).c_str(),
+          rc == -24 ? " within NVSHMEM_BOOTSTRAP_TIMEOUT: some PEs did not arrive (PMIx does not say which)" : "");
+      return rc == -24 ? Status::timeout : Status::peer_failed;
+    }
+    return Status::ok;
+  }
+
+  PmixApi api_;
+  pmix_proc_t me_;
+  long timeout_s_;
+  unsigned session_;
+  unsigned round_ = 0;
+};
+
+// PMIx is initialised once per process and finalized at exit: a process manager may not let a client
+// initialise again after PMIx_Finalize (OpenMPI's mpirun then completes fences early), and it reports a
+// client that exits without PMIx_Finalize as a failure.
+struct PmixProcess {
+  std::mutex mutex;
+  bool ready = false;
+  PmixApi api{};
+  pmix_proc_t me{};
+  std::string library;
+  unsigned sessions = 0;
+};
+PmixProcess &pmix_process() {
+  static PmixProcess *p = new PmixProcess();  // never destroyed: used by the exit hook
+  return *p;
+}
+void pmix_at_exit() {
+  PmixProcess &p = pmix_process();
+  std::lock_guard<std::mutex> lock(p.mutex);
+  if (p.ready) p.api.Finalize(nullptr, 0), p.ready = false;
+}
+
+}  // namespace
+
+Status pmix_create(const Env &env, std::unique_ptr<Bootstrap> *out) {
+  const char *where = "nvshmem_init (PMIx bootstrap)";
+  PmixProcess &proc = pmix_process();
+  std::lock_guard<std::mutex> lock(proc.mutex);
+  if (!proc.ready) {
+    std::string library = plugin_library(env.bootstrap_pmix_plugin, kDefaultPmixLibrary);
+    void *h = dlopen(library.c_str(), RTLD_NOW | RTLD_GLOBAL);
+    if (!h) {
+      log_error(where,
+                "cannot load the PMIx library '%s': %s; install it (Debian: libpmix2) or set "
+                "NVSHMEM_BOOTSTRAP_PMIX_PLUGIN to the PMIx client library of your process manager",
+                library.c_str(), dlerror());
+      return Status::not_supported;
+    }
+    PmixApi api{};
+    std::string missing;
+    auto sym = [&](auto *fn, const char *name, bool required) {
+      void *p = dlsym(h, name);
+      if (!p && required && missing.empty()) missing = name;
+      *fn = reinterpret_cast<std::remove_pointer_t<decltype(fn)>>(p);
+    };
+    sym(&api.Init, "PMIx_Init", true);
+    sym(&api.Finalize, "PMIx_Finalize", true);
+    sym(&api.Put, "PMIx_Put", true);
+    sym(&api.Commit, "PMIx_Commit", true);
+    sym(&api.Fence, "PMIx_Fence", true);
+    sym(&api.Get, "PMIx_Get", true);
+    sym(&api.Error_string, "PMIx_Error_string", false);
+    sym(&api.Value_destruct, "PMIx_Value_destruct", false);
+    if (!missing.empty()) {
+      log_error(where, "the PMIx library '%s' has no %s", library.c_str(), missing.c_str());
+      return Status::not_supported;
+    }
+    pmix_proc_t me{};
+    pmix_status_t rc = api.Init(&me, nullptr, 0);
+    if (rc != 0) {
+      log_error(where,
+                "PMIx_Init failed: %s; was the program started by a PMIx process manager (OpenMPI's mpirun, srun "
+                "--mpi=pmix)? PMIX_NAMESPACE='%s'",
+                api.error(rc).c_str(), getenv("PMIX_NAMESPACE") ? getenv("PMIX_NAMESPACE") : "(unset)");
+      return Status::peer_failed;
+    }
+    proc.api = api;
+    proc.me = me;
+    proc.library = library;
+    proc.ready = true;
+    static bool hooked = false;
+    if (!hooked) hooked = atexit(pmix_at_exit) == 0;
+  }
+  auto b = std::make_unique<PmixBootstrap>(proc.api, proc.me, env.bootstrap_timeout, proc.sessions++);
+  NVSHM_TRY(b->init_size());
+  NVSHM_INFO("nvshmem_init", "PMIx bootstrap via %s: namespace %s, PE %d of %d", proc.library.c_str(), proc.me.nspace,
+             b->rank(), b->size());
+  *out = std::move(b);
+  return Status::ok;
+}
+
+}  // namespace nvshm::boot
