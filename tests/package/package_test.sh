@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# Consumer tests of the installed library (docs/install.md), run by CTest (tests/package/CMakeLists.txt):
+#   package_test.sh STEP BUILD_DIR SOURCE_DIR WORK_DIR
+# STEP:
+#   install    cmake --install into WORK_DIR/prefix; check the layout; run bin/nvshmem-info -a
+#   cmake      build tests/package/consumer (copied out of the source tree) with find_package(NVSHMEM),
+#              run it as 2 PEs on the CPU backend; check the ConfigVersion rules (same MAJOR)
+#   pkgconfig  the same program built with g++ $(pkg-config --cflags --libs nvshmem)
+#   plain      the same program built with a plain nvcc line: -I, -L, -l
+#   deb        cpack a .deb and a .tar.gz; check they hold the same files as the install; unpack the
+#              .deb (dpkg-deb -x) and repeat the find_package and pkg-config builds against it. With
+#              NVSHMEM_PACKAGE_TEST_DPKG=1 as root, also dpkg -i it, build against /usr/local/nvshmem,
+#              and dpkg -r it again.
+#   contrib    build every contrib/*/CMakeLists.txt (copied out of the source tree) against the install,
+#              and run its tests
+set -euo pipefail
+step=$1
+build=$(cd "$2" && pwd)
+src=$(cd "$3" && pwd)
+work=$4
+prefix=$work/prefix
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+prefix=$work/prefix
+export NVSHMEM_HEAP_KIND=SYSMEM NVSHMEM_SYMMETRIC_SIZE=16m NVSHMEM_BOOTSTRAP_TIMEOUT=60
+CUDA_BIN=$(dirname "$(grep -E '^CMAKE_CUDA_COMPILER:' "$build/CMakeCache.txt" | cut -d= -f2)")
+export PATH=$CUDA_BIN:$PATH
+
+say() { echo "== package_test $step: $*"; }
+fail() {
+  echo "package_test $step: FAILED: $*" >&2
+  exit 1
+}
+need_file() { [[ -e $1 ]] || fail "missing $1"; }
+
+# header_version MAJOR|MINOR|PATCH: from the installed nvshmem_version.h.
+header_version() { sed -nE "s/^#define NVSHMEM_VENDOR_$1_VERSION ([0-9]+)/\\1/p" "$prefix/include/nvshmem_version.h"; }
+
+# run_app ROOT APP: 2 PEs under ROOT/bin/nvshmrun; the program prints "consumer OK".
+run_app() {
+  local out
+  out=$("$1/bin/nvshmrun" -n 2 --timeout 60 "$2" 2>&1) || fail "$2 under nvshmrun: $out"
+  echo "$out"
+  grep -q "consumer OK: 2 PEs" <<<"$out" || fail "$2 did not print 'consumer OK'"
+}
+
+# build_cmake ROOT NAME [cmake args]: the find_package build against the tree at ROOT.
+build_cmake() {
+  local root=$1 name=$2
+  shift 2
+  rm -rf "$work/$name" "$work/$name-src"
+  cp -r "$src/tests/package/consumer" "$work/$name-src"
+  cmake -S "$work/$name-src" -B "$work/$name" -G Ninja -DCMAKE_PREFIX_PATH="$root" "$@" >"$work/$name.log" 2>&1 ||
+    { cat "$work/$name.log"; return 1; }
+  cmake --build "$work/$name" >>"$work/$name.log" 2>&1 || { cat "$work/$name.log"; fail "building $name"; }
+}
+
+# build_pkgconfig ROOT OUT: g++ with the flags nvshmem.pc gives.
+build_pkgconfig() {
+  local flags
+  flags=$(PKG_CONFIG_PATH=$1/lib/pkgconfig pkg-config --cflags --libs nvshmem) || fail "pkg-config nvshmem"
+  say "pkg-config: $flags"
+  # shellcheck disable=SC2086
+  g++ -std=c++17 "$src/tests/package/consumer/app.cpp" $flags -Wl,-rpath,"$1/lib" -o "$2" || fail "g++ with pkg-config flags"
+}
+
+# A tool this step needs is missing (a machine other than CI): skip (CTest's skip code).
+need_tool() {
+  command -v "$1" >/dev/null || { echo "package_test $step: $1 not found; skipped" >&2; exit 77; }
+}
+case $step in
+  pkgconfig) need_tool pkg-config ;;
+  deb) need_tool pkg-config; need_tool dpkg-deb; need_tool cpack ;;
+esac
+
+case $step in
+  install)
+    rm -rf "$prefix"
+    cmake --install "$build" --prefix "$prefix" >"$work/install.log" || { cat "$work/install.log"; fail "cmake --install"; }
+    for f in include/nvshmem.h include/nvshmemx.h include/nvshmem_host.h include/nvshmem_version.h \
+      include/nvshmem_detail/types.h include/nvshmem_detail/version_registration.h lib/libnvshmem_device.a \
+      lib/cmake/nvshmem/NVSHMEMConfig.cmake lib/cmake/nvshmem/NVSHMEMConfigVersion.cmake \
+      lib/cmake/nvshmem/NVSHMEMTargets.cmake lib/pkgconfig/nvshmem.pc bin/nvshmrun bin/nvshmem-info; do
+      need_file "$prefix/$f"
+    done
+    # libnvshmem_host.so -> .so.MAJOR -> .so.MAJOR.MINOR.PATCH
+    major=$(header_version MAJOR) minor=$(header_version MINOR) patch=$(header_version PATCH)
+    [[ $(readlink "$prefix/lib/libnvshmem_host.so") == libnvshmem_host.so.$major ]] || fail "libnvshmem_host.so link"
+    [[ $(readlink "$prefix/lib/libnvshmem_host.so.$major") == libnvshmem_host.so.$major.$minor.$patch ]] ||
+      fail "libnvshmem_host.so.$major link"
+    need_file "$prefix/lib/libnvshmem_host.so.$major.$minor.$patch"
+    # Only the allowlisted headers: nothing of src/ (internal headers) is installed.
+    extra=$(cd "$prefix/include" && find . -type f | grep -Ev '^\./(nvshmem\.h|nvshmemx\.h|nvshmem_host\.h|nvshmem_version\.h|nvshmem_detail/.*|nvshmem/.*)$' || true)
+    [[ -z $extra ]] || fail "headers outside the allowlist installed: $extra"
+    out=$("$prefix/bin/nvshmem-info" -a) || fail "nvshmem-info -a"
+    echo "$out"
+    grep -q "NVSHMEM_SYMMETRIC_SIZE" <<<"$out" || fail "nvshmem-info -a has no environment table"
+    grep -q "library version *$major.$minor.$patch" <<<"$out" || fail "nvshmem-info -a shows the wrong version"
+    say "layout OK in $prefix (version $major.$minor.$patch)"
+    ;;
+  cmake)
+    build_cmake "$prefix" cmake-app
+    run_app "$prefix" "$work/cmake-app/app"
+    major=$(header_version MAJOR) minor=$(header_version MINOR)
+    build_cmake "$prefix" cmake-same-major -DNVSHMEM_WANT_VERSION="$major.$minor" || fail "find_package($major.$minor)"
+    if build_cmake "$prefix" cmake-next-major -DNVSHMEM_WANT_VERSION="$((major + 1)).0" >/dev/null 2>&1; then
+      fail "find_package(NVSHMEM $((major + 1)).0) accepted a $major.x install"
+    fi
+    say "find_package build OK; ConfigVersion accepts $major.$minor and refuses $((major + 1)).0"
+    ;;
+  pkgconfig)
+    build_pkgconfig "$prefix" "$work/pkgconfig-app"
+    run_app "$prefix" "$work/pkgconfig-app"
+    ;;
+  plain)
+    nvcc -std=c++17 -I"$prefix/include" "$src/tests/package/consumer/app.cpp" -L"$prefix/lib" -lnvshmem_host \
+      -Xlinker -rpath -Xlinker "$prefix/lib" -o "$work/plain-app" || fail "plain nvcc line"
+    run_app "$prefix" "$work/plain-app"
+    ;;
+  deb)
+    rm -rf "$work/pkg" "$work/deb-root" "$work/tgz-root"
+    (cd "$build" && cpack -G "DEB;TGZ" -B "$work/pkg" >"$work/cpack.log" 2>&1) || { cat "$work/cpack.log"; fail "cpack"; }
+    deb=$(ls "$work"/pkg/*.deb)
+    tgz=$(ls "$work"/pkg/*.tar.gz)
+    dpkg-deb -I "$deb"
+    mkdir -p "$work/deb-root" "$work/tgz-root"
+    dpkg-deb -x "$deb" "$work/deb-root"
+    tar -xzf "$tgz" -C "$work/tgz-root"
+    root=$work/deb-root/usr/local/nvshmem
+    need_file "$root/lib/cmake/nvshmem/NVSHMEMConfig.cmake"
+    # The .deb, the .tar.gz and `cmake --install` hold the same files.
+    list() { (cd "$1" && find . \( -type f -o -type l \) | sort); }
+    diff <(list "$root") <(list "$prefix") || fail "the .deb and the installed tree differ"
+    diff <(list "$work"/tgz-root/*) <(list "$prefix") || fail "the .tar.gz and the installed tree differ"
+    build_cmake "$root" deb-cmake-app
+    run_app "$root" "$work/deb-cmake-app/app"
+    build_pkgconfig "$root" "$work/deb-pkgconfig-app"
+    run_app "$root" "$work/deb-pkgconfig-app"
+    if [[ ${NVSHMEM_PACKAGE_TEST_DPKG:-0} == 1 && $(id -u) == 0 ]]; then
+      dpkg -i "$deb"
+      build_cmake /usr/local/nvshmem dpkg-cmake-app
+      run_app /usr/local/nvshmem "$work/dpkg-cmake-app/app"
+      dpkg -r nvshmem
+    fi
+    say ".deb and .tar.gz OK: $(basename "$deb"), $(basename "$tgz")"
+    ;;
+  contrib)
+    rm -rf "$work/contrib"
+    mkdir -p "$work/contrib"
+    n=0
+    for dir in "$src"/contrib/*/; do
+      [[ -f $dir/CMakeLists.txt ]] || continue
+      name=$(basename "$dir")
+      cp -r "$dir" "$work/contrib/$name"
+      say "building contrib/$name against $prefix"
+      cmake -S "$work/contrib/$name" -B "$work/contrib/$name-build" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" ||
+        fail "configuring contrib/$name"
+      cmake --build "$work/contrib/$name-build" || fail "building contrib/$name"
+      PATH=$prefix/bin:$PATH ctest --test-dir "$work/contrib/$name-build" --output-on-failure || fail "tests of contrib/$name"
+      n=$((n + 1))
+    done
+    say "$n contrib project(s) built against the installed tree"
+    ;;
+  *)
+    fail "unknown step $step"
+    ;;
+esac
