@@ -14,6 +14,8 @@ Status mpi_create(const void *comm, const Env &env, std::unique_ptr<Bootstrap> *
 
 // PMI-1 simple protocol over PMI_FD (set by the process manager) or PMI_PORT.
 Status pmi1_create(const Env &env, std::unique_ptr<Bootstrap> *out);
+// The same over a connected descriptor (not closed by the bootstrap), with rank and size known; for tests.
+Status pmi1_connect_fd(int fd, int rank, int size, const Env &env, std::unique_ptr<Bootstrap> *out);
 
 // PMIx through libpmix loaded at run time (NVSHMEM_BOOTSTRAP_PMIX_PLUGIN, default libpmix.so.2).
 Status pmix_create(const Env &env, std::unique_ptr<Bootstrap> *out);

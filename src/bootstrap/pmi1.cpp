@@ -33,7 +33,25 @@ PmiLine pmi_parse(const std::string &line) {
 
 Io PmiConn::send_line(const std::string &line, Clock::time_point deadline) {
   std::string l = line + "\n";
-  return send_all(fd_, l.data(), l.size(), deadline);
+  const char *p = l.data();
+  std::size_t left = l.size();
+  while (left > 0) {  // PMI_FD may be a blocking descriptor: never block in send itself
+    ssize_t n = send(fd_, p, left, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (n > 0) {
+      p += n, left -= static_cast<std::size_t>(n);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+      if (ms <= 0) return Io::timeout;
+      pollfd pf{fd_, POLLOUT, 0};
+      poll(&pf, 1, static_cast<int>(std::min<long long>(ms, 1000)));
+      continue;
+    }
+    return Io::closed;
+  }
+  return Io::ok;
 }
 
 Io PmiConn::read_line(std::string *line, Clock::time_point deadline) {
@@ -91,7 +109,8 @@ bool hex_decode(const std::string &text, void *out, std::size_t bytes) {
 // ---------------------------------------------------------------------------------------------------
 // nvshmrun's server
 
-Pmi1Server::Pmi1Server(std::vector<Fd> fds, std::string kvsname) : fds_(std::move(fds)), kvsname_(std::move(kvsname)) {
+Pmi1Server::Pmi1Server(std::vector<Fd> fds, std::string kvsname, int vallen_max)
+    : fds_(std::move(fds)), kvsname_(std::move(kvsname)), vallen_max_(vallen_max) {
   int p[2];
   if (pipe2(p, O_CLOEXEC | O_NONBLOCK) == 0) wake_read_.reset(p[0]), wake_write_.reset(p[1]);
   for (Fd &f : fds_) set_nonblocking(f.get());
@@ -123,7 +142,7 @@ void Pmi1Server::run() {
       reply(r, "cmd=response_to_init pmi_version=1 pmi_subversion=1 rc=0");
     } else if (cmd == "get_maxes") {
       reply(r, "cmd=maxes kvsname_max=" + std::to_string(kKvsnameMax) + " keylen_max=" + std::to_string(kKeylenMax) +
-                   " vallen_max=" + std::to_string(kVallenMax) + " rc=0");
+                   " vallen_max=" + std::to_string(vallen_max_) + " rc=0");
     } else if (cmd == "get_my_kvsname") {
       reply(r, "cmd=my_kvsname kvsname=" + kvsname_ + " rc=0");
     } else if (cmd == "get_appnum") {
@@ -131,7 +150,7 @@ void Pmi1Server::run() {
     } else if (cmd == "get_universe_size") {
       reply(r, "cmd=universe_size size=" + std::to_string(n) + " rc=0");
     } else if (cmd == "put") {
-      if (m["key"].size() > kKeylenMax || m["value"].size() > kVallenMax) {
+      if (m["key"].size() > kKeylenMax || m["value"].size() > static_cast<std::size_t>(vallen_max_)) {
         reply(r, "cmd=put_result rc=-1 msg=key_or_value_too_long");
       } else {
         kvs[m["key"]] = m["value"];
@@ -213,6 +232,7 @@ class Pmi1Bootstrap final : public Bootstrap {
  private:
   explicit Pmi1Bootstrap(int fd, bool owned) : conn_(fd), owned_(owned) {}
   friend Status nvshm::boot::pmi1_create(const Env &, std::unique_ptr<Bootstrap> *);
+  friend Status nvshm::boot::pmi1_connect_fd(int, int, int, const Env &, std::unique_ptr<Bootstrap> *);
   // Sends `line`, reads the answer, checks its cmd is `expect` and rc is 0.
   Status command(const std::string &line, const char *expect, PmiLine *answer, long timeout_s = 0);
   Status pmi_barrier(const char *where);
@@ -285,6 +305,8 @@ Status Pmi1Bootstrap::start(const Env &env) {
   vallen_ = static_cast<std::size_t>(vallen);
   NVSHM_TRY(command("cmd=get_my_kvsname", "my_kvsname", &m));
   kvsname_ = m["kvsname"];
+  NVSHM_INFO("nvshmem_init", "PMI-1 bootstrap: PE %d of %d, key-value space %s, values up to %zu bytes", rank_, size_,
+             kvsname_.c_str(), vallen_);
   return Status::ok;
 }
 
@@ -353,6 +375,15 @@ bool env_int(const char *name, long *out) {
 
 }  // namespace
 
+Status pmi1_connect_fd(int fd, int rank, int size, const Env &env, std::unique_ptr<Bootstrap> *out) {
+  std::unique_ptr<Pmi1Bootstrap> b(new Pmi1Bootstrap(fd, false));
+  b->rank_ = rank;
+  b->size_ = size;
+  NVSHM_TRY(b->start(env));
+  *out = std::move(b);
+  return Status::ok;
+}
+
 Status pmi1_create(const Env &env, std::unique_ptr<Bootstrap> *out) {
   const char *where = "nvshmem_init (PMI-1 bootstrap)";
   long fd = -1, rank = -1, size = -1;
@@ -369,12 +400,7 @@ Status pmi1_create(const Env &env, std::unique_ptr<Bootstrap> *out) {
       return Status::invalid_value;
     }
     fcntl(static_cast<int>(fd), F_SETFD, FD_CLOEXEC);
-    std::unique_ptr<Pmi1Bootstrap> b(new Pmi1Bootstrap(static_cast<int>(fd), false));
-    b->rank_ = static_cast<int>(rank);
-    b->size_ = static_cast<int>(size);
-    NVSHM_TRY(b->start(env));
-    *out = std::move(b);
-    return Status::ok;
+    return pmi1_connect_fd(static_cast<int>(fd), static_cast<int>(rank), static_cast<int>(size), env, out);
   }
   if (port && *port) {
     // "host:port": connect, then the handshake "cmd=initack pmiid=<PMI_ID>" gives size and rank.

@@ -41,8 +41,9 @@ bool hex_decode(const std::string &text, void *out, std::size_t bytes);
 class Pmi1Server {
  public:
   static constexpr int kVallenMax = 1024, kKeylenMax = 64, kKvsnameMax = 256;
-  // Takes ownership of fds (one per rank). Starts the thread.
-  Pmi1Server(std::vector<Fd> fds, std::string kvsname);
+  // Takes ownership of fds (one per rank). Starts the thread. vallen_max: the longest value accepted
+  // (announced by get_maxes); tests lower it to make clients split blobs into many chunks.
+  Pmi1Server(std::vector<Fd> fds, std::string kvsname, int vallen_max = kVallenMax);
   ~Pmi1Server();  // stops and joins
   Pmi1Server(const Pmi1Server &) = delete;
   Pmi1Server &operator=(const Pmi1Server &) = delete;
@@ -51,6 +52,7 @@ class Pmi1Server {
   void run();
   std::vector<Fd> fds_;
   std::string kvsname_;
+  int vallen_max_;
   Fd wake_read_, wake_write_;
   std::thread thread_;
 };

@@ -507,13 +507,13 @@ TEST(Bootstrap, SingleAndLauncherSelection) {
   EXPECT_EQ(b->barrier(), Status::ok);
 
   testing::internal::CaptureStderr();
-  EXPECT_EQ(bootstrap_create(NVSHMEMX_INIT_WITH_MPI_COMM, nullptr, env, &b), Status::not_supported);
+  EXPECT_EQ(bootstrap_create(NVSHMEMX_INIT_WITH_MPI_COMM, nullptr, env, &b), Status::invalid_value);
   EXPECT_EQ(bootstrap_create(NVSHMEMX_INIT_WITH_SHMEM, nullptr, env, &b), Status::not_supported);
-  Env mpi = env;
-  mpi.bootstrap = "MPI";
-  EXPECT_EQ(bootstrap_create(0, nullptr, mpi, &b), Status::not_supported);
-  mpi.bootstrap = "nonsense";
-  EXPECT_EQ(bootstrap_create(0, nullptr, mpi, &b), Status::invalid_value);
+  Env other = env;
+  other.bootstrap = "SHMEM";
+  EXPECT_EQ(bootstrap_create(0, nullptr, other, &b), Status::not_supported);
+  other.bootstrap = "nonsense";
+  EXPECT_EQ(bootstrap_create(0, nullptr, other, &b), Status::invalid_value);
   std::string err = testing::internal::GetCapturedStderr();
   EXPECT_NE(err.find("not available in this version"), std::string::npos) << err;
 

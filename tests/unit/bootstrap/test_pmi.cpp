@@ -1,0 +1,314 @@
+// PMI-1 client (our bootstrap) against nvshmrun's PMI-1 server (threads as PEs, socketpairs as PMI_FD)
+// and against scripted fake servers (refusals, garbage, silence, a server that closes); bootstrap
+// selection and the error messages of the MPI and PMIx methods when their library cannot be loaded.
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "bootstrap/bootstrap.hpp"
+#include "bootstrap/methods.hpp"
+#include "bootstrap/pmi1.hpp"
+#include "bootstrap/wire.hpp"
+
+namespace nvshm {
+namespace {
+
+Env make_env(long timeout_s) {
+  Env env;
+  EXPECT_EQ(env_load(&env), Status::ok);
+  env.bootstrap_timeout = timeout_s;
+  return env;
+}
+
+unsigned char pattern(int rank, int round, std::size_t i) {
+  return static_cast<unsigned char>(rank * 131 + round * 31 + i * 7 + (i >> 8));
+}
+
+// Back-to-back allgather and barrier rounds (consecutive barriers included) with random sizes (the same
+// on every rank) and random delays; returns 0 when every payload arrived intact.
+int exercise(Bootstrap &b, int rounds, std::size_t max_bytes) {
+  std::mt19937 plan(99), delays(static_cast<unsigned>(b.rank()) * 7919 + 1);
+  std::vector<unsigned char> in, out;
+  for (int round = 0; round < rounds; ++round) {
+    if (delays() % 3 == 0) std::this_thread::sleep_for(std::chrono::microseconds(delays() % 500));
+    unsigned kind = plan() % 4;
+    if (kind == 0) {
+      if (b.barrier() != Status::ok) return 10;
+      continue;
+    }
+    std::size_t bytes = kind == 1 ? 0 : plan() % max_bytes;
+    in.resize(bytes);
+    out.assign(bytes * b.size(), 0xee);
+    for (std::size_t i = 0; i < bytes; ++i) in[i] = pattern(b.rank(), round, i);
+    Status s = b.allgather(in.data(), out.data(), bytes);
+    if (s != Status::ok) return 20 + static_cast<int>(s);
+    for (int r = 0; r < b.size(); ++r)
+      for (std::size_t i = 0; i < bytes; ++i)
+        if (out[r * bytes + i] != pattern(r, round, i)) return 40;
+  }
+  return 0;
+}
+
+// n PEs as threads, each connected to a Pmi1Server through a socketpair.
+std::vector<int> run_pmi_threads(int n, int vallen, int rounds, std::size_t max_bytes) {
+  std::vector<boot::Fd> server_ends;
+  std::vector<boot::Fd> client_ends;
+  for (int r = 0; r < n; ++r) {
+    int sp[2];
+    EXPECT_EQ(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp), 0);
+    server_ends.emplace_back(sp[0]);
+    client_ends.emplace_back(sp[1]);
+  }
+  boot::Pmi1Server server(std::move(server_ends), "test-kvs", vallen);
+  Env env = make_env(20);
+  std::vector<int> codes(n, -1);
+  std::vector<std::thread> threads;
+  for (int r = 0; r < n; ++r)
+    threads.emplace_back([&, r] {
+      std::unique_ptr<Bootstrap> b;
+      if (boot::pmi1_connect_fd(client_ends[r].get(), r, n, env, &b) != Status::ok) {
+        codes[r] = 1;
+        return;
+      }
+      if (b->rank() != r || b->size() != n || std::string(b->name()) != "PMI") {
+        codes[r] = 2;
+        return;
+      }
+      codes[r] = exercise(*b, rounds, max_bytes);
+    });
+  for (auto &t : threads) t.join();
+  return codes;
+}
+
+TEST(Pmi1, NvshmrunServerManyRoundsIntact) {
+  for (int n : {1, 2, 5}) {
+    auto codes = run_pmi_threads(n, boot::Pmi1Server::kVallenMax, 120, 3000);
+    for (int r = 0; r < n; ++r) EXPECT_EQ(codes[r], 0) << n << " PEs, PE " << r;
+  }
+}
+
+TEST(Pmi1, SmallValuesSplitIntoManyChunks) {
+  auto codes = run_pmi_threads(3, 24, 40, 700);  // 11 bytes per chunk
+  for (int r = 0; r < 3; ++r) EXPECT_EQ(codes[r], 0) << "PE " << r;
+}
+
+TEST(Pmi1, MismatchedSizesAreSymmetryErrors) {
+  int sp0[2], sp1[2];
+  ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, sp0), 0);
+  ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, sp1), 0);
+  std::vector<boot::Fd> ends;
+  ends.emplace_back(sp0[0]);
+  ends.emplace_back(sp1[0]);
+  boot::Pmi1Server server(std::move(ends), "kvs");
+  boot::Fd c0(sp0[1]), c1(sp1[1]);
+  Env env = make_env(10);
+  Status s[2];
+  testing::internal::CaptureStderr();
+  std::thread t([&] {
+    std::unique_ptr<Bootstrap> b;
+    ASSERT_EQ(boot::pmi1_connect_fd(c1.get(), 1, 2, env, &b), Status::ok);
+    char in[16] = {0}, out[32];
+    s[1] = b->allgather(in, out, 16);
+  });
+  std::unique_ptr<Bootstrap> b;
+  ASSERT_EQ(boot::pmi1_connect_fd(c0.get(), 0, 2, env, &b), Status::ok);
+  char in[8] = {0}, out[16];
+  s[0] = b->allgather(in, out, 8);
+  t.join();
+  std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(s[0], Status::symmetry);
+  EXPECT_EQ(s[1], Status::symmetry);
+  EXPECT_NE(err.find("PE 1 passed 16 bytes but PE 0 passed 8 bytes"), std::string::npos) << err;
+}
+
+// A fake PMI-1 server on one socketpair: answer(line) gives the reply lines ("" = say nothing;
+// "CLOSE" = close the connection).
+struct FakeServer {
+  boot::Fd mine, theirs;
+  std::thread thread;
+  explicit FakeServer(std::function<std::string(const boot::PmiLine &)> answer) {
+    int sp[2];
+    EXPECT_EQ(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp), 0);
+    mine.reset(sp[0]);
+    theirs.reset(sp[1]);
+    thread = std::thread([this, answer] {
+      boot::PmiConn conn(mine.get());
+      std::string line;
+      while (conn.read_line(&line, boot::Clock::now() + std::chrono::seconds(30)) == boot::Io::ok) {
+        std::string reply = answer(boot::pmi_parse(line));
+        if (reply == "CLOSE") {
+          shutdown(mine.get(), SHUT_RDWR);
+          return;
+        }
+        if (!reply.empty()) conn.send_line(reply, boot::Clock::now() + std::chrono::seconds(5));
+      }
+    });
+  }
+  ~FakeServer() {
+    shutdown(theirs.get(), SHUT_RDWR);
+    thread.join();
+  }
+};
+
+// The standard answers to the start-up commands; `other` answers the rest.
+std::function<std::string(const boot::PmiLine &)> script(std::function<std::string(const std::string &)> other) {
+  return [other](const boot::PmiLine &m) -> std::string {
+    const std::string &cmd = m.at("cmd");
+    if (cmd == "init") return "cmd=response_to_init pmi_version=1 pmi_subversion=1 rc=0";
+    if (cmd == "get_maxes") return "cmd=maxes kvsname_max=256 keylen_max=64 vallen_max=1024 rc=0";
+    if (cmd == "get_my_kvsname") return "cmd=my_kvsname kvsname=fake rc=0";
+    if (cmd == "finalize") return "cmd=finalize_ack rc=0";
+    return other(cmd);
+  };
+}
+
+TEST(Pmi1, ScriptedServerFailures) {
+  Env env = make_env(1);
+  int v = 7, out[2];
+  {  // silent at the barrier: bounded by the timeout, names what did not arrive
+    FakeServer fake(script([](const std::string &cmd) { return cmd == "put" ? "cmd=put_result rc=0" : ""; }));
+    std::unique_ptr<Bootstrap> b;
+    ASSERT_EQ(boot::pmi1_connect_fd(fake.theirs.get(), 0, 2, env, &b), Status::ok);
+    testing::internal::CaptureStderr();
+    auto t0 = boot::Clock::now();
+    EXPECT_EQ(b->allgather(&v, out, sizeof v), Status::timeout);
+    EXPECT_LT(boot::Clock::now() - t0, std::chrono::seconds(5));
+    EXPECT_EQ(b->barrier(), Status::peer_failed);  // failed for good
+    std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_NE(err.find("no 'barrier_out' from the PMI server within 1 s (NVSHMEM_BOOTSTRAP_TIMEOUT)"),
+              std::string::npos)
+        << err;
+  }
+  {  // put refused
+    FakeServer fake(script([](const std::string &) { return "cmd=put_result rc=-1 msg=kvs_full"; }));
+    std::unique_ptr<Bootstrap> b;
+    ASSERT_EQ(boot::pmi1_connect_fd(fake.theirs.get(), 0, 2, env, &b), Status::ok);
+    testing::internal::CaptureStderr();
+    EXPECT_NE(b->allgather(&v, out, sizeof v), Status::ok);
+    std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_NE(err.find("refused 'put': rc=-1 kvs_full"), std::string::npos) << err;
+  }
+  {  // garbage answer
+    FakeServer fake(script([](const std::string &) { return "hello there"; }));
+    std::unique_ptr<Bootstrap> b;
+    ASSERT_EQ(boot::pmi1_connect_fd(fake.theirs.get(), 0, 2, env, &b), Status::ok);
+    testing::internal::CaptureStderr();
+    EXPECT_EQ(b->barrier(), Status::peer_failed);
+    std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_NE(err.find("answered 'hello there' to 'barrier_in'"), std::string::npos) << err;
+  }
+  {  // the server goes away
+    FakeServer fake(script([](const std::string &) { return "CLOSE"; }));
+    std::unique_ptr<Bootstrap> b;
+    ASSERT_EQ(boot::pmi1_connect_fd(fake.theirs.get(), 0, 2, env, &b), Status::ok);
+    testing::internal::CaptureStderr();
+    EXPECT_EQ(b->barrier(), Status::peer_failed);
+    std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_NE(err.find("lost the connection to the PMI server"), std::string::npos) << err;
+  }
+  {  // init refused
+    FakeServer fake([](const boot::PmiLine &) { return std::string("cmd=response_to_init rc=-1 msg=no"); });
+    std::unique_ptr<Bootstrap> b;
+    testing::internal::CaptureStderr();
+    EXPECT_NE(boot::pmi1_connect_fd(fake.theirs.get(), 0, 2, env, &b), Status::ok);
+    std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_NE(err.find("refused 'init'"), std::string::npos) << err;
+  }
+}
+
+TEST(Pmi1, LineParsingAndHex) {
+  auto m = boot::pmi_parse("cmd=get_result rc=0 value=ab=cd  msg=");
+  EXPECT_EQ(m["cmd"], "get_result");
+  EXPECT_EQ(m["rc"], "0");
+  EXPECT_EQ(m["value"], "ab=cd");
+  EXPECT_EQ(m["msg"], "");
+  unsigned char bytes[4] = {0, 0x7f, 0x80, 0xff}, back[4];
+  EXPECT_EQ(boot::hex_encode(bytes, 4), "007f80ff");
+  EXPECT_TRUE(boot::hex_decode("007F80ff", back, 4));
+  EXPECT_EQ(memcmp(bytes, back, 4), 0);
+  EXPECT_FALSE(boot::hex_decode("007f80f", back, 4));
+  EXPECT_FALSE(boot::hex_decode("007f80fg", back, 4));
+}
+
+void clear_launch_env() {
+  for (const char *v :
+       {"NVSHMRUN_UNIQUEID", "PMI_FD", "PMI_PORT", "PMI_RANK", "PMI_SIZE", "PMIX_RANK", "PMIX_NAMESPACE"})
+    unsetenv(v);
+}
+
+TEST(Selection, MethodsAndTheirErrors) {
+  clear_launch_env();
+  Env env = make_env(5);
+  std::unique_ptr<Bootstrap> b;
+  auto expect = [&](Env e, unsigned flags, const nvshmemx_init_attr_t *attr, Status want, const char *text) {
+    testing::internal::CaptureStderr();
+    EXPECT_EQ(bootstrap_create(flags, attr, e, &b), want) << text;
+    std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_NE(err.find(text), std::string::npos) << err;
+  };
+  // Nothing in the environment: a 1-PE job, also for NVSHMEM_BOOTSTRAP=PMI.
+  for (const char *m : {"", "PMI", "pmi", "nvshmrun"}) {
+    Env e = env;
+    e.bootstrap = m;
+    ASSERT_EQ(bootstrap_create(0, nullptr, e, &b), Status::ok) << m;
+    EXPECT_STREQ(b->name(), "single");
+  }
+  Env e = env;
+  e.bootstrap = "PMI";
+  e.bootstrap_pmi = "PMI";
+  expect(e, 0, nullptr, Status::invalid_value, "neither PMI_FD nor PMI_PORT is set");
+  e.bootstrap_pmi = "PMI-2";
+  expect(e, 0, nullptr, Status::not_supported, "NVSHMEM_BOOTSTRAP_PMI=PMI-2: PMI-2 is not available");
+  e.bootstrap_pmi = "foo";
+  expect(e, 0, nullptr, Status::invalid_value, "NVSHMEM_BOOTSTRAP_PMI=foo: unknown PMI flavour");
+  e.bootstrap_pmi = "PMIX";
+  e.bootstrap_pmix_plugin = "libno-such-pmix.so";
+  expect(e, 0, nullptr, Status::not_supported, "cannot load the PMIx library 'libno-such-pmix.so'");
+  e = env;
+  e.bootstrap = "MPI";
+  e.bootstrap_mpi_plugin = "libno-such-mpi.so";
+  expect(e, 0, nullptr, Status::not_supported, "cannot load the MPI library 'libno-such-mpi.so'");
+  e.bootstrap = "SHMEM";
+  expect(e, 0, nullptr, Status::not_supported, "NVSHMEM_BOOTSTRAP=SHMEM: this bootstrap is not available");
+  e.bootstrap = "nonsense";
+  expect(e, 0, nullptr, Status::invalid_value, "NVSHMEM_BOOTSTRAP=nonsense: unknown bootstrap method");
+  expect(env, NVSHMEMX_INIT_WITH_MPI_COMM, nullptr, Status::invalid_value, "needs attr->mpi_comm");
+  expect(env, NVSHMEMX_INIT_WITH_SHMEM, nullptr, Status::not_supported, "NVSHMEMX_INIT_WITH_SHMEM");
+  // Detection: a PMI-1 environment with a descriptor that is not open.
+  setenv("PMI_FD", "987", 1);
+  setenv("PMI_RANK", "0", 1);
+  setenv("PMI_SIZE", "2", 1);
+  expect(env, 0, nullptr, Status::invalid_value, "PMI_FD=987 is not an open descriptor");
+  clear_launch_env();
+
+  EXPECT_EQ(boot::plugin_library("", "libmpi.so.40"), "libmpi.so.40");
+  EXPECT_EQ(boot::plugin_library("nvshmem_bootstrap_mpi.so", "libmpi.so.40"), "libmpi.so.40");
+  EXPECT_EQ(boot::plugin_library("/opt/x/nvshmem_bootstrap_pmix.so.3", "libpmix.so.2"), "libpmix.so.2");
+  EXPECT_EQ(boot::plugin_library("libmpich.so.12", "libmpi.so.40"), "libmpich.so.12");
+}
+
+TEST(Selection, LocalRankFromOtherLaunchers) {
+  for (const char *v :
+       {"NVSHMRUN_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID", "PMIX_LOCAL_RANK"})
+    unsetenv(v);
+  EXPECT_EQ(launcher_local_rank(), -1);
+  setenv("SLURM_LOCALID", "2", 1);
+  EXPECT_EQ(launcher_local_rank(), 2);
+  setenv("OMPI_COMM_WORLD_LOCAL_RANK", "1", 1);
+  EXPECT_EQ(launcher_local_rank(), 1);
+  setenv("NVSHMRUN_LOCAL_RANK", "3", 1);
+  EXPECT_EQ(launcher_local_rank(), 3);
+  for (const char *v : {"NVSHMRUN_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID"}) unsetenv(v);
+}
+
+}  // namespace
+}  // namespace nvshm
