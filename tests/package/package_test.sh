@@ -92,6 +92,19 @@ case $step in
     # Only the allowlisted headers: nothing of src/ (internal headers) is installed.
     extra=$(cd "$prefix/include" && find . -type f | grep -Ev '^\./(nvshmem\.h|nvshmemx\.h|nvshmem_host\.h|nvshmem_version\.h|nvshmem_detail/.*|nvshmem/.*)$' || true)
     [[ -z $extra ]] || fail "headers outside the allowlist installed: $extra"
+    # Perftests and examples keep their source folders under $NVSHMEM_PERFTEST_INSTALL / $NVSHMEM_EXAMPLES_INSTALL.
+    cache() { sed -nE "s/^$1:[A-Z]+=(.*)/\\1/p" "$build/CMakeCache.txt"; }
+    under_prefix() { if [[ $1 == /* ]]; then echo "$1"; else echo "$prefix/$1"; fi; }
+    if [[ $(cache NVSHMEM_BUILD_PERFTESTS) == ON ]]; then
+      dir=$(under_prefix "$(cache NVSHMEM_PERFTEST_INSTALL)")
+      need_file "$dir/device/pt-to-pt/shmem_put_bw"
+      need_file "$dir/host/pt-to-pt/bw"
+    fi
+    if [[ $(cache NVSHMEM_BUILD_EXAMPLES) == ON ]]; then
+      dir=$(under_prefix "$(cache NVSHMEM_EXAMPLES_INSTALL)")
+      need_file "$dir/heat1d"
+      "$prefix/bin/nvshmrun" -n 2 --timeout 60 "$dir/heat1d" >/dev/null || fail "installed heat1d (RPATH?)"
+    fi
     out=$("$prefix/bin/nvshmem-info" -a) || fail "nvshmem-info -a"
     echo "$out"
     grep -q "NVSHMEM_SYMMETRIC_SIZE" <<<"$out" || fail "nvshmem-info -a has no environment table"
