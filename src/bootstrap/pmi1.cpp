@@ -244,6 +244,7 @@ class Pmi1Bootstrap final : public Bootstrap {
   std::string kvsname_;
   std::size_t vallen_ = 1024;
   unsigned round_ = 0;
+  std::string prefix_ = "nvb";
 };
 
 Status Pmi1Bootstrap::command(const std::string &line, const char *expect, PmiLine *answer, long timeout_s) {
@@ -305,6 +306,9 @@ Status Pmi1Bootstrap::start(const Env &env) {
   vallen_ = static_cast<std::size_t>(vallen);
   NVSHM_TRY(command("cmd=get_my_kvsname", "my_kvsname", &m));
   kvsname_ = m["kvsname"];
+  // A barrier first: a PE that finalized and initialises again must not put keys of round 0 while a slower
+  // PE may still read those of the previous session's last round (the key-value space outlives sessions).
+  NVSHM_TRY(pmi_barrier("nvshmem_init (PMI-1 bootstrap)"));
   NVSHM_INFO("nvshmem_init", "PMI-1 bootstrap: PE %d of %d, key-value space %s, values up to %zu bytes", rank_, size_,
              kvsname_.c_str(), vallen_);
   return Status::ok;
@@ -323,13 +327,13 @@ Status Pmi1Bootstrap::allgather(const void *in, void *out, std::size_t bytes) {
               static_cast<unsigned long long>(kMaxBlob));
     return Status::invalid_value;
   }
-  const unsigned k = round_++;
+  const std::string k = prefix_ + std::to_string(round_++);
   const std::size_t chunk_bytes = (vallen_ - 1) / 2;  // hex doubles the size; keep one byte of margin
   // The first chunk starts with the size (16 hex digits), so that a mismatch is detected.
   std::string all = hex_encode(&bytes, sizeof bytes) + hex_encode(in, bytes);
   std::size_t chunks = (all.size() + 2 * chunk_bytes - 1) / (2 * chunk_bytes);
   for (std::size_t c = 0; c < chunks; ++c) {
-    std::string key = "nvb" + std::to_string(k) + "." + std::to_string(rank_) + "." + std::to_string(c);
+    std::string key = k + "." + std::to_string(rank_) + "." + std::to_string(c);
     NVSHM_TRY(command(
         "cmd=put kvsname=" + kvsname_ + " key=" + key + " value=" + all.substr(c * 2 * chunk_bytes, 2 * chunk_bytes),
         "put_result", nullptr));
@@ -342,7 +346,7 @@ Status Pmi1Bootstrap::allgather(const void *in, void *out, std::size_t bytes) {
     }
     std::string text;
     for (std::size_t c = 0; c < chunks; ++c) {
-      std::string key = "nvb" + std::to_string(k) + "." + std::to_string(r) + "." + std::to_string(c);
+      std::string key = k + "." + std::to_string(r) + "." + std::to_string(c);
       PmiLine m;
       NVSHM_TRY(command("cmd=get kvsname=" + kvsname_ + " key=" + key, "get_result", &m));
       text += m["value"];

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <random>
 #include <string>
 #include <thread>
@@ -161,8 +162,10 @@ struct FakeServer {
 
 // The standard answers to the start-up commands; `other` answers the rest.
 std::function<std::string(const boot::PmiLine &)> script(std::function<std::string(const std::string &)> other) {
-  return [other](const boot::PmiLine &m) -> std::string {
+  auto barriers = std::make_shared<int>(0);
+  return [other, barriers](const boot::PmiLine &m) -> std::string {
     const std::string &cmd = m.at("cmd");
+    if (cmd == "barrier_in" && (*barriers)++ == 0) return "cmd=barrier_out rc=0";  // the one at start-up
     if (cmd == "init") return "cmd=response_to_init pmi_version=1 pmi_subversion=1 rc=0";
     if (cmd == "get_maxes") return "cmd=maxes kvsname_max=256 keylen_max=64 vallen_max=1024 rc=0";
     if (cmd == "get_my_kvsname") return "cmd=my_kvsname kvsname=fake rc=0";

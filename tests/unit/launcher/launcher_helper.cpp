@@ -8,6 +8,9 @@
 //   stamp=DIR      write CLOCK_MONOTONIC in nanoseconds to DIR/<rank>.stamp
 //   lines=K        write K lines to stdout and K to stderr, each in several small pieces
 //   bootstrap      connect the launcher bootstrap, allgather the ranks, barrier
+//   pmi-bootstrap  the same through nvshmrun's PMI-1 server (NVSHMEM_BOOTSTRAP_PMI=PMI)
+// It also prints its PMI-1 variables and whether PMI_FD is open.
+#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -53,6 +56,9 @@ int main(int argc, char **argv) {
   int rank = atoi(var("NVSHMRUN_RANK"));
   printf("rank=%s size=%s local_rank=%s local_size=%s uid_len=%zu\n", var("NVSHMRUN_RANK"), var("NVSHMRUN_SIZE"),
          var("NVSHMRUN_LOCAL_RANK"), var("NVSHMRUN_LOCAL_SIZE"), strlen(var("NVSHMRUN_UNIQUEID")));
+  int pmi_fd = atoi(var("PMI_FD"));
+  printf("pmi_rank=%s pmi_size=%s pmi_fd_open=%s\n", var("PMI_RANK"), var("PMI_SIZE"),
+         getenv("PMI_FD") && fcntl(pmi_fd, F_GETFD) >= 0 ? "yes" : "no");
   fflush(stdout);
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -96,6 +102,10 @@ int main(int argc, char **argv) {
       }
     } else if (a == "bootstrap") {
       if (run_bootstrap() != 0) return 1;
+    } else if (a == "pmi-bootstrap") {
+      setenv("NVSHMEM_BOOTSTRAP_PMI", "PMI", 1);
+      if (run_bootstrap() != 0) return 1;
+      unsetenv("NVSHMEM_BOOTSTRAP_PMI");
     } else {
       fprintf(stderr, "launcher_helper: unknown action '%s'\n", a.c_str());
       return 99;

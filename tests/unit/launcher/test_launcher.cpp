@@ -168,6 +168,13 @@ TEST(Launcher, BootstrapThroughTheLauncher) {
   EXPECT_EQ(lines_matching(r.out, "^bootstrap ok name=launcher rank=\\d size=4$").size(), 4u) << r.out;
 }
 
+TEST(Launcher, Pmi1ForProgramsOfOtherLibraries) {
+  Result r = run({"-n", "3", kHelper, "pmi-bootstrap", "pmi-bootstrap"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(lines_matching(r.out, "^pmi_rank=\\d pmi_size=3 pmi_fd_open=yes$").size(), 3u) << r.out;
+  EXPECT_EQ(lines_matching(r.out, "^bootstrap ok name=PMI rank=\\d size=3$").size(), 6u) << r.out;
+}
+
 TEST(Launcher, RepeatedInitFinalizeInEachPe) {
   Result r = run({"-n", "4", kHelper, "bootstrap", "bootstrap", "sleep=0.05", "bootstrap", "bootstrap"});
   ASSERT_EQ(r.status, 0) << r.err;
