@@ -4,7 +4,8 @@
 # STEP:
 #   install    cmake --install into WORK_DIR/prefix; check the layout; run bin/nvshmem-info -a
 #   cmake      build tests/package/consumer (copied out of the source tree) with find_package(NVSHMEM),
-#              run it as 2 PEs on the CPU backend; check the ConfigVersion rules (same MAJOR)
+#              as C++ and as CUDA with -rdc=true + nvshmem::nvshmem_device; run both as 2 PEs on the
+#              CPU backend; check the ConfigVersion rules (same MAJOR)
 #   pkgconfig  the same program built with g++ $(pkg-config --cflags --libs nvshmem)
 #   plain      the same program built with a plain nvcc line: -I, -L, -l
 #   deb        cpack a .deb and a .tar.gz; check they hold the same files as the install; unpack the
@@ -112,8 +113,10 @@ case $step in
     say "layout OK in $prefix (version $major.$minor.$patch)"
     ;;
   cmake)
-    build_cmake "$prefix" cmake-app
+    # Also as CUDA with -rdc=true and nvshmem::nvshmem_device (app_rdc), as NVIDIA's users build.
+    build_cmake "$prefix" cmake-app -DNVSHMEM_CONSUMER_RDC=ON -DCMAKE_CUDA_COMPILER="$CUDA_BIN/nvcc"
     run_app "$prefix" "$work/cmake-app/app"
+    run_app "$prefix" "$work/cmake-app/app_rdc"
     major=$(header_version MAJOR) minor=$(header_version MINOR)
     build_cmake "$prefix" cmake-same-major -DNVSHMEM_WANT_VERSION="$major.$minor" || fail "find_package($major.$minor)"
     if build_cmake "$prefix" cmake-next-major -DNVSHMEM_WANT_VERSION="$((major + 1)).0" >/dev/null 2>&1; then
