@@ -1,36 +1,82 @@
 #!/usr/bin/env bash
-# perf-compare.sh BUILD_DIR [N_RUNS]
+# perf-compare.sh BUILD_DIR [N_RUNS] [TEST...]
 #
-# shmem_put_bw, this project against NVIDIA's NVSHMEM, on one machine in one run (docs/perftest.md).
-# Builds the same perftest source against NVIDIA's NVSHMEM with nvcc, then runs ours
-# (BUILD_DIR/perftest/device/pt-to-pt/shmem_put_bw) and NVIDIA's alternately, N_RUNS times each
-# (default 5), both started by BUILD_DIR/bin/nvshmrun (NVIDIA's through the unique-id bootstrap), and
-# prints size, the median GB/s of each and the ratio ours/NVIDIA. Made for the GPU machine (2 GPUs,
-# NVIDIA NVSHMEM 3.4.5 as the Python package nvidia.nvshmem); takes about 2-4 minutes.
+# Perftests of this project against NVIDIA's NVSHMEM, on one machine in one call (docs/perftest.md).
+# Builds the same perftest sources against NVIDIA's NVSHMEM with nvcc (in parallel), then runs ours
+# (BUILD_DIR/perftest/device/pt-to-pt/<test>) and NVIDIA's alternately, N_RUNS times each, both
+# started by BUILD_DIR/bin/nvshmrun (NVIDIA's through the unique-id bootstrap), and prints per test
+# and size the median of each and the ratio ours/NVIDIA (latency: lower is better, bandwidth:
+# higher). TEST defaults to shmem_put_bw (with N_RUNS default 5); `all` means every point-to-point
+# perftest (N_RUNS default 1: each call already reports the median of 5 timed runs per size, -r 5),
+# about 4-5 minutes. Made for the GPU machine (2 GPUs, NVIDIA NVSHMEM 3.4.5 as the Python package
+# nvidia.nvshmem).
 #
-# Environment: PERF_OUT=<file> also writes the table there; NVIDIA_NVSHMEM_HOME overrides where
+# Environment: PERF_OUT=<file> also writes the tables there; NVIDIA_NVSHMEM_HOME overrides where
 # NVIDIA's NVSHMEM is; NVCC the compiler (default: nvcc on PATH, else /usr/local/cuda/bin/nvcc);
-# PERF_EXTRA extra options for both runs (e.g. --bidir); PERF_KEEP=1 keeps the work folder.
+# PERF_EXTRA extra options for every run (e.g. --bidir); PERF_KEEP=1 keeps the work folder.
 set -euo pipefail
 
 usage() {
-  sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 }
-[[ $# -ge 1 && $# -le 2 && $1 != -h && $1 != --help ]] || usage
+[[ $# -ge 1 && $1 != -h && $1 != --help ]] || usage
 BUILD_DIR=$(cd "$1" && pwd)
-N_RUNS=${2:-5}
-[[ $N_RUNS =~ ^[1-9][0-9]*$ ]] || { echo "perf-compare: N_RUNS must be a positive integer, got '$N_RUNS'" >&2; exit 2; }
+shift
+N_RUNS=""
+if [[ $# -ge 1 && $1 =~ ^[0-9]+$ ]]; then
+  N_RUNS=$1
+  shift
+fi
 SRC_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+# Options per test: groups of options separated by '|', each group one process per run.
+declare -A TEST_ARGS=(
+  [shmem_put_bw]="-b 4k -e 64k -f 2 -c 128 -t 1024 -n 2000 -w 200|-b 128k -e 4m -f 2 -c 128 -t 1024 -n 1000 -w 100|-b 8m -e 256m -f 2 -c 128 -t 1024 -n 50 -w 5"
+  [shmem_get_bw]="-b 64k -e 16m -f 4 -c 128 -t 1024 -n 200 -w 20"
+  [shmem_p_bw]="-b 64k -e 4m -f 4 -c 128 -t 1024 -n 50 -w 5"
+  [shmem_g_bw]="-b 64k -e 4m -f 4 -c 128 -t 1024 -n 50 -w 5"
+  [shmem_st_bw]="-b 64k -e 16m -f 4 -c 128 -t 1024 -n 200 -w 20"
+  [shmem_atomic_bw]="-b 64k -e 1m -f 4 -c 128 -t 1024 -n 50 -w 5"
+  [shmem_p_latency]="-b 8 -e 512 -f 8 -n 1000 -w 100"
+  [shmem_g_latency]="-b 8 -e 512 -f 8 -n 1000 -w 100"
+  [shmem_put_latency]="-b 8 -e 64k -f 8 -n 1000 -w 100"
+  [shmem_get_latency]="-b 8 -e 64k -f 8 -n 1000 -w 100"
+  [shmem_atomic_latency]="-b 8 -e 8 -n 1000 -w 100"
+  [shmem_p_ping_pong_latency]="-n 1000 -w 100"
+  [shmem_put_ping_pong_latency]="-b 8 -e 4k -f 8 -n 1000 -w 100"
+  [shmem_put_signal_ping_pong_latency]="-b 8 -e 4k -f 8 -n 1000 -w 100"
+  [shmem_signal_ping_pong_latency]="-n 1000 -w 100"
+  [shmem_atomic_ping_pong_latency]="-n 1000 -w 100"
+)
+ALL_TESTS=(shmem_put_bw shmem_get_bw shmem_p_bw shmem_g_bw shmem_st_bw shmem_atomic_bw shmem_p_latency
+  shmem_g_latency shmem_put_latency shmem_get_latency shmem_atomic_latency shmem_p_ping_pong_latency
+  shmem_put_ping_pong_latency shmem_put_signal_ping_pong_latency shmem_signal_ping_pong_latency
+  shmem_atomic_ping_pong_latency)
+TESTS=("$@")
+if [[ ${#TESTS[@]} -eq 0 ]]; then
+  TESTS=(shmem_put_bw)
+  N_RUNS=${N_RUNS:-5}
+elif [[ ${TESTS[0]} == all ]]; then
+  TESTS=("${ALL_TESTS[@]}")
+  # "all" measures the point-to-point set from 64 KiB (bandwidth) within the time budget.
+  TEST_ARGS[shmem_put_bw]="-b 64k -e 16m -f 4 -c 128 -t 1024 -n 200 -w 20"
+fi
+N_RUNS=${N_RUNS:-1}
+[[ $N_RUNS =~ ^[1-9][0-9]*$ ]] || { echo "perf-compare: N_RUNS must be a positive integer, got '$N_RUNS'" >&2; exit 2; }
+for t in "${TESTS[@]}"; do
+  [[ -n ${TEST_ARGS[$t]:-} ]] || { echo "perf-compare: unknown test '$t' (known: ${ALL_TESTS[*]})" >&2; exit 2; }
+done
 
 # Multicast objects can take the shared host's GPUs down: never let either library create them.
 export NVSHMEM_DISABLE_NVLS=1 NCCL_NVLS_ENABLE=0
 export NVSHMEM_MACHINE_READABLE_OUTPUT=1
 
 NVSHMRUN=$BUILD_DIR/bin/nvshmrun
-OURS=$BUILD_DIR/perftest/device/pt-to-pt/shmem_put_bw
-for f in "$NVSHMRUN" "$OURS"; do
-  [[ -x $f ]] || { echo "perf-compare: $f is missing: build the targets nvshmrun and perf_device_shmem_put_bw in $BUILD_DIR" >&2; exit 1; }
+[[ -x $NVSHMRUN ]] || { echo "perf-compare: $NVSHMRUN is missing: build the target nvshmrun in $BUILD_DIR" >&2; exit 1; }
+for t in "${TESTS[@]}"; do
+  f=$BUILD_DIR/perftest/device/pt-to-pt/$t
+  [[ -x $f ]] || { echo "perf-compare: $f is missing: build the target perf_device_$t in $BUILD_DIR" >&2; exit 1; }
 done
 
 NV_HOME=${NVIDIA_NVSHMEM_HOME:-$(python3 -c "import nvidia.nvshmem as m; print(list(m.__path__)[0])")}
@@ -41,30 +87,34 @@ NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/perf-compare.XXXXXX")
 [[ ${PERF_KEEP:-0} == 1 ]] || trap 'rm -rf "$WORK"' EXIT
 
-# NVIDIA's build: the same two sources, with -rdc as NVIDIA's device library requires.
-THEIRS=$WORK/nvidia/shmem_put_bw
+# NVIDIA's build: the same sources, with -rdc as NVIDIA's device library requires; the harness
+# (compiled as CUDA, as NVIDIA compiles its own perftest common code) once, the tests in parallel.
 mkdir -p "$WORK/nvidia"
-echo "perf-compare: building shmem_put_bw against $NV_HOME" >&2
-# perftest.cpp is compiled as CUDA (-x cu), as NVIDIA compiles its own perftest common code.
-"$NVCC" -rdc=true -arch=sm_90 -std=c++17 -O3 -I"$NV_HOME/include" -I"$SRC_DIR/perftest/common" \
-  -x cu "$SRC_DIR/perftest/device/pt-to-pt/shmem_put_bw.cu" "$SRC_DIR/perftest/common/perftest.cpp" \
-  -L"$NV_HOME/lib" -l:libnvshmem_host.so.3 -lnvshmem_device -lcuda -Xlinker -rpath,"$NV_HOME/lib" -o "$THEIRS"
+echo "perf-compare: building ${TESTS[*]} against $NV_HOME" >&2
+NVFLAGS=(-rdc=true -arch=sm_90 -std=c++17 -O3 -I"$NV_HOME/include" -I"$SRC_DIR/perftest/common")
+"$NVCC" "${NVFLAGS[@]}" -dc -x cu "$SRC_DIR/perftest/common/perftest.cpp" -o "$WORK/nvidia/perftest.o"
+export NVCC NV_HOME SRC_DIR WORK
+printf '%s\n' "${TESTS[@]}" | xargs -P "$(nproc)" -I{} sh -c '
+  "$NVCC" -rdc=true -arch=sm_90 -std=c++17 -O3 -I"$NV_HOME/include" -I"$SRC_DIR/perftest/common" \
+    -x cu "$SRC_DIR/perftest/device/pt-to-pt/{}.cu" -x none "$WORK/nvidia/perftest.o" \
+    -L"$NV_HOME/lib" -l:libnvshmem_host.so.3 -lnvshmem_device -lcuda -Xlinker -rpath,"$NV_HOME/lib" \
+    -o "$WORK/nvidia/{}" || { echo "perf-compare: building {} against NVIDIA failed" >&2; exit 255; }'
 
-# Size groups: min max iters warm-up. Small messages get many iterations so the kernel runs for
-# milliseconds; large ones fewer (about 1-13 GiB moved per timed run).
-SIZE_GROUPS=("4k 64k 2000 200" "128k 4m 1000 100" "8m 256m 50 5")
-GRID=(-c 128 -t 1024)
 read -r -a EXTRA <<<"${PERF_EXTRA:-}"
 
-run_one() {  # impl binary min max iters warm
-  local impl=$1 bin=$2 log=$WORK/$1.log
+run_one() {  # impl test options...
+  local impl=$1 test=$2 bin log=$WORK/$1.log
+  shift 2
   local -a env_args=()
   if [[ $impl == nvidia ]]; then
+    bin=$WORK/nvidia/$test
     rm -f "$WORK/uid"
     # NVIDIA's library loads its bootstrap plugins from its lib/ folder.
     env_args=(PERFTEST_BOOTSTRAP=uid PERFTEST_UID_FILE="$WORK/uid" LD_LIBRARY_PATH="$NV_HOME/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}")
+  else
+    bin=$BUILD_DIR/perftest/device/pt-to-pt/$test
   fi
-  local -a cmd=("$NVSHMRUN" --timeout 120 -n 2 "$bin" -b "$3" -e "$4" -f 2 "${GRID[@]}" -n "$5" -w "$6" "${EXTRA[@]}")
+  local -a cmd=("$NVSHMRUN" --timeout 120 -n 2 "$bin" "$@" "${EXTRA[@]}")
   echo "== $impl: ${cmd[*]}" >>"$log"
   if ! env "${env_args[@]}" "${cmd[@]}" >>"$log" 2>&1; then
     echo "perf-compare: the $impl run failed: ${env_args[*]} ${cmd[*]}; end of its log:" >&2
@@ -76,12 +126,13 @@ run_one() {  # impl binary min max iters warm
 start=$SECONDS
 for ((run = 1; run <= N_RUNS; run++)); do
   echo "perf-compare: run $run of $N_RUNS ($((SECONDS - start)) s so far)" >&2
-  for group in "${SIZE_GROUPS[@]}"; do
-    read -r lo hi iters warm <<<"$group"
-    # Alternate which goes first, so drift on the machine hits both alike.
-    if ((run % 2)); then order=(ours nvidia); else order=(nvidia ours); fi
-    for impl in "${order[@]}"; do
-      if [[ $impl == ours ]]; then run_one ours "$OURS" "$lo" "$hi" "$iters" "$warm"; else run_one nvidia "$THEIRS" "$lo" "$hi" "$iters" "$warm"; fi
+  for test in "${TESTS[@]}"; do
+    IFS='|' read -r -a groups <<<"${TEST_ARGS[$test]}"
+    for group in "${groups[@]}"; do
+      read -r -a opts <<<"$group"
+      # Alternate which goes first, so drift on the machine hits both alike.
+      if ((run % 2)); then order=(ours nvidia); else order=(nvidia ours); fi
+      for impl in "${order[@]}"; do run_one "$impl" "$test" "${opts[@]}"; done
     done
   done
 done
@@ -94,28 +145,38 @@ else
   git -C "$SRC_DIR" diff --quiet HEAD -- 2>/dev/null || commit="$commit+dirty"
 fi
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1 || true)
-options="${GRID[*]}${EXTRA[*]:+ ${EXTRA[*]}}"
-header="# shmem_put_bw $options: median GB/s of $N_RUNS runs each; $(date -u +%Y-%m-%dT%H:%MZ), commit $commit, $(uname -n), ${gpu:-unknown GPU}, NVIDIA NVSHMEM at $NV_HOME"
+options="${EXTRA[*]:-default options per test}"
+header="# ${TESTS[*]} ($options): medians over $N_RUNS call(s) each (every call reports the median of -r runs, default 5); $(date -u +%Y-%m-%dT%H:%MZ), commit $commit, $(uname -n), ${gpu:-unknown GPU}, NVIDIA NVSHMEM at $NV_HOME"
 
 table=$(python3 - "$WORK/ours.log" "$WORK/nvidia.log" "$header" <<'EOF'
 import re, statistics, sys
-line = re.compile(r"^&&&& PERF shmem_put_bw___size__(\d+)___bw (\S+) \+GB/s")
+# "&&&& PERF <job>___[<subjob>___]size__<bytes>___<metric> <value> <+|-><unit>"
+line = re.compile(r"^&&&& PERF (\S+?)___(?:\S+___)?size__(\d+)___(\S+) (\S+) ([+-])(\S+)")
 def load(path):
-    values = {}
+    values, kind = {}, {}
     with open(path) as f:
         for text in f:
             m = line.match(text)
             if m:
-                values.setdefault(int(m.group(1)), []).append(float(m.group(2)))
-    return {size: statistics.median(v) for size, v in values.items()}
-ours, theirs = load(sys.argv[1]), load(sys.argv[2])
+                key = (m.group(1), m.group(3), int(m.group(2)))
+                values.setdefault(key, []).append(float(m.group(4)))
+                kind[key] = (m.group(5), m.group(6))
+    return {k: statistics.median(v) for k, v in values.items()}, kind
+ours, kind = load(sys.argv[1])
+theirs, kind2 = load(sys.argv[2])
+kind.update({k: v for k, v in kind2.items() if k not in kind})
 print(sys.argv[3])
-print(f"{'size(B)':>12} {'ours(GB/s)':>12} {'nvidia(GB/s)':>13} {'ours/nvidia':>12}")
-for size in sorted(set(ours) | set(theirs)):
-    a, b = ours.get(size), theirs.get(size)
-    fmt = lambda v: f"{v:.2f}" if v is not None else "-"
+print(f"{'test':<36} {'metric':<14} {'size(B)':>10} {'ours':>10} {'nvidia':>10} {'ours/nvidia':>12} {'target':>7}")
+for key in sorted(set(ours) | set(theirs)):
+    job, metric, size = key
+    a, b = ours.get(key), theirs.get(key)
+    sign, unit = kind.get(key, ("+", "?"))
+    fmt = lambda v: f"{v:.3f}" if v is not None else "-"
     ratio = f"{a / b:.3f}" if a is not None and b else "-"
-    print(f"{size:>12} {fmt(a):>12} {fmt(b):>13} {ratio:>12}")
+    met = "-"
+    if a is not None and b is not None:
+        met = "ok" if (a <= b if sign == "-" else a >= b) else "MISS"
+    print(f"{job:<36} {metric + '(' + unit + ')':<14} {size:>10} {fmt(a):>10} {fmt(b):>10} {ratio:>12} {met:>7}")
 EOF
 )
 echo "$table"
