@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -318,6 +319,105 @@ TEST(Bootstrap, MalformedFramesRejected) {
   ASSERT_EQ(uid_create(env, &id, 0, 1, &b), Status::ok);
   EXPECT_EQ(b->barrier(), Status::ok);
   b.reset();
+  uid_servers_reap();
+}
+
+// Back-to-back rounds (consecutive barriers, empty and large allgathers) with random delays on every PE,
+// while another thread keeps opening hostile connections to the same server: wrong secrets, garbage
+// bytes, oversized or out-of-order frames. Each is rejected with a log line naming the sender's address
+// and port; the job is not disturbed and every payload arrives intact.
+TEST(Bootstrap, BackToBackRoundsSurviveHostileConnections) {
+  Env env = make_env(20);
+  nvshmemx_uniqueid_t id;
+  ASSERT_EQ(uid_generate(env, &id), Status::ok);
+  boot::UidInfo info;
+  ASSERT_EQ(boot::uid_unpack(id, "test", &info), Status::ok);
+  auto *sa = reinterpret_cast<sockaddr *>(&info.addr);
+  const socklen_t salen = sa->sa_family == AF_INET ? sizeof(sockaddr_in) : sizeof(sockaddr_in6);
+  const int n = 4, rounds = 600;
+  std::vector<int> codes(n, -1);
+  std::atomic<bool> done{false};
+  std::vector<std::string> senders;  // "address:port" of each hostile connection
+  testing::internal::CaptureStderr();
+  std::thread hostile([&] {
+    std::mt19937 rng(5);
+    for (int k = 0; !done.load() && k < 400; ++k) {
+      boot::Fd fd(socket(sa->sa_family, SOCK_STREAM | SOCK_CLOEXEC, 0));
+      if (connect(fd.get(), sa, salen) != 0) continue;
+      sockaddr_storage me{};
+      socklen_t len = sizeof me;
+      getsockname(fd.get(), reinterpret_cast<sockaddr *>(&me), &len);
+      boot::FrameHeader h;
+      std::vector<unsigned char> payload;
+      switch (k % 5) {
+        case 0:  // wrong secret, for a rank the job uses
+          h.type = static_cast<std::uint16_t>(boot::Frame::hello);
+          h.rank = k % n;
+          payload.assign(info.secret, info.secret + boot::kSecretBytes);
+          payload[k % boot::kSecretBytes] ^= 0x5a;
+          payload.insert(payload.end(), {0, 0, 0, static_cast<unsigned char>(n)});
+          break;
+        case 1:  // garbage
+          h.magic = static_cast<std::uint32_t>(rng());
+          break;
+        case 2:  // oversized HELLO
+          h.type = static_cast<std::uint16_t>(boot::Frame::hello);
+          h.length = (1ull << 33) + k;
+          break;
+        case 3:  // CONTRIB without HELLO
+          h.type = static_cast<std::uint16_t>(boot::Frame::contrib);
+          h.rank = 0;
+          h.length = 4;
+          payload.assign(4, 1);
+          break;
+        default:  // unknown type
+          h.type = 77;
+      }
+      h.length = payload.empty() ? h.length : payload.size();
+      unsigned char raw[boot::kHeaderBytes];
+      boot::encode_header(h, raw);
+      std::string sender = boot::addr_to_string(reinterpret_cast<sockaddr *>(&me));
+      if (send(fd.get(), raw, sizeof raw, MSG_NOSIGNAL) != static_cast<ssize_t>(sizeof raw)) continue;
+      if (!payload.empty()) send(fd.get(), payload.data(), payload.size(), MSG_NOSIGNAL);
+      // The server answers with an ERROR frame, then closes.
+      if (boot::recv_all(fd.get(), raw, sizeof raw, Clock::now() + std::chrono::seconds(5)) == boot::Io::ok &&
+          boot::decode_header(raw).type == static_cast<std::uint16_t>(boot::Frame::error))
+        senders.push_back(sender);
+      std::this_thread::sleep_for(std::chrono::microseconds(rng() % 2000));
+    }
+  });
+  run_threads(n, [&](int r) {
+    std::unique_ptr<Bootstrap> b;
+    if (uid_create(env, &id, r, n, &b) != Status::ok) return void(codes[r] = 1);
+    std::mt19937 plan(4242), delays(static_cast<unsigned>(r) + 11);
+    std::vector<unsigned char> in, out;
+    for (int round = 0; round < rounds; ++round) {
+      if (delays() % 3 == 0) std::this_thread::sleep_for(std::chrono::microseconds(delays() % 400));
+      unsigned kind = plan() % 5;
+      if (kind <= 1) {  // barriers, often several in a row
+        if (b->barrier() != Status::ok) return void(codes[r] = 10);
+        continue;
+      }
+      std::size_t bytes = kind == 2 ? 0 : round % 97 == 0 ? (256u << 10) + round : plan() % 2048;
+      in.resize(bytes);
+      out.assign(bytes * n, 0xee);
+      for (std::size_t i = 0; i < bytes; ++i) in[i] = pattern(r, round, i);
+      if (b->allgather(in.data(), out.data(), bytes) != Status::ok) return void(codes[r] = 20);
+      for (int p = 0; p < n; ++p)
+        for (std::size_t i = 0; i < bytes; ++i)
+          if (out[p * bytes + i] != pattern(p, round, i)) return void(codes[r] = 40);
+    }
+    codes[r] = 0;
+  });
+  done = true;
+  hostile.join();
+  std::string err = testing::internal::GetCapturedStderr();
+  for (int r = 0; r < n; ++r) EXPECT_EQ(codes[r], 0) << "PE " << r << "\n" << err.substr(0, 2000);
+  EXPECT_GE(senders.size(), 5u);
+  for (const std::string &s : senders) EXPECT_NE(err.find("rejected " + s + ": "), std::string::npos) << s;
+  EXPECT_NE(err.find("wrong secret"), std::string::npos);
+  EXPECT_NE(err.find("no HELLO first"), std::string::npos);
+  EXPECT_NE(err.find("unexpected frame type 77"), std::string::npos);
   uid_servers_reap();
 }
 
