@@ -49,7 +49,7 @@ run_app() {
 build_cmake() {
   local root=$1 name=$2
   shift 2
-  rm -rf "$work/$name" "$work/$name-src"
+  rm -rf "${work:?}/${name:?}" "$work/$name-src"
   cp -r "$src/tests/package/consumer" "$work/$name-src"
   cmake -S "$work/$name-src" -B "$work/$name" -G Ninja -DCMAKE_PREFIX_PATH="$root" "$@" >"$work/$name.log" 2>&1 ||
     { cat "$work/$name.log"; return 1; }
@@ -91,7 +91,8 @@ case $step in
       fail "libnvshmem_host.so.$major link"
     need_file "$prefix/lib/libnvshmem_host.so.$major.$minor.$patch"
     # Only the allowlisted headers: nothing of src/ (internal headers) is installed.
-    extra=$(cd "$prefix/include" && find . -type f | grep -Ev '^\./(nvshmem\.h|nvshmemx\.h|nvshmem_host\.h|nvshmem_version\.h|nvshmem_detail/.*|nvshmem/.*)$' || true)
+    allowed='^\./(nvshmem\.h|nvshmemx\.h|nvshmem_host\.h|nvshmem_version\.h|nvshmem_detail/.*|nvshmem/.*)$'
+    extra=$(cd "$prefix/include" && { find . -type f | grep -Ev "$allowed" || true; })
     [[ -z $extra ]] || fail "headers outside the allowlist installed: $extra"
     # Perftests and examples keep their source folders under $NVSHMEM_PERFTEST_INSTALL / $NVSHMEM_EXAMPLES_INSTALL.
     cache() { sed -nE "s/^$1:[A-Z]+=(.*)/\\1/p" "$build/CMakeCache.txt"; }
