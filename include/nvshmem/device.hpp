@@ -11,6 +11,7 @@
 
 #include <nvshmem.h>
 
+#include "nvshmem/atomic.hpp"
 #include "nvshmem/detail/typed.hpp"
 
 #if defined(__CUDACC__)
@@ -62,46 +63,23 @@ NVSHM_FOR_EACH_RMA_TYPE(NVSHM_CPP_DEV_RMA_ENTRY)
 using dev_rma_entries = entry_list<list_head NVSHM_FOR_EACH_RMA_TYPE(NVSHM_CPP_DEV_RMA_LIST)>;
 #undef NVSHM_CPP_DEV_RMA_LIST
 
-// Point-to-point synchronisation and atomics: the types the device API defines today. TODO(issue 7,
-// docs/cpp.md): switch these two tables to NVSHM_FOR_EACH_WAIT_TYPE and the NVSHM_FOR_EACH_AMO_* tables
-// once every C function of those families exists (one line each).
-#define NVSHM_CPP_DEVICE_WAIT_TYPES(X) X(int, int) X(uint64, uint64_t)
-#define NVSHM_CPP_DEVICE_AMO_TYPES(X) X(int, int) X(long, long) X(uint64, uint64_t)
-
+// Point-to-point synchronisation: the C API's wait table.
 #define NVSHM_CPP_DEV_WAIT_ENTRY(NAME, T)                                                                     \
   struct dev_wait_##NAME {                                                                                    \
     using type = T;                                                                                           \
     __device__ static void wait_until(T *ivar, int cmp, T v) { ::nvshmem_##NAME##_wait_until(ivar, cmp, v); } \
+    __device__ static int test(T *ivar, int cmp, T v) { return ::nvshmem_##NAME##_test(ivar, cmp, v); }       \
   };
-NVSHM_CPP_DEVICE_WAIT_TYPES(NVSHM_CPP_DEV_WAIT_ENTRY)
+NVSHM_FOR_EACH_WAIT_TYPE(NVSHM_CPP_DEV_WAIT_ENTRY)
 #undef NVSHM_CPP_DEV_WAIT_ENTRY
 #define NVSHM_CPP_DEV_WAIT_LIST(NAME, T) , dev_wait_##NAME
-using dev_wait_entries = entry_list<list_head NVSHM_CPP_DEVICE_WAIT_TYPES(NVSHM_CPP_DEV_WAIT_LIST)>;
+using dev_wait_entries = entry_list<list_head NVSHM_FOR_EACH_WAIT_TYPE(NVSHM_CPP_DEV_WAIT_LIST)>;
 #undef NVSHM_CPP_DEV_WAIT_LIST
-
-#define NVSHM_CPP_DEV_AMO_ENTRY(NAME, T)                                                                       \
-  struct dev_amo_##NAME {                                                                                      \
-    using type = T;                                                                                            \
-    __device__ static T fetch_add(T *d, T v, int pe) { return ::nvshmem_##NAME##_atomic_fetch_add(d, v, pe); } \
-    __device__ static void add(T *d, T v, int pe) { ::nvshmem_##NAME##_atomic_add(d, v, pe); }                 \
-    __device__ static T compare_swap(T *d, T c, T v, int pe) {                                                 \
-      return ::nvshmem_##NAME##_atomic_compare_swap(d, c, v, pe);                                              \
-    }                                                                                                          \
-    __device__ static T fetch(const T *s, int pe) { return ::nvshmem_##NAME##_atomic_fetch(s, pe); }           \
-    __device__ static void set(T *d, T v, int pe) { ::nvshmem_##NAME##_atomic_set(d, v, pe); }                 \
-  };
-NVSHM_CPP_DEVICE_AMO_TYPES(NVSHM_CPP_DEV_AMO_ENTRY)
-#undef NVSHM_CPP_DEV_AMO_ENTRY
-#define NVSHM_CPP_DEV_AMO_LIST(NAME, T) , dev_amo_##NAME
-using dev_amo_entries = entry_list<list_head NVSHM_CPP_DEVICE_AMO_TYPES(NVSHM_CPP_DEV_AMO_LIST)>;
-#undef NVSHM_CPP_DEV_AMO_LIST
 
 template <class T>
 using dev_rma = lookup<T, dev_rma_entries>;
 template <class T>
 using dev_wait = lookup<T, dev_wait_entries>;
-template <class T>
-using dev_amo = lookup<T, dev_amo_entries>;
 
 template <class S>
 struct is_scope {
@@ -233,7 +211,7 @@ __device__ inline void sync_all() {
 /// (nvshmem_<T>_wait_until). One thread.
 template <class T>
 __device__ inline void wait_until(T *ivar, int cmp, T value) {
-  static_assert(detail::dev_wait<T>::found, "nvshmem::device::wait_until: no nvshmem_<T>_wait_until for this T yet");
+  static_assert(detail::dev_wait<T>::found, "nvshmem::device::wait_until: T is not in NVSHM_FOR_EACH_WAIT_TYPE");
   detail::dev_wait<T>::type::wait_until(ivar, cmp, value);
 }
 /// nvshmem_signal_wait_until: returns the value that satisfied the comparison.
@@ -245,39 +223,28 @@ __device__ inline void signal_op(uint64_t *sig_addr, uint64_t signal, int sig_op
   ::nvshmemx_signal_op(sig_addr, signal, sig_op, pe);
 }
 
-#define NVSHM_CPP_REQUIRE_AMO(T) \
-  static_assert(detail::dev_amo<T>::found, "nvshmem::device: no nvshmem_<T>_atomic_* for this T yet")
-/// nvshmem_<T>_atomic_fetch_add on `pe`'s `*dest`; returns the old value. One thread.
+/// Test once whether the local `*ivar` compares `cmp` to `value` (nvshmem_<T>_test): 1 or 0.
 template <class T>
-__device__ inline T atomic_fetch_add(T *dest, T value, int pe) {
-  NVSHM_CPP_REQUIRE_AMO(T);
-  return detail::dev_amo<T>::type::fetch_add(dest, value, pe);
+__device__ inline int test(T *ivar, int cmp, T value) {
+  static_assert(detail::dev_wait<T>::found, "nvshmem::device::test: T is not in NVSHM_FOR_EACH_WAIT_TYPE");
+  return detail::dev_wait<T>::type::test(ivar, cmp, value);
 }
-/// nvshmem_<T>_atomic_add.
-template <class T>
-__device__ inline void atomic_add(T *dest, T value, int pe) {
-  NVSHM_CPP_REQUIRE_AMO(T);
-  detail::dev_amo<T>::type::add(dest, value, pe);
-}
-/// nvshmem_<T>_atomic_compare_swap: stores `value` if `*dest == cond`; returns the old value.
-template <class T>
-__device__ inline T atomic_compare_swap(T *dest, T cond, T value, int pe) {
-  NVSHM_CPP_REQUIRE_AMO(T);
-  return detail::dev_amo<T>::type::compare_swap(dest, cond, value, pe);
-}
-/// nvshmem_<T>_atomic_fetch.
-template <class T>
-__device__ inline T atomic_fetch(const T *source, int pe) {
-  NVSHM_CPP_REQUIRE_AMO(T);
-  return detail::dev_amo<T>::type::fetch(source, pe);
-}
-/// nvshmem_<T>_atomic_set.
-template <class T>
-__device__ inline void atomic_set(T *dest, T value, int pe) {
-  NVSHM_CPP_REQUIRE_AMO(T);
-  detail::dev_amo<T>::type::set(dest, value, pe);
-}
-#undef NVSHM_CPP_REQUIRE_AMO
+
+// The generic atomics (nvshmem/atomic.hpp) are host+device; they are also reachable here.
+using nvshmem::atomic_add;
+using nvshmem::atomic_and;
+using nvshmem::atomic_compare_swap;
+using nvshmem::atomic_fetch;
+using nvshmem::atomic_fetch_add;
+using nvshmem::atomic_fetch_and;
+using nvshmem::atomic_fetch_inc;
+using nvshmem::atomic_fetch_or;
+using nvshmem::atomic_fetch_xor;
+using nvshmem::atomic_inc;
+using nvshmem::atomic_or;
+using nvshmem::atomic_set;
+using nvshmem::atomic_swap;
+using nvshmem::atomic_xor;
 
 }  // namespace device
 }  // namespace nvshmem

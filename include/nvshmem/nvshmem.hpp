@@ -9,6 +9,7 @@
 #pragma once
 
 #include "nvshmem/aliases.hpp"
+#include "nvshmem/atomic.hpp"
 #include "nvshmem/buffer.hpp"
 #include "nvshmem/device_view.hpp"
 #include "nvshmem/error.hpp"

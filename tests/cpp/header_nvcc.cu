@@ -2,6 +2,8 @@
 // device template instantiated for every RMA type and scope, plus the device view's members.
 #include <nvshmem/nvshmem.hpp>
 
+#if !defined(NVSHM_CPP_HEADERS_ONLY)  // the -rdc build checks the headers alone (instantiation is slow)
+
 template <class S, class T>
 __device__ void every_form(T *sym, T *local, size_t n, int pe) {
   nvshmem::device::put<S>(sym, local, n, pe);
@@ -16,7 +18,7 @@ __device__ void every_form(T *sym, T *local, size_t n, int pe) {
 }
 
 template <class T>
-__global__ void all_scopes(T *sym, T *local, size_t n, int pe) {
+__device__ void all_scopes(T *sym, T *local, size_t n, int pe) {
   every_form<nvshmem::thread>(sym, local, n, pe);
   every_form<nvshmem::warp>(sym, local, n, pe);
   every_form<nvshmem::block>(sym, local, n, pe);
@@ -28,9 +30,46 @@ __global__ void all_scopes(T *sym, T *local, size_t n, int pe) {
   nvshmem::device::sync_all<nvshmem::warp>();
 }
 
-#define NVSHM_INSTANTIATE(NAME, T) template __global__ void all_scopes<T>(T *, T *, size_t, int);
+// One kernel per table entry (types repeated under two names instantiate the same template).
+#define NVSHM_INSTANTIATE(NAME, T)                                        \
+  __global__ void all_scopes_##NAME(T *sym, T *local, size_t n, int pe) { \
+    all_scopes(sym, local, n, pe);                                        \
+  }
 NVSHM_FOR_EACH_RMA_TYPE(NVSHM_INSTANTIATE)
 #undef NVSHM_INSTANTIATE
+
+#define NVSHM_WAITS(NAME, T)                                                \
+  __global__ void waits_##NAME(T *ivar, T v) {                              \
+    nvshmem::device::wait_until(ivar, NVSHMEM_CMP_GE, v);                   \
+    *ivar = static_cast<T>(nvshmem::device::test(ivar, NVSHMEM_CMP_EQ, v)); \
+  }
+NVSHM_FOR_EACH_WAIT_TYPE(NVSHM_WAITS)
+#undef NVSHM_WAITS
+#define NVSHM_ARITH(NAME, T)                                                                             \
+  __global__ void arith_##NAME(T *d, int pe) {                                                           \
+    nvshmem::device::atomic_inc(d, pe);                                                                  \
+    *d = nvshmem::device::atomic_fetch_inc(d, pe) + nvshmem::atomic_fetch_add(d, static_cast<T>(2), pe); \
+    nvshmem::atomic_add(d, static_cast<T>(1), pe);                                                       \
+    *d = nvshmem::atomic_compare_swap(d, static_cast<T>(0), static_cast<T>(1), pe);                      \
+  }
+NVSHM_FOR_EACH_AMO_ARITH_TYPE(NVSHM_ARITH)
+#undef NVSHM_ARITH
+#define NVSHM_FETCH(NAME, T)                                                                       \
+  __global__ void fetch_##NAME(T *d, int pe) {                                                     \
+    nvshmem::atomic_set(d, nvshmem::atomic_swap(d, nvshmem::device::atomic_fetch(d, pe), pe), pe); \
+  }
+NVSHM_FOR_EACH_AMO_FETCH_TYPE(NVSHM_FETCH)
+#undef NVSHM_FETCH
+#define NVSHM_LOGIC(NAME, T)                                                                                        \
+  __global__ void logic_##NAME(T *d, int pe) {                                                                      \
+    nvshmem::atomic_and(d, static_cast<T>(1), pe);                                                                  \
+    nvshmem::atomic_or(d, static_cast<T>(2), pe);                                                                   \
+    nvshmem::atomic_xor(d, static_cast<T>(4), pe);                                                                  \
+    *d = nvshmem::atomic_fetch_and(d, static_cast<T>(1), pe) | nvshmem::atomic_fetch_or(d, static_cast<T>(1), pe) | \
+         nvshmem::device::atomic_fetch_xor(d, static_cast<T>(1), pe);                                               \
+  }
+NVSHM_FOR_EACH_AMO_LOGIC_TYPE(NVSHM_LOGIC)
+#undef NVSHM_LOGIC
 
 __global__ void sync_and_atomics(int *i, long *l, uint64_t *u, int pe) {
   nvshmem::device::wait_until(i, NVSHMEM_CMP_GE, 1);
@@ -47,3 +86,4 @@ __global__ void sync_and_atomics(int *i, long *l, uint64_t *u, int pe) {
   nvshmem::int_put_block(i, i, 1, pe);
   nvshmem::barrier_all_block();
 }
+#endif

@@ -409,6 +409,65 @@ TEST(Aliases, EveryRmaTypeThroughAliases) {
   nvshmem::free(words);
 }
 
+// Every AMO type: the generic atomics (nvshmem/atomic.hpp) against PE 0's word.
+template <class T>
+void arith_type(const Runtime &rt, const char *name) {
+  SCOPED_TRACE(name);
+  const int n = rt.n_pes();
+  auto word = SymmetricBuffer<T>::zeroed(rt, 1);
+  nvshmem::atomic_add(word.data(), static_cast<T>(2), 0);
+  nvshmem::atomic_inc(word.data(), 0);
+  (void)nvshmem::atomic_fetch_add(word.data(), static_cast<T>(1), 0);
+  (void)nvshmem::atomic_fetch_inc(word.data(), 0);
+  rt.barrier_all();
+  EXPECT_EQ(nvshmem::atomic_fetch(word.data(), 0), static_cast<T>(5 * n));
+  rt.barrier_all();
+  if (rt.my_pe() == 0) {
+    EXPECT_EQ(nvshmem::atomic_compare_swap(word.data(), static_cast<T>(5 * n), static_cast<T>(7), 0),
+              static_cast<T>(5 * n));
+    EXPECT_EQ(nvshmem::atomic_swap(word.data(), static_cast<T>(9), 0), static_cast<T>(7));
+  }
+  rt.barrier_all();
+  EXPECT_EQ(nvshmem::atomic_fetch(word.data(), 0), static_cast<T>(9));
+  rt.barrier_all();
+}
+template <class T>
+void logic_type(const Runtime &rt, const char *name) {
+  SCOPED_TRACE(name);
+  const int me = rt.my_pe(), n = rt.n_pes();
+  auto word = SymmetricBuffer<T>::zeroed(rt, 1);
+  nvshmem::atomic_or(word.data(), static_cast<T>(T{1} << me), 0);
+  rt.barrier_all();
+  const T all = static_cast<T>((T{1} << n) - 1);
+  EXPECT_EQ(nvshmem::atomic_fetch(word.data(), 0), all);
+  rt.barrier_all();
+  (void)nvshmem::atomic_fetch_xor(word.data(), static_cast<T>(T{1} << me), 0);
+  rt.barrier_all();
+  EXPECT_EQ(nvshmem::atomic_fetch_and(word.data(), static_cast<T>(0), 0), static_cast<T>(0));
+  rt.barrier_all();
+}
+template <class T>
+void extended_type(const Runtime &rt, const char *name) {
+  SCOPED_TRACE(name);
+  auto word = SymmetricBuffer<T>::zeroed(rt, 1);
+  if (rt.my_pe() == 0) nvshmem::atomic_set(word.data(), static_cast<T>(1.5), 0);
+  rt.barrier_all();
+  EXPECT_EQ(nvshmem::atomic_fetch(word.data(), 0), static_cast<T>(1.5));
+  rt.barrier_all();
+}
+
+TEST(Generic, EveryAmoTypeThroughTemplates) {
+  Runtime rt = Runtime::init();
+#define NVSHM_TEST_ARITH(NAME, T) arith_type<T>(rt, #NAME);
+  NVSHM_FOR_EACH_AMO_ARITH_TYPE(NVSHM_TEST_ARITH)
+#undef NVSHM_TEST_ARITH
+#define NVSHM_TEST_LOGIC(NAME, T) logic_type<T>(rt, #NAME);
+  NVSHM_FOR_EACH_AMO_LOGIC_TYPE(NVSHM_TEST_LOGIC)
+#undef NVSHM_TEST_LOGIC
+  extended_type<float>(rt, "float");
+  extended_type<double>(rt, "double");
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
