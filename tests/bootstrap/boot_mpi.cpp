@@ -2,6 +2,7 @@
 //   world   MPI_COMM_WORLD
 //   split   a communicator split from MPI_COMM_WORLD without the last rank and in reverse order
 //   null    a freed communicator (MPI_COMM_NULL): init must fail with NVSHMEMX_ERROR_INVALID_VALUE
+//   env     plain nvshmem_init in an MPI program (PMIx under mpirun, sharing libpmix with MPI), twice
 #include <mpi.h>
 
 #include <cstring>
@@ -29,6 +30,12 @@ int main(int argc, char **argv) {
       rc = nvshmemx_init_attr(NVSHMEMX_INIT_WITH_MPI_COMM, &attr);
       if (rc == 0) rc = boot_check_pes(wsize - 2 - wrank, wsize - 1, "mpi split"), nvshmem_finalize();
       MPI_Comm_free(&comm);
+    }
+  } else if (!strcmp(mode, "env")) {
+    for (int cycle = 0; cycle < 2 && rc == 0; ++cycle) {
+      nvshmem_init();
+      rc = boot_check_pes(-1, wsize, "mpi program, nvshmem_init");
+      nvshmem_finalize();
     }
   } else if (!strcmp(mode, "null")) {
     MPI_Comm comm;
