@@ -1,0 +1,213 @@
+// The C++ layer on a GPU, 2 PEs under nvshmrun: device views in kernels (block-scope puts, atomics),
+// SymmetricBuffer stream forms, and a kernel compiled at run time by NVRTC, loaded through the driver
+// API and registered with Runtime::register_module, the registration outliving the Runtime handle
+// and the buffer. Exits 77 (skipped) without a GPU.
+// `test_cpp_gpu --nvrtc-compile-only` compiles the NVRTC kernel and exits (no GPU needed).
+#include <cuda.h>
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+#include <nvrtc.h>
+
+#include <cstdio>
+#include <cstring>
+#include <nvshmem/nvshmem.hpp>
+#include <nvshmem/rtc.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#define CUDA_CHECK(call)                                                   \
+  do {                                                                     \
+    cudaError_t e_ = (call);                                               \
+    ASSERT_EQ(e_, cudaSuccess) << #call << ": " << cudaGetErrorString(e_); \
+  } while (0)
+
+namespace {
+
+using nvshmem::DeviceView;
+using nvshmem::Runtime;
+using nvshmem::SymmetricBuffer;
+
+constexpr const char *kRtcSource = R"(
+#include <nvshmem.h>
+#include <nvshmem/device.hpp>
+#include <nvshmem/device_view.hpp>
+// Each PE writes its id + 1 into its right neighbour's word, through the C API and the C++ view.
+extern "C" __global__ void rtc_ring(nvshmem::DeviceView<int> words) {
+  const int me = nvshmem_my_pe(), n = nvshmem_n_pes();
+  words.p((me + 1) % n, 0, me + 1);
+  nvshmem::device::atomic_add(words.data() + 1, 10, (me + 1) % n);
+  nvshmem::device::quiet();
+}
+)";
+
+// Compile kRtcSource for sm_<arch>; returns the cubin, or an empty vector with the log in *log.
+std::vector<char> compile_rtc(int arch, std::string *log) {
+  const nvshmem::rtc::Headers headers = nvshmem::rtc::headers();
+  nvrtcProgram prog;
+  if (nvrtcCreateProgram(&prog, kRtcSource, "rtc_ring.cu", headers.count(), headers.sources.data(),
+                         headers.names.data()) != NVRTC_SUCCESS) {
+    *log = "nvrtcCreateProgram failed";
+    return {};
+  }
+  std::vector<std::string> opts =
+      nvshmem::rtc::options({NVSHM_RTC_SRC_INCLUDE, NVSHM_RTC_GEN_INCLUDE, NVSHM_RTC_CUDA_INCLUDE});
+  opts.push_back("-arch=sm_" + std::to_string(arch));
+  std::vector<const char *> argv;
+  for (const std::string &o : opts) argv.push_back(o.c_str());
+  const nvrtcResult rc = nvrtcCompileProgram(prog, static_cast<int>(argv.size()), argv.data());
+  size_t log_size = 0;
+  nvrtcGetProgramLogSize(prog, &log_size);
+  log->assign(log_size, '\0');
+  if (log_size) nvrtcGetProgramLog(prog, &(*log)[0]);
+  std::vector<char> cubin;
+  size_t size = 0;
+  if (rc == NVRTC_SUCCESS && nvrtcGetCUBINSize(prog, &size) == NVRTC_SUCCESS) {
+    cubin.resize(size);
+    if (nvrtcGetCUBIN(prog, cubin.data()) != NVRTC_SUCCESS) cubin.clear();
+  } else {
+    *log += std::string("\nnvrtcCompileProgram: ") + nvrtcGetErrorString(rc);
+  }
+  nvrtcDestroyProgram(&prog);
+  return cubin;
+}
+
+template <typename F>
+F driver_function(const char *name) {
+  void *fn = nullptr;
+  cudaDriverEntryPointQueryResult found;
+  if (cudaGetDriverEntryPointByVersion(name, &fn, 12000, cudaEnableDefault, &found) != cudaSuccess) return nullptr;
+  return reinterpret_cast<F>(fn);
+}
+
+constexpr int kCount = 4096;
+
+__global__ void view_ring(DeviceView<int> dst, DeviceView<int> src, DeviceView<int> counter) {
+  const int me = nvshmem::my_pe(), right = (me + 1) % nvshmem::n_pes();
+  dst.put<nvshmem::block>(right, src.data(), src.size());
+  if (threadIdx.x == 0) {
+    nvshmem::device::atomic_add(counter.data(), me + 1, right);
+    counter.p(right, 1, 100 + me);
+    nvshmem::device::quiet();
+  }
+}
+
+TEST(CppGpu, DeviceViewsInAKernel) {
+  Runtime rt = Runtime::init();
+  const int me = rt.my_pe(), n = rt.n_pes(), left = (me + n - 1) % n;
+  auto src = SymmetricBuffer<int>::allocate(rt, kCount);
+  auto dst = SymmetricBuffer<int>::zeroed(rt, kCount);
+  auto counter = SymmetricBuffer<int>::zeroed(rt, 2);
+  std::vector<int> mine(kCount);
+  for (int i = 0; i < kCount; ++i) mine[i] = me * 1000003 + i;
+  src.copy_from_host(mine);
+  rt.barrier_all();
+  cudaStream_t stream;
+  CUDA_CHECK(cudaStreamCreate(&stream));
+  view_ring<<<1, 256, 0, stream>>>(dst.view(), src.view(), counter.view());
+  CUDA_CHECK(cudaGetLastError());
+  rt.barrier_all_on_stream(stream);
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  const std::vector<int> got = dst.to_vector();
+  for (int i = 0; i < kCount; ++i) ASSERT_EQ(got[i], left * 1000003 + i) << "element " << i;
+  const std::vector<int> c = counter.to_vector();
+  EXPECT_EQ(c[0], left + 1);
+  EXPECT_EQ(c[1], 100 + left);
+  CUDA_CHECK(cudaStreamDestroy(stream));
+  rt.barrier_all();
+}
+
+TEST(CppGpu, BufferStreamForms) {
+  Runtime rt = Runtime::init();
+  const int me = rt.my_pe(), n = rt.n_pes(), right = (me + 1) % n, left = (me + n - 1) % n;
+  auto src = SymmetricBuffer<double>::allocate(rt, kCount);
+  auto dst = SymmetricBuffer<double>::zeroed(rt, 2 * kCount);
+  auto back = SymmetricBuffer<double>::zeroed(rt, kCount);
+  std::vector<double> mine(kCount);
+  for (int i = 0; i < kCount; ++i) mine[i] = me + i * 0.5;
+  src.copy_from_host(mine);
+  rt.barrier_all();
+  cudaStream_t stream;
+  CUDA_CHECK(cudaStreamCreate(&stream));
+  dst.put_on_stream(right, src.data(), kCount, stream);
+  dst.put_nbi_on_stream(right, src.data(), kCount, stream, kCount);
+  rt.quiet_on_stream(stream);
+  rt.barrier_all_on_stream(stream);
+  // Read back what this PE wrote into its right neighbour's dst (into the local symmetric `back`).
+  dst.get_on_stream(right, back.data(), kCount / 2, stream);
+  dst.get_nbi_on_stream(right, back.data() + kCount / 2, kCount / 2, stream, kCount + kCount / 2);
+  rt.quiet_on_stream(stream);
+  rt.sync_all_on_stream(stream);
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  const std::vector<double> got = dst.to_vector();
+  for (int i = 0; i < kCount; ++i) {
+    ASSERT_EQ(got[i], left + i * 0.5) << i;
+    ASSERT_EQ(got[kCount + i], left + i * 0.5) << i;
+  }
+  EXPECT_EQ(back.to_vector(), mine);
+  rt.barrier_all();
+  CUDA_CHECK(cudaStreamDestroy(stream));
+}
+
+TEST(CppGpu, NvrtcModuleRegistrationOutlivesRuntimeAndBuffer) {
+  auto load_data = driver_function<decltype(&cuModuleLoadData)>("cuModuleLoadData");
+  auto get_function = driver_function<decltype(&cuModuleGetFunction)>("cuModuleGetFunction");
+  auto launch = driver_function<decltype(&cuLaunchKernel)>("cuLaunchKernel");
+  auto unload = driver_function<decltype(&cuModuleUnload)>("cuModuleUnload");
+  ASSERT_TRUE(load_data && get_function && launch && unload);
+  int device = 0, major = 0, minor = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+  std::string log;
+  const std::vector<char> cubin = compile_rtc(major * 10 + minor, &log);
+  ASSERT_FALSE(cubin.empty()) << log;
+
+  std::optional<Runtime> rt(Runtime::init());
+  CUDA_CHECK(cudaFree(nullptr));  // the primary context is current
+  CUmodule module;
+  ASSERT_EQ(load_data(&module, cubin.data()), CUDA_SUCCESS);
+  CUfunction fn;
+  ASSERT_EQ(get_function(&fn, module, "rtc_ring"), CUDA_SUCCESS);
+  const int me = rt->my_pe(), n = rt->n_pes(), left = (me + n - 1) % n;
+  {
+    auto words = SymmetricBuffer<int>::zeroed(*rt, 2);
+    auto reg = rt->register_module(module);
+    EXPECT_EQ(reg.module(), module);
+    DeviceView<int> view = words.view();
+    void *args[] = {&view};
+    ASSERT_EQ(launch(fn, 1, 1, 1, 1, 1, 1, 0, nullptr, args, nullptr), CUDA_SUCCESS);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    rt->barrier_all();
+    EXPECT_EQ(words.g(me, 0), left + 1);
+    EXPECT_EQ(words.g(me, 1), 10);
+    rt->barrier_all();
+    rt.reset();     // the last Runtime handle goes ...
+    words.reset();  // ... and the buffer (collective free) ...
+    EXPECT_EQ(nvshmemx_init_status(), NVSHMEM_STATUS_IS_INITIALIZED) << "... the registration keeps the runtime";
+    reg.finalize();
+    EXPECT_TRUE(reg.finalized());
+  }  // the registration's end releases the last owner: finalize
+  EXPECT_EQ(nvshmemx_init_status(), NVSHMEM_STATUS_NOT_INITIALIZED);
+  EXPECT_EQ(unload(module), CUDA_SUCCESS);
+  Runtime again = Runtime::init();  // re-init after full release
+  EXPECT_EQ(again.n_pes(), n);
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  if (argc > 1 && std::strcmp(argv[1], "--nvrtc-compile-only") == 0) {
+    std::string log;
+    const bool ok = !compile_rtc(90, &log).empty();
+    std::printf("NVRTC compile of the C++ layer's device headers: %s\n%s\n", ok ? "ok" : "FAILED", log.c_str());
+    return ok ? 0 : 1;
+  }
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    std::printf("no GPU visible: skipping the C++ layer's GPU tests\n");
+    return 77;
+  }
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}
