@@ -6,6 +6,7 @@
 #include <cuda.h>
 #include <nvshmem_host.h>
 
+#include <condition_variable>
 #include <cstdio>
 #include <memory>
 #include <mutex>
@@ -39,10 +40,14 @@ class RuntimeState {
 };
 
 /// The process-wide registry of the live state. The recursive mutex serialises init against the
-/// finalize of the last release (which may run inside init when a temporary handle is dropped).
+/// finalize of the last release (which may run inside init when a temporary handle is dropped);
+/// `exists` stays true from the state's creation to the end of its finalize, so that an init racing
+/// with another thread's last release waits for that finalize instead of seeing a half-closed runtime.
 struct Registry {
   std::recursive_mutex mutex;
+  std::condition_variable_any finalized;
   std::weak_ptr<RuntimeState> live;
+  bool exists = false;
 };
 inline Registry &registry() {
   static Registry r;
@@ -50,8 +55,11 @@ inline Registry &registry() {
 }
 
 inline RuntimeState::~RuntimeState() {
-  std::lock_guard<std::recursive_mutex> lock(registry().mutex);
+  Registry &reg = registry();
+  std::lock_guard<std::recursive_mutex> lock(reg.mutex);
   ::nvshmem_finalize();
+  reg.exists = false;
+  reg.finalized.notify_all();
 }
 
 }  // namespace detail
@@ -101,12 +109,19 @@ class Runtime {
   ///    communicator where the library has no MPI bootstrap).
   [[nodiscard]] static Runtime init(const InitMethod &method = InitMethod::from_environment()) {
     detail::Registry &reg = detail::registry();
-    std::lock_guard<std::recursive_mutex> lock(reg.mutex);
-    if (std::shared_ptr<detail::RuntimeState> live = reg.live.lock()) {
-      if (live->method().same(method)) return Runtime(std::move(live));
-      throw Error(NVSHMEMX_ERROR_INVALID_VALUE, "Runtime::init",
-                  "a runtime initialised with " + live->method().describe() + " is live; asked for " +
-                      method.describe() + " (release every Runtime, SymmetricBuffer and ModuleRegistration first)");
+    std::unique_lock<std::recursive_mutex> lock(reg.mutex);
+    for (;;) {
+      if (std::shared_ptr<detail::RuntimeState> live = reg.live.lock()) {
+        if (live->method().same(method)) return Runtime(std::move(live));
+        const std::string what = "a runtime initialised with " + live->method().describe() + " is live; asked for " +
+                                 method.describe() +
+                                 " (release every Runtime, SymmetricBuffer and ModuleRegistration first)";
+        lock.unlock();  // `live` may be the last owner: its release finalizes under the lock
+        live.reset();
+        throw Error(NVSHMEMX_ERROR_INVALID_VALUE, "Runtime::init", what);
+      }
+      if (!reg.exists) break;
+      reg.finalized.wait(lock);  // another thread's last release is finalizing
     }
     if (::nvshmemx_init_status() != NVSHMEM_STATUS_NOT_INITIALIZED)
       throw Error(NVSHMEMX_ERROR_INVALID_VALUE, "Runtime::init",
@@ -141,6 +156,7 @@ class Runtime {
                   "initialisation with " + method.describe() + " failed");
     auto state = std::make_shared<detail::RuntimeState>(method);
     reg.live = state;
+    reg.exists = true;
     return Runtime(std::move(state));
   }
 

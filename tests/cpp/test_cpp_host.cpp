@@ -8,7 +8,9 @@
 #include <cstdint>
 #include <cstring>
 #include <nvshmem/nvshmem.hpp>
+#include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -119,6 +121,20 @@ TEST(RuntimeLifetime, SecondInitWithDifferentMethodThrows) {
   EXPECT_THROW((void)Runtime::init(InitMethod::from_environment().with_device(7)), Error);
   EXPECT_EQ(nvshmemx_init_status(), NVSHMEM_STATUS_IS_INITIALIZED) << "the live runtime is untouched";
   rt.barrier_all();
+}
+
+TEST(RuntimeLifetime, InitFromAnotherThreadJoinsTheLiveRuntime) {
+  std::optional<Runtime> rt(Runtime::init());
+  int other_pe = -1;
+  std::thread t([&] {
+    Runtime joined = Runtime::init();  // same method: a handle, no communication
+    other_pe = joined.my_pe();
+  });
+  t.join();
+  EXPECT_EQ(other_pe, rt->my_pe());
+  rt->barrier_all();
+  rt.reset();
+  EXPECT_TRUE(runtime_down());
 }
 
 TEST(RuntimeLifetime, CApiRuntimeIsNotAdopted) {
