@@ -312,12 +312,12 @@ Status bootstrap_create(unsigned flags, const nvshmemx_init_attr_t *attr, const 
   if (!strcasecmp(pmi.c_str(), "PMI") || !strcasecmp(pmi.c_str(), "PMI-1") || !strcasecmp(pmi.c_str(), "PMI1"))
     return boot::pmi1_create(env, out);
   if (!strcasecmp(pmi.c_str(), "PMIX")) return boot::pmix_create(env, out);
-  bool pmi2 = !strcasecmp(pmi.c_str(), "PMI-2") || !strcasecmp(pmi.c_str(), "PMI2");
+  if (!strcasecmp(pmi.c_str(), "PMI-2") || !strcasecmp(pmi.c_str(), "PMI2")) return boot::pmi2_create(env, out);
   log_error(where,
-            "NVSHMEM_BOOTSTRAP_PMI=%s: %s; use PMI (PMI-1: MPICH's mpiexec, srun --mpi=pmi1, nvshmrun) or PMIX "
-            "(OpenMPI's mpirun, srun --mpi=pmix)",
-            pmi.c_str(), pmi2 ? "PMI-2 is not available in this version" : "unknown PMI flavour");
-  return pmi2 ? Status::not_supported : Status::invalid_value;
+            "NVSHMEM_BOOTSTRAP_PMI=%s: unknown PMI flavour; use PMI (PMI-1: MPICH's mpiexec, srun --mpi=pmi1, "
+            "nvshmrun), PMI-2 (mpiexec, srun --mpi=pmi2) or PMIX (OpenMPI's mpirun, srun --mpi=pmix)",
+            pmi.c_str());
+  return Status::invalid_value;
 }
 
 Status uid_generate(const Env &env, nvshmemx_uniqueid_t *id) {

@@ -17,6 +17,10 @@ Status pmi1_create(const Env &env, std::unique_ptr<Bootstrap> *out);
 // The same over a connected descriptor (not closed by the bootstrap), with rank and size known; for tests.
 Status pmi1_connect_fd(int fd, int rank, int size, const Env &env, std::unique_ptr<Bootstrap> *out);
 
+// PMI-2 wire protocol over PMI_FD (hydra, srun --mpi=pmi2). rank_hint: PMI_RANK, sent in fullinit.
+Status pmi2_create(const Env &env, std::unique_ptr<Bootstrap> *out);
+Status pmi2_connect_fd(int fd, long rank_hint, const Env &env, std::unique_ptr<Bootstrap> *out);
+
 // PMIx through libpmix loaded at run time (NVSHMEM_BOOTSTRAP_PMIX_PLUGIN, default libpmix.so.2).
 Status pmix_create(const Env &env, std::unique_ptr<Bootstrap> *out);
 

@@ -31,8 +31,7 @@ PmiLine pmi_parse(const std::string &line) {
   return out;
 }
 
-Io PmiConn::send_line(const std::string &line, Clock::time_point deadline) {
-  std::string l = line + "\n";
+Io PmiConn::send_raw(const std::string &l, Clock::time_point deadline) {
   const char *p = l.data();
   std::size_t left = l.size();
   while (left > 0) {  // PMI_FD may be a blocking descriptor: never block in send itself
@@ -54,15 +53,8 @@ Io PmiConn::send_line(const std::string &line, Clock::time_point deadline) {
   return Io::ok;
 }
 
-Io PmiConn::read_line(std::string *line, Clock::time_point deadline) {
+Io PmiConn::fill(Clock::time_point deadline) {
   for (;;) {
-    std::size_t nl = buf_.find('\n');
-    if (nl != std::string::npos) {
-      *line = buf_.substr(0, nl);
-      buf_.erase(0, nl + 1);
-      return Io::ok;
-    }
-    if (buf_.size() > 65536) return Io::error;
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
     if (left <= 0) return Io::timeout;
     pollfd p{fd_, POLLIN, 0};
@@ -78,7 +70,56 @@ Io PmiConn::read_line(std::string *line, Clock::time_point deadline) {
       return Io::error;
     }
     buf_.append(chunk, static_cast<std::size_t>(r));
+    return Io::ok;
   }
+}
+
+Io PmiConn::read_line(std::string *line, Clock::time_point deadline) {
+  for (;;) {
+    std::size_t nl = buf_.find('\n');
+    if (nl != std::string::npos) {
+      *line = buf_.substr(0, nl);
+      buf_.erase(0, nl + 1);
+      return Io::ok;
+    }
+    if (buf_.size() > 65536) return Io::error;
+    if (Io io = fill(deadline); io != Io::ok) return io;
+  }
+}
+
+Io PmiConn::read_bytes(std::string *out, std::size_t n, Clock::time_point deadline) {
+  while (buf_.size() < n)
+    if (Io io = fill(deadline); io != Io::ok) return io;
+  *out = buf_.substr(0, n);
+  buf_.erase(0, n);
+  return Io::ok;
+}
+
+std::string pmi2_frame(const std::string &body) {
+  char len[8];
+  snprintf(len, sizeof len, "%-6zu", body.size());
+  return std::string(len, 6) + body;
+}
+
+PmiLine pmi2_parse(const std::string &body) {
+  PmiLine out;
+  std::string key, value, *cur = &key;
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    char c = body[i];
+    if (c == '=' && cur == &key) {
+      cur = &value;
+    } else if (c == ';' && i + 1 < body.size() && body[i + 1] == ';') {
+      cur->push_back(';');
+      ++i;
+    } else if (c == ';') {
+      if (!key.empty()) out[key] = value;
+      key.clear(), value.clear(), cur = &key;
+    } else {
+      cur->push_back(c);
+    }
+  }
+  if (!key.empty()) out[key] = value;
+  return out;
 }
 
 std::string hex_encode(const void *data, std::size_t bytes) {

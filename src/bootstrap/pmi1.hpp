@@ -21,15 +21,24 @@ PmiLine pmi_parse(const std::string &line);
 class PmiConn {
  public:
   explicit PmiConn(int fd) : fd_(fd) {}
-  Io send_line(const std::string &line, Clock::time_point deadline);  // appends '\n'
+  Io send_line(const std::string &line, Clock::time_point deadline) { return send_raw(line + "\n", deadline); }
+  Io send_raw(const std::string &bytes, Clock::time_point deadline);
   // Reads one line (without '\n'); lines over 64 KiB are an error.
   Io read_line(std::string *line, Clock::time_point deadline);
+  // Reads exactly n bytes (PMI-2 frames).
+  Io read_bytes(std::string *out, std::size_t n, Clock::time_point deadline);
   int fd() const { return fd_; }
 
  private:
+  Io fill(Clock::time_point deadline);  // appends what the descriptor has to buf_
   int fd_;
   std::string buf_;
 };
+
+// PMI-2 frames: 6 ASCII digits (the length, left-justified, space-padded), then "key=value;" pairs where a
+// ';' inside a value is doubled. pmi2_frame builds one; pmi2_parse splits the body.
+std::string pmi2_frame(const std::string &body);
+PmiLine pmi2_parse(const std::string &body);
 
 // Values are limited (vallen_max) and may not hold spaces, so blobs travel as hex in chunks.
 std::string hex_encode(const void *data, std::size_t bytes);

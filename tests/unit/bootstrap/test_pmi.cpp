@@ -6,7 +6,10 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <condition_variable>
 #include <functional>
+#include <map>
+#include <mutex>
 #include <memory>
 #include <random>
 #include <string>
@@ -242,6 +245,121 @@ TEST(Pmi1, LineParsingAndHex) {
   EXPECT_FALSE(boot::hex_decode("007f80fg", back, 4));
 }
 
+// A PMI-2 process manager for n PEs (threads): one server thread per connection, a shared key-value
+// space, kvs-fence as a barrier. `silent_fence` never answers fences after the first (start-up) one.
+struct FakePmi2 {
+  int n;
+  bool silent_fence;
+  std::vector<boot::Fd> server, client;
+  std::vector<std::thread> threads;
+  std::mutex mutex;
+  std::condition_variable cv;
+  std::map<std::string, std::string> kvs;
+  int fence_count = 0, fence_gen = 0;
+  FakePmi2(int npes, bool silent = false) : n(npes), silent_fence(silent) {
+    for (int r = 0; r < n; ++r) {
+      int sp[2];
+      EXPECT_EQ(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp), 0);
+      server.emplace_back(sp[0]);
+      client.emplace_back(sp[1]);
+    }
+    for (int r = 0; r < n; ++r) threads.emplace_back([this, r] { serve(r); });
+  }
+  ~FakePmi2() {
+    for (auto &c : client) shutdown(c.get(), SHUT_RDWR);
+    for (auto &t : threads) t.join();
+  }
+  void serve(int r) {
+    boot::PmiConn conn(server[r].get());
+    auto deadline = [] { return boot::Clock::now() + std::chrono::seconds(30); };
+    std::string line, head, body;
+    if (conn.read_line(&line, deadline()) != boot::Io::ok) return;
+    conn.send_line("cmd=response_to_init pmi_version=2 pmi_subversion=0 rc=0", deadline());
+    int fences = 0;
+    while (conn.read_bytes(&head, 6, deadline()) == boot::Io::ok &&
+           conn.read_bytes(&body, std::stoul(head), deadline()) == boot::Io::ok) {
+      boot::PmiLine m = boot::pmi2_parse(body);
+      std::string cmd = m["cmd"], reply;
+      if (cmd == "fullinit") {
+        reply = "cmd=fullinit-response;rc=0;pmi-version=2;pmi-subversion=0;rank=" + m["pmirank"] +
+                ";size=" + std::to_string(n) + ";appnum=0;debugged=FALSE;pmiverbose=FALSE;";
+      } else if (cmd == "job-getid") {
+        reply = "cmd=job-getid-response;rc=0;jobid=job;;42;";  // an escaped ';' in a value
+      } else if (cmd == "kvs-put") {
+        std::lock_guard<std::mutex> lock(mutex);
+        kvs[m["key"]] = m["value"];
+        reply = "cmd=kvs-put-response;rc=0;";
+      } else if (cmd == "kvs-get") {
+        std::lock_guard<std::mutex> lock(mutex);
+        auto it = kvs.find(m["key"]);
+        EXPECT_EQ(m["jobid"], "job;42");
+        reply = it == kvs.end() ? "cmd=kvs-get-response;rc=0;found=FALSE;"
+                                : "cmd=kvs-get-response;rc=0;found=TRUE;value=" + it->second + ";";
+      } else if (cmd == "kvs-fence") {
+        if (silent_fence && fences++ > 0) continue;
+        std::unique_lock<std::mutex> lock(mutex);
+        int gen = fence_gen;
+        if (++fence_count == n) {
+          fence_count = 0, ++fence_gen;
+          cv.notify_all();
+        } else {
+          cv.wait(lock, [&] { return fence_gen != gen; });
+        }
+        reply = "cmd=kvs-fence-response;rc=0;";
+      } else if (cmd == "finalize") {
+        reply = "cmd=finalize-response;rc=0;";
+      } else {
+        reply = "cmd=" + cmd + "-response;rc=1;errmsg=unknown;";
+      }
+      conn.send_raw(boot::pmi2_frame(reply), deadline());
+    }
+  }
+};
+
+TEST(Pmi2, FakeProcessManagerManyRoundsIntact) {
+  for (int n : {1, 3}) {
+    FakePmi2 pm(n);
+    Env env = make_env(20);
+    std::vector<int> codes(n, -1);
+    std::vector<std::thread> pes;
+    for (int r = 0; r < n; ++r)
+      pes.emplace_back([&, r] {
+        std::unique_ptr<Bootstrap> b;
+        if (boot::pmi2_connect_fd(pm.client[r].get(), r, env, &b) != Status::ok) return void(codes[r] = 1);
+        if (b->rank() != r || b->size() != n || std::string(b->name()) != "PMI-2") return void(codes[r] = 2);
+        codes[r] = exercise(*b, 80, 2500);
+      });
+    for (auto &t : pes) t.join();
+    for (int r = 0; r < n; ++r) EXPECT_EQ(codes[r], 0) << n << " PEs, PE " << r;
+  }
+}
+
+TEST(Pmi2, FramesAndFailures) {
+  EXPECT_EQ(boot::pmi2_frame("cmd=x;"), "6     cmd=x;");
+  auto m = boot::pmi2_parse("cmd=a;v=x;;y;e=;");
+  EXPECT_EQ(m["cmd"], "a");
+  EXPECT_EQ(m["v"], "x;y");
+  EXPECT_EQ(m["e"], "");
+  Env env = make_env(1);
+  {  // a fence that never completes: bounded, named
+    FakePmi2 pm(1, true);
+    std::unique_ptr<Bootstrap> b;
+    ASSERT_EQ(boot::pmi2_connect_fd(pm.client[0].get(), 0, env, &b), Status::ok);
+    testing::internal::CaptureStderr();
+    EXPECT_EQ(b->barrier(), Status::timeout);
+    std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_NE(err.find("no 'kvs-fence-response' from the PMI-2 server within 1 s"), std::string::npos) << err;
+  }
+  {  // a PMI-1-only server
+    FakeServer fake([](const boot::PmiLine &) { return std::string("cmd=response_to_init pmi_version=1 rc=0"); });
+    std::unique_ptr<Bootstrap> b;
+    testing::internal::CaptureStderr();
+    EXPECT_EQ(boot::pmi2_connect_fd(fake.theirs.get(), 0, env, &b), Status::not_supported);
+    std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_NE(err.find("does not speak PMI-2"), std::string::npos) << err;
+  }
+}
+
 void clear_launch_env() {
   for (const char *v :
        {"NVSHMRUN_UNIQUEID", "PMI_FD", "PMI_PORT", "PMI_RANK", "PMI_SIZE", "PMIX_RANK", "PMIX_NAMESPACE"})
@@ -270,7 +388,7 @@ TEST(Selection, MethodsAndTheirErrors) {
   e.bootstrap_pmi = "PMI";
   expect(e, 0, nullptr, Status::invalid_value, "neither PMI_FD nor PMI_PORT is set");
   e.bootstrap_pmi = "PMI-2";
-  expect(e, 0, nullptr, Status::not_supported, "NVSHMEM_BOOTSTRAP_PMI=PMI-2: PMI-2 is not available");
+  expect(e, 0, nullptr, Status::invalid_value, "NVSHMEM_BOOTSTRAP_PMI=PMI-2 needs PMI_FD");
   e.bootstrap_pmi = "foo";
   expect(e, 0, nullptr, Status::invalid_value, "NVSHMEM_BOOTSTRAP_PMI=foo: unknown PMI flavour");
   e.bootstrap_pmi = "PMIX";

@@ -1,0 +1,204 @@
+// The PMI-2 bootstrap (NVSHMEM_BOOTSTRAP_PMI=PMI-2): MPICH's PMI-2 wire protocol over PMI_FD, as hydra's
+// mpiexec and Slurm's --mpi=pmi2 serve it. Frames are a 6-character length then "key=value;" pairs
+// (pmi2_frame / pmi2_parse in pmi1.hpp). Sequence: a PMI-1 style "cmd=init pmi_version=2" line,
+// fullinit (gives rank and size), job-getid, then kvs-put / kvs-fence / kvs-get rounds, finalize.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+
+#include "bootstrap/methods.hpp"
+#include "bootstrap/pmi1.hpp"
+#include "common/log.hpp"
+
+namespace nvshm::boot {
+namespace {
+
+constexpr std::size_t kPmi2Vallen = 1024;  // PMI2_MAX_VALLEN
+
+// A value inside a frame: ';' is doubled.
+std::string escape(const std::string &v) {
+  std::string out;
+  for (char c : v) out += c == ';' ? std::string(";;") : std::string(1, c);
+  return out;
+}
+
+class Pmi2Bootstrap final : public Bootstrap {
+ public:
+  Pmi2Bootstrap(int fd, long timeout_s) : conn_(fd), timeout_s_(std::min(timeout_s, kMaxTimeout)) {}
+  ~Pmi2Bootstrap() override {
+    if (!broken_) command("cmd=finalize;", "finalize-response", nullptr);
+  }
+  const char *name() const override { return "PMI-2"; }
+
+  Status start(long rank_hint) {
+    const char *where = "nvshmem_init (PMI-2 bootstrap)";
+    auto deadline = Clock::now() + std::chrono::seconds(timeout_s_);
+    std::string line;
+    if (conn_.send_line("cmd=init pmi_version=2 pmi_subversion=0", deadline) != Io::ok ||
+        conn_.read_line(&line, deadline) != Io::ok) {
+      log_error(where, "no answer to 'init' from the PMI-2 server on PMI_FD within %ld s (NVSHMEM_BOOTSTRAP_TIMEOUT)",
+                timeout_s_);
+      broken_ = true;
+      return Status::timeout;
+    }
+    PmiLine m = pmi_parse(line);
+    if (m["cmd"] != "response_to_init" || m["rc"] != "0" || m["pmi_version"] != "2") {
+      log_error(where, "the process manager does not speak PMI-2: it answered '%s' (try NVSHMEM_BOOTSTRAP_PMI=PMI)",
+                line.c_str());
+      broken_ = true;
+      return Status::not_supported;
+    }
+    const char *id = getenv("PMI_ID");
+    std::string init = "cmd=fullinit;" +
+                       (id && *id ? "pmiid=" + std::string(id) : "pmirank=" + std::to_string(rank_hint)) +
+                       ";threaded=FALSE;";
+    NVSHM_TRY(command(init, "fullinit-response", &m));
+    long rank = -1, size = -1;
+    if (!parse_int(m["rank"].c_str(), &rank) || !parse_int(m["size"].c_str(), &size) || size < 1 || rank < 0 ||
+        rank >= size) {
+      log_error(where, "the PMI-2 server gave rank '%s' of size '%s'", m["rank"].c_str(), m["size"].c_str());
+      broken_ = true;
+      return Status::peer_failed;
+    }
+    rank_ = static_cast<int>(rank);
+    size_ = static_cast<int>(size);
+    NVSHM_TRY(command("cmd=job-getid;", "job-getid-response", &m));
+    jobid_ = m["jobid"];
+    // As for PMI-1: keys are reused by a later session, so nobody starts putting before everyone is here.
+    NVSHM_TRY(command("cmd=kvs-fence;", "kvs-fence-response", nullptr));
+    NVSHM_INFO("nvshmem_init", "PMI-2 bootstrap: PE %d of %d, job %s", rank_, size_, jobid_.c_str());
+    return Status::ok;
+  }
+
+  Status allgather(const void *in, void *out, std::size_t bytes) override {
+    const char *where = "bootstrap allgather (PMI-2)";
+    if (bytes > kMaxBlob) {
+      log_error(where, "%zu bytes per PE is more than the bootstrap's limit (%llu)", bytes,
+                static_cast<unsigned long long>(kMaxBlob));
+      return Status::invalid_value;
+    }
+    const std::string k = "nvb" + std::to_string(round_++);
+    const std::size_t digits = kPmi2Vallen - 2;
+    std::string all = hex_encode(&bytes, sizeof bytes) + hex_encode(in, bytes);
+    std::size_t chunks = (all.size() + digits - 1) / digits;
+    for (std::size_t c = 0; c < chunks; ++c)
+      NVSHM_TRY(command("cmd=kvs-put;key=" + k + "." + std::to_string(rank_) + "." + std::to_string(c) +
+                            ";value=" + all.substr(c * digits, digits) + ";",
+                        "kvs-put-response", nullptr));
+    NVSHM_TRY(command("cmd=kvs-fence;", "kvs-fence-response", nullptr));
+    for (int r = 0; r < size_; ++r) {
+      if (r == rank_) {
+        if (bytes) memcpy(static_cast<char *>(out) + r * bytes, in, bytes);
+        continue;
+      }
+      std::string text;
+      for (std::size_t c = 0; c < chunks; ++c) {
+        PmiLine m;
+        NVSHM_TRY(command("cmd=kvs-get;jobid=" + escape(jobid_) + ";srcid=-1;key=" + k + "." + std::to_string(r) + "." +
+                              std::to_string(c) + ";",
+                          "kvs-get-response", &m));
+        if (m["found"] != "TRUE") {
+          log_error(where, "PE %d's contribution is missing from the PMI-2 key-value space", r);
+          return Status::peer_failed;
+        }
+        text += m["value"];
+        std::size_t theirs = 0;
+        if (c == 0 && (text.size() < 16 || !hex_decode(text.substr(0, 16), &theirs, sizeof theirs))) {
+          log_error(where, "PE %d's contribution in the PMI-2 key-value space is corrupt", r);
+          return Status::peer_failed;
+        }
+        if (c == 0 && theirs != bytes) {
+          log_error(where, "PE %d passed %zu bytes but PE %d passed %zu bytes to the same bootstrap round", r, theirs,
+                    rank_, bytes);
+          return Status::symmetry;
+        }
+      }
+      if (!hex_decode(text.substr(16), static_cast<char *>(out) + r * bytes, bytes)) {
+        log_error(where, "PE %d's contribution in the PMI-2 key-value space is corrupt", r);
+        return Status::peer_failed;
+      }
+    }
+    return Status::ok;
+  }
+  Status barrier() override { return command("cmd=kvs-fence;", "kvs-fence-response", nullptr); }
+
+ private:
+  Status command(const std::string &body, const char *expect, PmiLine *answer) {
+    const char *where = "bootstrap (PMI-2)";
+    if (broken_) {
+      log_error(where, "the PMI-2 bootstrap failed earlier; it cannot be used any more");
+      return Status::peer_failed;
+    }
+    std::string cmd = body.substr(4, body.find(';') - 4);
+    auto deadline = Clock::now() + std::chrono::seconds(timeout_s_);
+    std::string head, reply;
+    Io io = conn_.send_raw(pmi2_frame(body), deadline);
+    if (io == Io::ok) io = conn_.read_bytes(&head, 6, deadline);
+    long len = -1;
+    if (io == Io::ok) {
+      while (!head.empty() && head.back() == ' ') head.pop_back();
+      if (!parse_int(head.c_str(), &len) || len < 0 || len > 65536) io = Io::error;
+    }
+    if (io == Io::ok) io = conn_.read_bytes(&reply, static_cast<std::size_t>(len), deadline);
+    if (io != Io::ok) {
+      broken_ = true;
+      if (io == Io::timeout) {
+        log_error(where, "PE %d: no '%s' from the PMI-2 server within %ld s (NVSHMEM_BOOTSTRAP_TIMEOUT) after '%s'%s",
+                  rank_, expect, timeout_s_, cmd.c_str(),
+                  cmd == "kvs-fence" ? "; some PEs did not reach the fence (the server does not say which)" : "");
+        return Status::timeout;
+      }
+      log_error(where, "PE %d lost the connection to the PMI-2 server (or got a malformed frame) waiting for '%s'",
+                rank_, expect);
+      return Status::peer_failed;
+    }
+    PmiLine m = pmi2_parse(reply);
+    if (m["cmd"] != expect) {
+      log_error(where, "PE %d: the PMI-2 server answered '%s' to '%s'", rank_, reply.c_str(), cmd.c_str());
+      broken_ = true;
+      return Status::peer_failed;
+    }
+    if (m.count("rc") && m["rc"] != "0") {
+      log_error(where, "PE %d: the PMI-2 server refused '%s': rc=%s %s", rank_, cmd.c_str(), m["rc"].c_str(),
+                m["errmsg"].c_str());
+      return Status::internal;
+    }
+    if (answer) *answer = std::move(m);
+    return Status::ok;
+  }
+
+  PmiConn conn_;
+  long timeout_s_;
+  bool broken_ = false;
+  std::string jobid_;
+  unsigned round_ = 0;
+};
+
+}  // namespace
+
+Status pmi2_connect_fd(int fd, long rank_hint, const Env &env, std::unique_ptr<Bootstrap> *out) {
+  auto b = std::make_unique<Pmi2Bootstrap>(fd, env.bootstrap_timeout);
+  NVSHM_TRY(b->start(rank_hint));
+  *out = std::move(b);
+  return Status::ok;
+}
+
+Status pmi2_create(const Env &env, std::unique_ptr<Bootstrap> *out) {
+  const char *where = "nvshmem_init (PMI-2 bootstrap)";
+  long fd = -1, rank = 0;
+  const char *fd_s = getenv("PMI_FD");
+  if (!fd_s || !parse_int(fd_s, &fd) || fd < 0 || fcntl(static_cast<int>(fd), F_GETFD) < 0) {
+    log_error(where,
+              "NVSHMEM_BOOTSTRAP_PMI=PMI-2 needs PMI_FD, an open descriptor to the process manager (got '%s'): start "
+              "the program with MPICH's mpiexec or srun --mpi=pmi2",
+              fd_s ? fd_s : "(unset)");
+    return Status::invalid_value;
+  }
+  if (const char *r = getenv("PMI_RANK")) parse_int(r, &rank);
+  fcntl(static_cast<int>(fd), F_SETFD, FD_CLOEXEC);
+  return pmi2_connect_fd(static_cast<int>(fd), rank, env, out);
+}
+
+}  // namespace nvshm::boot
