@@ -345,6 +345,9 @@ int my_pe() {
 int n_pes() {
   return nvshmem_n_pes();
 }
+void barrier_all() {
+  nvshmem_barrier_all();
+}
 bool heap_on_device() {
   return g.heap_on_device;
 }
@@ -453,8 +456,8 @@ void Report::add(size_t size, const std::vector<double> &values, bool check_ok) 
   printf("\n");
   if (machine_readable_)
     for (size_t i = 0; i < values.size() && i < columns_.size(); ++i)
-      printf("&&&& PERF %s___size__%zu___%s %.3f +%s\n", job_.c_str(), size, columns_[i].metric.c_str(), values[i],
-             columns_[i].unit.c_str());
+      printf("&&&& PERF %s___size__%zu___%s %.3f %c%s\n", job_.c_str(), size, columns_[i].metric.c_str(), values[i],
+             columns_[i].lower_is_better ? '-' : '+', columns_[i].unit.c_str());
   fflush(stdout);
 }
 

@@ -65,6 +65,8 @@ int finalize();
 
 int my_pe();
 int n_pes();
+/* nvshmem_barrier_all (callable from host code that does not include nvshmem.h). */
+void barrier_all();
 /* Every PE: when the job does not have exactly `n` PEs, PE 0 says so and all exit with status 1. */
 void require_pes(int n);
 /* Every PE: ends the job with a message when the symmetric heap is not in GPU memory (a device test
@@ -107,6 +109,7 @@ class Report {
   struct Column {
     std::string metric;
     std::string unit;
+    bool lower_is_better = false;  // latency: the machine-readable line carries '-' instead of '+'
   };
   Report(std::string job, std::vector<Column> columns);
   /* Every PE calls it (it sums the check failures over PEs); only PE 0 prints. */
@@ -144,6 +147,28 @@ class GpuTimer {
   cudaEvent_t start_ = nullptr;
   cudaEvent_t stop_ = nullptr;
 };
+
+/* Runs `launch(size, iters)` (work enqueued on `stream`) on this PE when `active`: -w warm-up
+ * iterations, then opt.runs timed launches of -n iterations, each after a host barrier_all of every
+ * PE (inactive PEs only take part in the barriers). Returns the median seconds of one timed launch
+ * (0 when inactive). Ping-pong tests make both PEs active; they synchronise through their flags. */
+template <class Launch>
+double time_runs(const Options &opt, bool active, cudaStream_t stream, GpuTimer &timer, size_t size, Launch &&launch) {
+  if (active && opt.warmup > 0) {
+    launch(size, opt.warmup);
+    cuda_check(cudaStreamSynchronize(stream), "cudaStreamSynchronize", __FILE__, __LINE__);
+  }
+  std::vector<double> seconds;
+  for (int run = 0; run < opt.runs; ++run) {
+    barrier_all();
+    if (!active) continue;
+    timer.start(stream);
+    launch(size, opt.iters);
+    seconds.push_back(timer.stop_seconds(stream));
+  }
+  barrier_all();
+  return active ? median(seconds) : 0.0;
+}
 
 /* Bytes per second to GB/s (1e9 bytes). */
 inline double gbps(double bytes, double seconds) {

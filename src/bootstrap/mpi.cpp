@@ -50,6 +50,7 @@ struct MpiApi {
   int (*Comm_rank)(Comm, int *);
   int (*Comm_size)(Comm, int *);
   int (*Comm_dup)(Comm, Comm *);
+  int (*Comm_idup)(Comm, Comm *, Request *);
   int (*Comm_free)(Comm *);
   int (*Comm_set_errhandler)(Comm, Errhandler);
   int (*Comm_get_errhandler)(Comm, Errhandler *);
@@ -78,6 +79,7 @@ struct MpiApi {
     sym(&Comm_rank, "MPI_Comm_rank");
     sym(&Comm_size, "MPI_Comm_size");
     sym(&Comm_dup, "MPI_Comm_dup");
+    sym(&Comm_idup, "MPI_Comm_idup");
     sym(&Comm_free, "MPI_Comm_free");
     sym(&Comm_set_errhandler, "MPI_Comm_set_errhandler");
     sym(&Comm_get_errhandler, "MPI_Comm_get_errhandler");
@@ -116,6 +118,35 @@ void set_handles(MpiApi<MpichAbi> *api, void *) {
   api->null = 0x04000000;
   api->byte = 0x4c00010d;
   api->errors_return = 0x54000001;
+}
+
+// Polls a request with MPI_Test (yield, then 20 us sleeps) until it completes or the timeout passes.
+template <class Abi>
+Status wait_request(const MpiApi<Abi> &api, typename Abi::Request *req, long timeout_s, const char *where,
+                    const char *what, int npes) {
+  auto deadline = Clock::now() + std::chrono::seconds(std::min(timeout_s, kMaxTimeout));
+  for (unsigned spins = 0;; ++spins) {
+    int done = 0;
+    int rc = api.Test(req, &done, nullptr);
+    if (rc != 0) {
+      log_error(where, "MPI_Test (%s) failed: %s", what, api.error_text(rc).c_str());
+      return Status::peer_failed;
+    }
+    if (done) return Status::ok;
+    if (Clock::now() >= deadline) {
+      log_error(where,
+                "the MPI %s among %d PEs did not complete within %ld s (NVSHMEM_BOOTSTRAP_TIMEOUT); MPI does not say "
+                "which ranks are missing: did every rank of the communicator make the same call?",
+                what, npes, timeout_s);
+      return Status::timeout;
+    }
+    if (spins > 1000) {
+      timespec ts{0, 20000};
+      nanosleep(&ts, nullptr);
+    } else {
+      sched_yield();
+    }
+  }
 }
 
 template <class Abi>
@@ -185,29 +216,7 @@ class MpiBootstrap final : public Bootstrap {
       log_error(where, "MPI_Iallgather failed: %s", api_.error_text(rc).c_str());
       return Status::internal;
     }
-    auto deadline = Clock::now() + std::chrono::seconds(std::min(timeout_s_, kMaxTimeout));
-    for (unsigned spins = 0;; ++spins) {
-      int done = 0;
-      rc = api_.Test(&req, &done, nullptr);
-      if (rc != 0) {
-        log_error(where, "MPI_Test failed: %s", api_.error_text(rc).c_str());
-        return Status::peer_failed;
-      }
-      if (done) return Status::ok;
-      if (Clock::now() >= deadline) {
-        log_error(where,
-                  "the MPI allgather among %d PEs did not complete within %ld s (NVSHMEM_BOOTSTRAP_TIMEOUT); MPI "
-                  "does not say which ranks are missing: did every rank of the communicator make the same call?",
-                  size_, timeout_s_);
-        return Status::timeout;
-      }
-      if (spins > 1000) {
-        timespec ts{0, 20000};
-        nanosleep(&ts, nullptr);
-      } else {
-        sched_yield();
-      }
-    }
+    return wait_request(api_, &req, timeout_s_, where, "allgather", size_);
   }
 
   MpiApi<Abi> api_;
@@ -293,7 +302,9 @@ Status create(void *h, const void *comm_ptr, const Env &env, std::unique_ptr<Boo
   int size = 0;
   int rc = api.Comm_size(comm, &size);
   typename Abi::Comm dup{};
-  if (rc == 0) rc = api.Comm_dup(comm, &dup);
+  typename Abi::Request req{};
+  // Non-blocking, so that a rank that never calls init makes the others fail after the timeout.
+  if (rc == 0) rc = api.Comm_idup(comm, &dup, &req);
   api.Comm_set_errhandler(api.world, old);
   api.Errhandler_free(&old);
   if (rc != 0) {
@@ -302,6 +313,7 @@ Status create(void *h, const void *comm_ptr, const Env &env, std::unique_ptr<Boo
     if (we_init) api.Finalize();
     return Status::invalid_value;
   }
+  NVSHM_TRY(wait_request(api, &req, env.bootstrap_timeout, where, "communicator duplication (MPI_Comm_idup)", size));
   api.Comm_set_errhandler(dup, api.errors_return);
   auto b = std::make_unique<MpiBootstrap<Abi>>(api, dup, we_init, env.bootstrap_timeout);
   NVSHM_TRY(b->init());

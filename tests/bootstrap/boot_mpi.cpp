@@ -2,8 +2,12 @@
 //   world   MPI_COMM_WORLD
 //   split   a communicator split from MPI_COMM_WORLD without the last rank and in reverse order
 //   null    a freed communicator (MPI_COMM_NULL): init must fail with NVSHMEMX_ERROR_INVALID_VALUE
+//   straggler  the last rank calls init 4 s late: with NVSHMEM_BOOTSTRAP_TIMEOUT=1 the others' init fails
+//           with a timeout instead of hanging, and so does the straggler's (nobody is left to meet it)
 //   env     plain nvshmem_init in an MPI program (PMIx under mpirun, sharing libpmix with MPI), twice
 #include <mpi.h>
+
+#include <unistd.h>
 
 #include <cstring>
 
@@ -31,6 +35,13 @@ int main(int argc, char **argv) {
       if (rc == 0) rc = boot_check_pes(wsize - 2 - wrank, wsize - 1, "mpi split"), nvshmem_finalize();
       MPI_Comm_free(&comm);
     }
+  } else if (!strcmp(mode, "straggler")) {
+    MPI_Comm comm = MPI_COMM_WORLD;
+    nvshmemx_set_attr_mpi_comm_args(&comm, &attr);
+    if (wrank == wsize - 1) sleep(4);
+    int got = nvshmemx_init_attr(NVSHMEMX_INIT_WITH_MPI_COMM, &attr);
+    rc = got != 0 ? 0 : 1;
+    printf("mpi straggler: PE %d: nvshmemx_init_attr returned %d\n", wrank, got);
   } else if (!strcmp(mode, "env")) {
     for (int cycle = 0; cycle < 2 && rc == 0; ++cycle) {
       nvshmem_init();
