@@ -96,14 +96,14 @@ NVSHM_FOR_EACH_RMA_SIZE(NVSHM_DECLARE_HOST_SIZED_RMA)
 
 /* Strided forms: element i of the transfer moves source[i * sst] to dest[i * dst] (strides in
  * elements, at least 1); blocking. */
-#define NVSHM_DECLARE_HOST_STRIDED(NAME, T)                                                                        \
+#define NVSHM_DECLARE_HOST_STRIDED(NAME, T)                                                                     \
   NVSHM_HOSTDEVICE NVSHM_API void nvshmem_##NAME##_iput(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, \
-                                                        size_t nelems, int pe);                                  \
+                                                        size_t nelems, int pe);                                 \
   NVSHM_HOSTDEVICE NVSHM_API void nvshmem_##NAME##_iget(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, \
                                                         size_t nelems, int pe);
 NVSHM_FOR_EACH_RMA_TYPE(NVSHM_DECLARE_HOST_STRIDED)
 #undef NVSHM_DECLARE_HOST_STRIDED
-#define NVSHM_DECLARE_HOST_SIZED_STRIDED(BITS, T)                                                                    \
+#define NVSHM_DECLARE_HOST_SIZED_STRIDED(BITS, T)                                                                  \
   NVSHM_HOSTDEVICE NVSHM_API void nvshmem_iput##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, \
                                                      size_t nelems, int pe);                                       \
   NVSHM_HOSTDEVICE NVSHM_API void nvshmem_iget##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, \
@@ -131,26 +131,26 @@ NVSHM_HOSTDEVICE NVSHM_API uint64_t nvshmem_signal_fetch(uint64_t *sig_addr);
  * from any PE, host or device. They do not order other memory operations (use fence/quiet). The
  * host forms work on both heap kinds (host memory: CPU atomics; GPU memory: a one-thread kernel with
  * system-scope atomics on the internal stream) and return when the operation is done. */
-#define NVSHM_DECLARE_AMO_ARITH(NAME, T)                                                                    \
-  NVSHM_HOSTDEVICE NVSHM_API void nvshmem_##NAME##_atomic_inc(T *dest, int pe);                             \
-  NVSHM_HOSTDEVICE NVSHM_API T nvshmem_##NAME##_atomic_fetch_inc(T *dest, int pe);                          \
-  NVSHM_HOSTDEVICE NVSHM_API void nvshmem_##NAME##_atomic_add(T *dest, T value, int pe);                    \
-  NVSHM_HOSTDEVICE NVSHM_API T nvshmem_##NAME##_atomic_fetch_add(T *dest, T value, int pe);                 \
+#define NVSHM_DECLARE_AMO_ARITH(NAME, T)                                                    \
+  NVSHM_HOSTDEVICE NVSHM_API void nvshmem_##NAME##_atomic_inc(T *dest, int pe);             \
+  NVSHM_HOSTDEVICE NVSHM_API T nvshmem_##NAME##_atomic_fetch_inc(T *dest, int pe);          \
+  NVSHM_HOSTDEVICE NVSHM_API void nvshmem_##NAME##_atomic_add(T *dest, T value, int pe);    \
+  NVSHM_HOSTDEVICE NVSHM_API T nvshmem_##NAME##_atomic_fetch_add(T *dest, T value, int pe); \
   NVSHM_HOSTDEVICE NVSHM_API T nvshmem_##NAME##_atomic_compare_swap(T *dest, T cond, T value, int pe);
 NVSHM_FOR_EACH_AMO_ARITH_TYPE(NVSHM_DECLARE_AMO_ARITH)
 #undef NVSHM_DECLARE_AMO_ARITH
-#define NVSHM_DECLARE_AMO_FETCH(NAME, T)                                                                    \
-  NVSHM_HOSTDEVICE NVSHM_API T nvshmem_##NAME##_atomic_fetch(const T *source, int pe);                      \
-  NVSHM_HOSTDEVICE NVSHM_API void nvshmem_##NAME##_atomic_set(T *dest, T value, int pe);                    \
+#define NVSHM_DECLARE_AMO_FETCH(NAME, T)                                                 \
+  NVSHM_HOSTDEVICE NVSHM_API T nvshmem_##NAME##_atomic_fetch(const T *source, int pe);   \
+  NVSHM_HOSTDEVICE NVSHM_API void nvshmem_##NAME##_atomic_set(T *dest, T value, int pe); \
   NVSHM_HOSTDEVICE NVSHM_API T nvshmem_##NAME##_atomic_swap(T *dest, T value, int pe);
 NVSHM_FOR_EACH_AMO_FETCH_TYPE(NVSHM_DECLARE_AMO_FETCH)
 #undef NVSHM_DECLARE_AMO_FETCH
-#define NVSHM_DECLARE_AMO_LOGIC(NAME, T)                                                                    \
-  NVSHM_HOSTDEVICE NVSHM_API void nvshmem_##NAME##_atomic_and(T *dest, T value, int pe);                    \
-  NVSHM_HOSTDEVICE NVSHM_API T nvshmem_##NAME##_atomic_fetch_and(T *dest, T value, int pe);                 \
-  NVSHM_HOSTDEVICE NVSHM_API void nvshmem_##NAME##_atomic_or(T *dest, T value, int pe);                     \
-  NVSHM_HOSTDEVICE NVSHM_API T nvshmem_##NAME##_atomic_fetch_or(T *dest, T value, int pe);                  \
-  NVSHM_HOSTDEVICE NVSHM_API void nvshmem_##NAME##_atomic_xor(T *dest, T value, int pe);                    \
+#define NVSHM_DECLARE_AMO_LOGIC(NAME, T)                                                    \
+  NVSHM_HOSTDEVICE NVSHM_API void nvshmem_##NAME##_atomic_and(T *dest, T value, int pe);    \
+  NVSHM_HOSTDEVICE NVSHM_API T nvshmem_##NAME##_atomic_fetch_and(T *dest, T value, int pe); \
+  NVSHM_HOSTDEVICE NVSHM_API void nvshmem_##NAME##_atomic_or(T *dest, T value, int pe);     \
+  NVSHM_HOSTDEVICE NVSHM_API T nvshmem_##NAME##_atomic_fetch_or(T *dest, T value, int pe);  \
+  NVSHM_HOSTDEVICE NVSHM_API void nvshmem_##NAME##_atomic_xor(T *dest, T value, int pe);    \
   NVSHM_HOSTDEVICE NVSHM_API T nvshmem_##NAME##_atomic_fetch_xor(T *dest, T value, int pe);
 NVSHM_FOR_EACH_AMO_LOGIC_TYPE(NVSHM_DECLARE_AMO_LOGIC)
 #undef NVSHM_DECLARE_AMO_LOGIC
@@ -188,41 +188,40 @@ NVSHM_API void nvshmemx_getmem_nbi_on_stream(void *dest, const void *source, siz
                                              cudaStream_t stream);
 /* p: the value is captured at the call (a kernel argument); g: waits for the stream and returns
  * the value (not capturable). iput/iget: strided, strides in elements. */
-#define NVSHM_DECLARE_STREAM_RMA_MORE(NAME, T)                                                                 \
-  NVSHM_API void nvshmemx_##NAME##_p_on_stream(T *dest, const T value, int pe, cudaStream_t stream);          \
-  NVSHM_API T nvshmemx_##NAME##_g_on_stream(const T *source, int pe, cudaStream_t stream);                    \
-  NVSHM_API void nvshmemx_##NAME##_iput_on_stream(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,     \
-                                                  size_t nelems, int pe, cudaStream_t stream);                 \
-  NVSHM_API void nvshmemx_##NAME##_iget_on_stream(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,     \
-                                                  size_t nelems, int pe, cudaStream_t stream);                 \
-  NVSHM_API void nvshmemx_##NAME##_put_signal_on_stream(T *dest, const T *source, size_t nelems,              \
-                                                        uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, \
-                                                        cudaStream_t stream);                                  \
-  NVSHM_API void nvshmemx_##NAME##_put_signal_nbi_on_stream(T *dest, const T *source, size_t nelems,          \
-                                                            uint64_t *sig_addr, uint64_t signal, int sig_op,   \
-                                                            int pe, cudaStream_t stream);
+#define NVSHM_DECLARE_STREAM_RMA_MORE(NAME, T)                                                                       \
+  NVSHM_API void nvshmemx_##NAME##_p_on_stream(T *dest, const T value, int pe, cudaStream_t stream);                 \
+  NVSHM_API T nvshmemx_##NAME##_g_on_stream(const T *source, int pe, cudaStream_t stream);                           \
+  NVSHM_API void nvshmemx_##NAME##_iput_on_stream(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,            \
+                                                  size_t nelems, int pe, cudaStream_t stream);                       \
+  NVSHM_API void nvshmemx_##NAME##_iget_on_stream(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,            \
+                                                  size_t nelems, int pe, cudaStream_t stream);                       \
+  NVSHM_API void nvshmemx_##NAME##_put_signal_on_stream(T *dest, const T *source, size_t nelems, uint64_t *sig_addr, \
+                                                        uint64_t signal, int sig_op, int pe, cudaStream_t stream);   \
+  NVSHM_API void nvshmemx_##NAME##_put_signal_nbi_on_stream(T *dest, const T *source, size_t nelems,                 \
+                                                            uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, \
+                                                            cudaStream_t stream);
 NVSHM_FOR_EACH_RMA_TYPE(NVSHM_DECLARE_STREAM_RMA_MORE)
 #undef NVSHM_DECLARE_STREAM_RMA_MORE
 
-#define NVSHM_DECLARE_STREAM_SIZED(BITS, T)                                                                      \
-  NVSHM_API void nvshmemx_put##BITS##_on_stream(void *dest, const void *source, size_t nelems, int pe,          \
-                                                cudaStream_t stream);                                            \
-  NVSHM_API void nvshmemx_get##BITS##_on_stream(void *dest, const void *source, size_t nelems, int pe,          \
-                                                cudaStream_t stream);                                            \
-  NVSHM_API void nvshmemx_put##BITS##_nbi_on_stream(void *dest, const void *source, size_t nelems, int pe,      \
-                                                    cudaStream_t stream);                                        \
-  NVSHM_API void nvshmemx_get##BITS##_nbi_on_stream(void *dest, const void *source, size_t nelems, int pe,      \
-                                                    cudaStream_t stream);                                        \
-  NVSHM_API void nvshmemx_iput##BITS##_on_stream(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,  \
-                                                 size_t nelems, int pe, cudaStream_t stream);                    \
-  NVSHM_API void nvshmemx_iget##BITS##_on_stream(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,  \
-                                                 size_t nelems, int pe, cudaStream_t stream);                    \
-  NVSHM_API void nvshmemx_put##BITS##_signal_on_stream(void *dest, const void *source, size_t nelems,           \
-                                                       uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, \
-                                                       cudaStream_t stream);                                     \
-  NVSHM_API void nvshmemx_put##BITS##_signal_nbi_on_stream(void *dest, const void *source, size_t nelems,       \
-                                                           uint64_t *sig_addr, uint64_t signal, int sig_op,     \
-                                                           int pe, cudaStream_t stream);
+#define NVSHM_DECLARE_STREAM_SIZED(BITS, T)                                                                         \
+  NVSHM_API void nvshmemx_put##BITS##_on_stream(void *dest, const void *source, size_t nelems, int pe,              \
+                                                cudaStream_t stream);                                               \
+  NVSHM_API void nvshmemx_get##BITS##_on_stream(void *dest, const void *source, size_t nelems, int pe,              \
+                                                cudaStream_t stream);                                               \
+  NVSHM_API void nvshmemx_put##BITS##_nbi_on_stream(void *dest, const void *source, size_t nelems, int pe,          \
+                                                    cudaStream_t stream);                                           \
+  NVSHM_API void nvshmemx_get##BITS##_nbi_on_stream(void *dest, const void *source, size_t nelems, int pe,          \
+                                                    cudaStream_t stream);                                           \
+  NVSHM_API void nvshmemx_iput##BITS##_on_stream(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,      \
+                                                 size_t nelems, int pe, cudaStream_t stream);                       \
+  NVSHM_API void nvshmemx_iget##BITS##_on_stream(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,      \
+                                                 size_t nelems, int pe, cudaStream_t stream);                       \
+  NVSHM_API void nvshmemx_put##BITS##_signal_on_stream(void *dest, const void *source, size_t nelems,               \
+                                                       uint64_t *sig_addr, uint64_t signal, int sig_op, int pe,     \
+                                                       cudaStream_t stream);                                        \
+  NVSHM_API void nvshmemx_put##BITS##_signal_nbi_on_stream(void *dest, const void *source, size_t nelems,           \
+                                                           uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, \
+                                                           cudaStream_t stream);
 NVSHM_FOR_EACH_RMA_SIZE(NVSHM_DECLARE_STREAM_SIZED)
 #undef NVSHM_DECLARE_STREAM_SIZED
 
@@ -230,9 +229,8 @@ NVSHM_FOR_EACH_RMA_SIZE(NVSHM_DECLARE_STREAM_SIZED)
  * sees the signal sees the data. */
 NVSHM_API void nvshmemx_putmem_signal_on_stream(void *dest, const void *source, size_t nbytes, uint64_t *sig_addr,
                                                 uint64_t signal, int sig_op, int pe, cudaStream_t stream);
-NVSHM_API void nvshmemx_putmem_signal_nbi_on_stream(void *dest, const void *source, size_t nbytes,
-                                                    uint64_t *sig_addr, uint64_t signal, int sig_op, int pe,
-                                                    cudaStream_t stream);
+NVSHM_API void nvshmemx_putmem_signal_nbi_on_stream(void *dest, const void *source, size_t nbytes, uint64_t *sig_addr,
+                                                    uint64_t signal, int sig_op, int pe, cudaStream_t stream);
 NVSHM_API void nvshmemx_signal_op_on_stream(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe,
                                             cudaStream_t stream);
 /* Later work on `stream` waits until this PE's signal word satisfies the comparison. */
@@ -241,10 +239,10 @@ NVSHM_API void nvshmemx_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp,
 /* Later work on `stream` waits until this PE's ivar(s) satisfy the comparison. `status` (NULL: all
  * active; non-zero entries are skipped) and `cmp_values` must be readable by the GPU. */
 #define NVSHM_DECLARE_STREAM_WAIT(NAME, T)                                                                       \
-  NVSHM_API void nvshmemx_##NAME##_wait_until_on_stream(T *ivar, int cmp, T cmp_value, cudaStream_t stream);    \
+  NVSHM_API void nvshmemx_##NAME##_wait_until_on_stream(T *ivar, int cmp, T cmp_value, cudaStream_t stream);     \
   NVSHM_API void nvshmemx_##NAME##_wait_until_all_on_stream(T *ivars, size_t nelems, const int *status, int cmp, \
                                                             T cmp_value, cudaStream_t stream);                   \
-  NVSHM_API void nvshmemx_##NAME##_wait_until_all_vector_on_stream(T *ivars, size_t nelems, const int *status,  \
+  NVSHM_API void nvshmemx_##NAME##_wait_until_all_vector_on_stream(T *ivars, size_t nelems, const int *status,   \
                                                                    int cmp, T *cmp_values, cudaStream_t stream);
 NVSHM_FOR_EACH_WAIT_TYPE(NVSHM_DECLARE_STREAM_WAIT)
 #undef NVSHM_DECLARE_STREAM_WAIT

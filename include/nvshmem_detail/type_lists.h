@@ -12,7 +12,8 @@
 #define NVSHM_FOR_EACH_RMA_TYPE(X)                                                                                     \
   X(bfloat16, __nv_bfloat16)                                                                                           \
   X(half, half)                                                                                                        \
-  X(float, float) X(double, double) X(char, char) X(short, short) X(schar, signed char) X(int, int) X(long, long)      \
+  X(float, float)                                                                                                      \
+  X(double, double) X(char, char) X(short, short) X(schar, signed char) X(int, int) X(long, long)                      \
       X(longlong, long long) X(uchar, unsigned char) X(ushort, unsigned short) X(uint, unsigned int)                   \
           X(ulong, unsigned long) X(ulonglong, unsigned long long) X(int8, int8_t) X(int16, int16_t) X(int32, int32_t) \
               X(int64, int64_t) X(uint8, uint8_t) X(uint16, uint16_t) X(uint32, uint32_t) X(uint64, uint64_t)          \
@@ -22,20 +23,20 @@
 #define NVSHM_FOR_EACH_RMA_SIZE(X) X(8, uint8_t) X(16, uint16_t) X(32, uint32_t) X(64, uint64_t) X(128, int4)
 
 /* The 14 point-to-point synchronisation types (wait_until, test and their all/any/some/vector forms). */
-#define NVSHM_FOR_EACH_WAIT_TYPE(X)                                                                              \
-  X(short, short)                                                                                                \
-  X(int, int)                                                                                                    \
-  X(long, long)                                                                                                  \
-  X(longlong, long long)                                                                                         \
-  X(ushort, unsigned short)                                                                                      \
-  X(uint, unsigned int)                                                                                          \
-  X(ulong, unsigned long)                                                                                        \
-  X(ulonglong, unsigned long long)                                                                               \
-  X(int32, int32_t)                                                                                              \
-  X(int64, int64_t)                                                                                              \
-  X(uint32, uint32_t)                                                                                            \
-  X(uint64, uint64_t)                                                                                            \
-  X(size, size_t)                                                                                                \
+#define NVSHM_FOR_EACH_WAIT_TYPE(X) \
+  X(short, short)                   \
+  X(int, int)                       \
+  X(long, long)                     \
+  X(longlong, long long)            \
+  X(ushort, unsigned short)         \
+  X(uint, unsigned int)             \
+  X(ulong, unsigned long)           \
+  X(ulonglong, unsigned long long)  \
+  X(int32, int32_t)                 \
+  X(int64, int64_t)                 \
+  X(uint32, uint32_t)               \
+  X(uint64, uint64_t)               \
+  X(size, size_t)                   \
   X(ptrdiff, ptrdiff_t)
 
 /* Atomic memory operation types ("Atomic Memory Operations"). Every AMO type is 4 or 8 bytes wide.
@@ -43,10 +44,10 @@
 #define NVSHM_FOR_EACH_AMO_STANDARD_TYPE(X) \
   X(int, int) X(long, long) X(longlong, long long) X(size, size_t) X(ptrdiff, ptrdiff_t)
 /* Bitwise: every op (arithmetic, fetch/set/swap, and/or/xor and their fetch forms). */
-#define NVSHM_FOR_EACH_AMO_BITWISE_TYPE(X)                                                                       \
-  X(uint, unsigned int)                                                                                          \
-  X(ulong, unsigned long)                                                                                        \
-  X(ulonglong, unsigned long long)                                                                               \
+#define NVSHM_FOR_EACH_AMO_BITWISE_TYPE(X) \
+  X(uint, unsigned int)                    \
+  X(ulong, unsigned long)                  \
+  X(ulonglong, unsigned long long)         \
   X(int32, int32_t) X(uint32, uint32_t) X(int64, int64_t) X(uint64, uint64_t)
 /* Extended: fetch, set and swap only. */
 #define NVSHM_FOR_EACH_AMO_EXTENDED_TYPE(X) X(float, float) X(double, double)

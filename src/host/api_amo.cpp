@@ -40,47 +40,48 @@ T host_amo(const char *call, AtomicOp op, const T *dest, T value, T cond, int pe
 
 extern "C" {
 
-#define NVSHM_HOST_AMO_ARITH(NAME, T)                                                                    \
-  void nvshmem_##NAME##_atomic_inc(T *dest, int pe) {                                                    \
-    (void)host_amo<T>("nvshmem_" #NAME "_atomic_inc", AtomicOp::add, dest, static_cast<T>(1), static_cast<T>(0), pe);              \
-  }                                                                                                      \
-  T nvshmem_##NAME##_atomic_fetch_inc(T *dest, int pe) {                                                 \
-    return host_amo<T>("nvshmem_" #NAME "_atomic_fetch_inc", AtomicOp::add, dest, static_cast<T>(1), static_cast<T>(0), pe);       \
-  }                                                                                                      \
-  void nvshmem_##NAME##_atomic_add(T *dest, T value, int pe) {                                           \
+#define NVSHM_HOST_AMO_ARITH(NAME, T)                                                                                 \
+  void nvshmem_##NAME##_atomic_inc(T *dest, int pe) {                                                                 \
+    (void)host_amo<T>("nvshmem_" #NAME "_atomic_inc", AtomicOp::add, dest, static_cast<T>(1), static_cast<T>(0), pe); \
+  }                                                                                                                   \
+  T nvshmem_##NAME##_atomic_fetch_inc(T *dest, int pe) {                                                              \
+    return host_amo<T>("nvshmem_" #NAME "_atomic_fetch_inc", AtomicOp::add, dest, static_cast<T>(1),                  \
+                       static_cast<T>(0), pe);                                                                        \
+  }                                                                                                                   \
+  void nvshmem_##NAME##_atomic_add(T *dest, T value, int pe) {                                                        \
     (void)host_amo<T>("nvshmem_" #NAME "_atomic_add", AtomicOp::add, dest, value, static_cast<T>(0), pe);             \
-  }                                                                                                      \
-  T nvshmem_##NAME##_atomic_fetch_add(T *dest, T value, int pe) {                                        \
+  }                                                                                                                   \
+  T nvshmem_##NAME##_atomic_fetch_add(T *dest, T value, int pe) {                                                     \
     return host_amo<T>("nvshmem_" #NAME "_atomic_fetch_add", AtomicOp::add, dest, value, static_cast<T>(0), pe);      \
-  }                                                                                                      \
-  T nvshmem_##NAME##_atomic_compare_swap(T *dest, T cond, T value, int pe) {                             \
-    return host_amo<T>("nvshmem_" #NAME "_atomic_compare_swap", AtomicOp::compare_swap, dest, value, cond, \
-                       pe);                                                                              \
+  }                                                                                                                   \
+  T nvshmem_##NAME##_atomic_compare_swap(T *dest, T cond, T value, int pe) {                                          \
+    return host_amo<T>("nvshmem_" #NAME "_atomic_compare_swap", AtomicOp::compare_swap, dest, value, cond, pe);       \
   }
 NVSHM_FOR_EACH_AMO_ARITH_TYPE(NVSHM_HOST_AMO_ARITH)
 #undef NVSHM_HOST_AMO_ARITH
 
-#define NVSHM_HOST_AMO_FETCH(NAME, T)                                                               \
-  T nvshmem_##NAME##_atomic_fetch(const T *source, int pe) {                                        \
-    return host_amo<T>("nvshmem_" #NAME "_atomic_fetch", AtomicOp::fetch, source, static_cast<T>(0), static_cast<T>(0), pe);  \
-  }                                                                                                 \
-  void nvshmem_##NAME##_atomic_set(T *dest, T value, int pe) {                                      \
-    (void)host_amo<T>("nvshmem_" #NAME "_atomic_set", AtomicOp::set, dest, value, static_cast<T>(0), pe);        \
-  }                                                                                                 \
-  T nvshmem_##NAME##_atomic_swap(T *dest, T value, int pe) {                                        \
-    return host_amo<T>("nvshmem_" #NAME "_atomic_swap", AtomicOp::swap, dest, value, static_cast<T>(0), pe);     \
+#define NVSHM_HOST_AMO_FETCH(NAME, T)                                                                        \
+  T nvshmem_##NAME##_atomic_fetch(const T *source, int pe) {                                                 \
+    return host_amo<T>("nvshmem_" #NAME "_atomic_fetch", AtomicOp::fetch, source, static_cast<T>(0),         \
+                       static_cast<T>(0), pe);                                                               \
+  }                                                                                                          \
+  void nvshmem_##NAME##_atomic_set(T *dest, T value, int pe) {                                               \
+    (void)host_amo<T>("nvshmem_" #NAME "_atomic_set", AtomicOp::set, dest, value, static_cast<T>(0), pe);    \
+  }                                                                                                          \
+  T nvshmem_##NAME##_atomic_swap(T *dest, T value, int pe) {                                                 \
+    return host_amo<T>("nvshmem_" #NAME "_atomic_swap", AtomicOp::swap, dest, value, static_cast<T>(0), pe); \
   }
 NVSHM_FOR_EACH_AMO_FETCH_TYPE(NVSHM_HOST_AMO_FETCH)
 #undef NVSHM_HOST_AMO_FETCH
 
-#define NVSHM_HOST_AMO_LOGIC_OP(NAME, T, OP, ENUM)                                                         \
-  void nvshmem_##NAME##_atomic_##OP(T *dest, T value, int pe) {                                            \
-    (void)host_amo<T>("nvshmem_" #NAME "_atomic_" #OP, AtomicOp::ENUM, dest, value, static_cast<T>(0), pe);             \
-  }                                                                                                        \
-  T nvshmem_##NAME##_atomic_fetch_##OP(T *dest, T value, int pe) {                                         \
-    return host_amo<T>("nvshmem_" #NAME "_atomic_fetch_" #OP, AtomicOp::ENUM, dest, value, static_cast<T>(0), pe);      \
+#define NVSHM_HOST_AMO_LOGIC_OP(NAME, T, OP, ENUM)                                                                 \
+  void nvshmem_##NAME##_atomic_##OP(T *dest, T value, int pe) {                                                    \
+    (void)host_amo<T>("nvshmem_" #NAME "_atomic_" #OP, AtomicOp::ENUM, dest, value, static_cast<T>(0), pe);        \
+  }                                                                                                                \
+  T nvshmem_##NAME##_atomic_fetch_##OP(T *dest, T value, int pe) {                                                 \
+    return host_amo<T>("nvshmem_" #NAME "_atomic_fetch_" #OP, AtomicOp::ENUM, dest, value, static_cast<T>(0), pe); \
   }
-#define NVSHM_HOST_AMO_LOGIC(NAME, T)          \
+#define NVSHM_HOST_AMO_LOGIC(NAME, T)         \
   NVSHM_HOST_AMO_LOGIC_OP(NAME, T, and, and_) \
   NVSHM_HOST_AMO_LOGIC_OP(NAME, T, or, or_)   \
   NVSHM_HOST_AMO_LOGIC_OP(NAME, T, xor, xor_)
@@ -92,8 +93,7 @@ void nvshmemx_signal_op(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
   const char *call = "nvshmemx_signal_op";
   if (sig_op != NVSHMEM_SIGNAL_SET && sig_op != NVSHMEM_SIGNAL_ADD)
     fatal(call, "sig_op %d is neither NVSHMEM_SIGNAL_SET nor NVSHMEM_SIGNAL_ADD", sig_op);
-  (void)host_amo<uint64_t>(call, sig_op == NVSHMEM_SIGNAL_SET ? AtomicOp::set : AtomicOp::add, sig_addr, signal, 0,
-                           pe);
+  (void)host_amo<uint64_t>(call, sig_op == NVSHMEM_SIGNAL_SET ? AtomicOp::set : AtomicOp::add, sig_addr, signal, 0, pe);
 }
 
 uint64_t nvshmem_signal_fetch(uint64_t *sig_addr) {

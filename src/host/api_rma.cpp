@@ -54,25 +54,24 @@ void strided(const char *call, bool is_put, void *dest, const void *source, std:
 
 extern "C" {
 
-#define NVSHM_HOST_STRIDED(NAME, T)                                                                             \
+#define NVSHM_HOST_STRIDED(NAME, T)                                                                           \
   void nvshmem_##NAME##_iput(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { \
     strided("nvshmem_" #NAME "_iput", true, dest, source, dst, sst, sizeof(T), nelems, pe);                   \
-  }                                                                                                             \
+  }                                                                                                           \
   void nvshmem_##NAME##_iget(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { \
     strided("nvshmem_" #NAME "_iget", false, dest, source, dst, sst, sizeof(T), nelems, pe);                  \
   }
 NVSHM_FOR_EACH_RMA_TYPE(NVSHM_HOST_STRIDED)
 #undef NVSHM_HOST_STRIDED
-#define NVSHM_HOST_SIZED_STRIDED(BITS, T)                                                                          \
+#define NVSHM_HOST_SIZED_STRIDED(BITS, T)                                                                        \
   void nvshmem_iput##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { \
     strided("nvshmem_iput" #BITS, true, dest, source, dst, sst, sizeof(T), nelems, pe);                          \
-  }                                                                                                                \
+  }                                                                                                              \
   void nvshmem_iget##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { \
     strided("nvshmem_iget" #BITS, false, dest, source, dst, sst, sizeof(T), nelems, pe);                         \
   }
 NVSHM_FOR_EACH_RMA_SIZE(NVSHM_HOST_SIZED_STRIDED)
 #undef NVSHM_HOST_SIZED_STRIDED
-
 
 #define NVSHM_HOST_RMA(NAME, T)                                                          \
   void nvshmem_##NAME##_p(T *dest, const T value, int pe) {                              \

@@ -189,71 +189,66 @@ void nvshmemx_getmem_nbi_on_stream(void *dest, const void *source, size_t nbytes
   stream_rma("nvshmemx_getmem_nbi_on_stream", false, dest, source, nbytes, pe, stream);
 }
 
-#define NVSHM_STREAM_RMA_MORE(NAME, T)                                                                            \
-  void nvshmemx_##NAME##_p_on_stream(T *dest, const T value, int pe, cudaStream_t stream) {                      \
-    stream_p<T>("nvshmemx_" #NAME "_p_on_stream", dest, value, pe, stream);                                      \
-  }                                                                                                             \
-  T nvshmemx_##NAME##_g_on_stream(const T *source, int pe, cudaStream_t stream) {                                \
-    return stream_g<T>("nvshmemx_" #NAME "_g_on_stream", source, pe, stream);                                    \
-  }                                                                                                             \
-  void nvshmemx_##NAME##_iput_on_stream(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,  \
-                                        int pe, cudaStream_t stream) {                                          \
-    stream_strided("nvshmemx_" #NAME "_iput_on_stream", true, dest, source, dst, sst, sizeof(T), nelems, pe,     \
-                   stream);                                                                                     \
-  }                                                                                                             \
-  void nvshmemx_##NAME##_iget_on_stream(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,  \
-                                        int pe, cudaStream_t stream) {                                          \
-    stream_strided("nvshmemx_" #NAME "_iget_on_stream", false, dest, source, dst, sst, sizeof(T), nelems, pe,    \
-                   stream);                                                                                     \
-  }                                                                                                             \
-  void nvshmemx_##NAME##_put_signal_on_stream(T *dest, const T *source, size_t nelems, uint64_t *sig_addr,      \
-                                              uint64_t signal, int sig_op, int pe, cudaStream_t stream) {       \
-    stream_put_signal("nvshmemx_" #NAME "_put_signal_on_stream", dest, source, nelems * sizeof(T), sig_addr,     \
-                      signal, sig_op, pe, stream);                                                              \
-  }                                                                                                             \
-  void nvshmemx_##NAME##_put_signal_nbi_on_stream(T *dest, const T *source, size_t nelems, uint64_t *sig_addr,  \
-                                                  uint64_t signal, int sig_op, int pe, cudaStream_t stream) {   \
-    stream_put_signal("nvshmemx_" #NAME "_put_signal_nbi_on_stream", dest, source, nelems * sizeof(T), sig_addr, \
-                      signal, sig_op, pe, stream);                                                              \
+#define NVSHM_STREAM_RMA_MORE(NAME, T)                                                                                 \
+  void nvshmemx_##NAME##_p_on_stream(T *dest, const T value, int pe, cudaStream_t stream) {                            \
+    stream_p<T>("nvshmemx_" #NAME "_p_on_stream", dest, value, pe, stream);                                            \
+  }                                                                                                                    \
+  T nvshmemx_##NAME##_g_on_stream(const T *source, int pe, cudaStream_t stream) {                                      \
+    return stream_g<T>("nvshmemx_" #NAME "_g_on_stream", source, pe, stream);                                          \
+  }                                                                                                                    \
+  void nvshmemx_##NAME##_iput_on_stream(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe, \
+                                        cudaStream_t stream) {                                                         \
+    stream_strided("nvshmemx_" #NAME "_iput_on_stream", true, dest, source, dst, sst, sizeof(T), nelems, pe, stream);  \
+  }                                                                                                                    \
+  void nvshmemx_##NAME##_iget_on_stream(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe, \
+                                        cudaStream_t stream) {                                                         \
+    stream_strided("nvshmemx_" #NAME "_iget_on_stream", false, dest, source, dst, sst, sizeof(T), nelems, pe, stream); \
+  }                                                                                                                    \
+  void nvshmemx_##NAME##_put_signal_on_stream(T *dest, const T *source, size_t nelems, uint64_t *sig_addr,             \
+                                              uint64_t signal, int sig_op, int pe, cudaStream_t stream) {              \
+    stream_put_signal("nvshmemx_" #NAME "_put_signal_on_stream", dest, source, nelems * sizeof(T), sig_addr, signal,   \
+                      sig_op, pe, stream);                                                                             \
+  }                                                                                                                    \
+  void nvshmemx_##NAME##_put_signal_nbi_on_stream(T *dest, const T *source, size_t nelems, uint64_t *sig_addr,         \
+                                                  uint64_t signal, int sig_op, int pe, cudaStream_t stream) {          \
+    stream_put_signal("nvshmemx_" #NAME "_put_signal_nbi_on_stream", dest, source, nelems * sizeof(T), sig_addr,       \
+                      signal, sig_op, pe, stream);                                                                     \
   }
 NVSHM_FOR_EACH_RMA_TYPE(NVSHM_STREAM_RMA_MORE)
 #undef NVSHM_STREAM_RMA_MORE
 
-#define NVSHM_STREAM_SIZED(BITS, T)                                                                                  \
-  void nvshmemx_put##BITS##_on_stream(void *dest, const void *source, size_t nelems, int pe, cudaStream_t stream) { \
-    stream_rma("nvshmemx_put" #BITS "_on_stream", true, dest, source, nelems * sizeof(T), pe, stream);              \
-  }                                                                                                                \
-  void nvshmemx_get##BITS##_on_stream(void *dest, const void *source, size_t nelems, int pe, cudaStream_t stream) { \
-    stream_rma("nvshmemx_get" #BITS "_on_stream", false, dest, source, nelems * sizeof(T), pe, stream);             \
-  }                                                                                                                \
-  void nvshmemx_put##BITS##_nbi_on_stream(void *dest, const void *source, size_t nelems, int pe,                   \
-                                          cudaStream_t stream) {                                                   \
-    stream_rma("nvshmemx_put" #BITS "_nbi_on_stream", true, dest, source, nelems * sizeof(T), pe, stream);          \
-  }                                                                                                                \
-  void nvshmemx_get##BITS##_nbi_on_stream(void *dest, const void *source, size_t nelems, int pe,                   \
-                                          cudaStream_t stream) {                                                   \
-    stream_rma("nvshmemx_get" #BITS "_nbi_on_stream", false, dest, source, nelems * sizeof(T), pe, stream);         \
-  }                                                                                                                \
-  void nvshmemx_iput##BITS##_on_stream(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, \
-                                       int pe, cudaStream_t stream) {                                              \
-    stream_strided("nvshmemx_iput" #BITS "_on_stream", true, dest, source, dst, sst, sizeof(T), nelems, pe,         \
-                   stream);                                                                                        \
-  }                                                                                                                \
-  void nvshmemx_iget##BITS##_on_stream(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, \
-                                       int pe, cudaStream_t stream) {                                              \
-    stream_strided("nvshmemx_iget" #BITS "_on_stream", false, dest, source, dst, sst, sizeof(T), nelems, pe,        \
-                   stream);                                                                                        \
-  }                                                                                                                \
-  void nvshmemx_put##BITS##_signal_on_stream(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,    \
-                                             uint64_t signal, int sig_op, int pe, cudaStream_t stream) {           \
-    stream_put_signal("nvshmemx_put" #BITS "_signal_on_stream", dest, source, nelems * sizeof(T), sig_addr, signal, \
-                      sig_op, pe, stream);                                                                         \
-  }                                                                                                                \
-  void nvshmemx_put##BITS##_signal_nbi_on_stream(void *dest, const void *source, size_t nelems,                    \
-                                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe,          \
-                                                 cudaStream_t stream) {                                            \
-    stream_put_signal("nvshmemx_put" #BITS "_signal_nbi_on_stream", dest, source, nelems * sizeof(T), sig_addr,     \
-                      signal, sig_op, pe, stream);                                                                 \
+#define NVSHM_STREAM_SIZED(BITS, T)                                                                                   \
+  void nvshmemx_put##BITS##_on_stream(void *dest, const void *source, size_t nelems, int pe, cudaStream_t stream) {   \
+    stream_rma("nvshmemx_put" #BITS "_on_stream", true, dest, source, nelems * sizeof(T), pe, stream);                \
+  }                                                                                                                   \
+  void nvshmemx_get##BITS##_on_stream(void *dest, const void *source, size_t nelems, int pe, cudaStream_t stream) {   \
+    stream_rma("nvshmemx_get" #BITS "_on_stream", false, dest, source, nelems * sizeof(T), pe, stream);               \
+  }                                                                                                                   \
+  void nvshmemx_put##BITS##_nbi_on_stream(void *dest, const void *source, size_t nelems, int pe,                      \
+                                          cudaStream_t stream) {                                                      \
+    stream_rma("nvshmemx_put" #BITS "_nbi_on_stream", true, dest, source, nelems * sizeof(T), pe, stream);            \
+  }                                                                                                                   \
+  void nvshmemx_get##BITS##_nbi_on_stream(void *dest, const void *source, size_t nelems, int pe,                      \
+                                          cudaStream_t stream) {                                                      \
+    stream_rma("nvshmemx_get" #BITS "_nbi_on_stream", false, dest, source, nelems * sizeof(T), pe, stream);           \
+  }                                                                                                                   \
+  void nvshmemx_iput##BITS##_on_stream(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,   \
+                                       int pe, cudaStream_t stream) {                                                 \
+    stream_strided("nvshmemx_iput" #BITS "_on_stream", true, dest, source, dst, sst, sizeof(T), nelems, pe, stream);  \
+  }                                                                                                                   \
+  void nvshmemx_iget##BITS##_on_stream(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,   \
+                                       int pe, cudaStream_t stream) {                                                 \
+    stream_strided("nvshmemx_iget" #BITS "_on_stream", false, dest, source, dst, sst, sizeof(T), nelems, pe, stream); \
+  }                                                                                                                   \
+  void nvshmemx_put##BITS##_signal_on_stream(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,       \
+                                             uint64_t signal, int sig_op, int pe, cudaStream_t stream) {              \
+    stream_put_signal("nvshmemx_put" #BITS "_signal_on_stream", dest, source, nelems * sizeof(T), sig_addr, signal,   \
+                      sig_op, pe, stream);                                                                            \
+  }                                                                                                                   \
+  void nvshmemx_put##BITS##_signal_nbi_on_stream(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,   \
+                                                 uint64_t signal, int sig_op, int pe, cudaStream_t stream) {          \
+    stream_put_signal("nvshmemx_put" #BITS "_signal_nbi_on_stream", dest, source, nelems * sizeof(T), sig_addr,       \
+                      signal, sig_op, pe, stream);                                                                    \
   }
 NVSHM_FOR_EACH_RMA_SIZE(NVSHM_STREAM_SIZED)
 #undef NVSHM_STREAM_SIZED
@@ -264,30 +259,28 @@ void nvshmemx_putmem_signal_on_stream(void *dest, const void *source, size_t nby
 }
 void nvshmemx_putmem_signal_nbi_on_stream(void *dest, const void *source, size_t nbytes, uint64_t *sig_addr,
                                           uint64_t signal, int sig_op, int pe, cudaStream_t stream) {
-  stream_put_signal("nvshmemx_putmem_signal_nbi_on_stream", dest, source, nbytes, sig_addr, signal, sig_op, pe,
-                    stream);
+  stream_put_signal("nvshmemx_putmem_signal_nbi_on_stream", dest, source, nbytes, sig_addr, signal, sig_op, pe, stream);
 }
 void nvshmemx_signal_op_on_stream(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, cudaStream_t stream) {
   stream_signal("nvshmemx_signal_op_on_stream", sig_addr, signal, sig_op, pe, stream);
 }
 void nvshmemx_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp, uint64_t cmp_value, cudaStream_t stream) {
-  stream_wait<uint64_t>("nvshmemx_signal_wait_until_on_stream", sig_addr, 1, nullptr, cmp, cmp_value, nullptr,
-                        stream);
+  stream_wait<uint64_t>("nvshmemx_signal_wait_until_on_stream", sig_addr, 1, nullptr, cmp, cmp_value, nullptr, stream);
 }
 
-#define NVSHM_STREAM_WAIT(NAME, T)                                                                                 \
-  void nvshmemx_##NAME##_wait_until_on_stream(T *ivar, int cmp, T cmp_value, cudaStream_t stream) {               \
-    stream_wait<T>("nvshmemx_" #NAME "_wait_until_on_stream", ivar, 1, nullptr, cmp, cmp_value, nullptr, stream);  \
-  }                                                                                                              \
-  void nvshmemx_##NAME##_wait_until_all_on_stream(T *ivars, size_t nelems, const int *status, int cmp,           \
-                                                  T cmp_value, cudaStream_t stream) {                            \
-    stream_wait<T>("nvshmemx_" #NAME "_wait_until_all_on_stream", ivars, nelems, status, cmp, cmp_value, nullptr, \
-                   stream);                                                                                      \
-  }                                                                                                              \
-  void nvshmemx_##NAME##_wait_until_all_vector_on_stream(T *ivars, size_t nelems, const int *status, int cmp,    \
-                                                         T *cmp_values, cudaStream_t stream) {                   \
-    stream_wait<T>("nvshmemx_" #NAME "_wait_until_all_vector_on_stream", ivars, nelems, status, cmp,              \
-                   static_cast<T>(0), cmp_values, stream);                                                       \
+#define NVSHM_STREAM_WAIT(NAME, T)                                                                                  \
+  void nvshmemx_##NAME##_wait_until_on_stream(T *ivar, int cmp, T cmp_value, cudaStream_t stream) {                 \
+    stream_wait<T>("nvshmemx_" #NAME "_wait_until_on_stream", ivar, 1, nullptr, cmp, cmp_value, nullptr, stream);   \
+  }                                                                                                                 \
+  void nvshmemx_##NAME##_wait_until_all_on_stream(T *ivars, size_t nelems, const int *status, int cmp, T cmp_value, \
+                                                  cudaStream_t stream) {                                            \
+    stream_wait<T>("nvshmemx_" #NAME "_wait_until_all_on_stream", ivars, nelems, status, cmp, cmp_value, nullptr,   \
+                   stream);                                                                                         \
+  }                                                                                                                 \
+  void nvshmemx_##NAME##_wait_until_all_vector_on_stream(T *ivars, size_t nelems, const int *status, int cmp,       \
+                                                         T *cmp_values, cudaStream_t stream) {                      \
+    stream_wait<T>("nvshmemx_" #NAME "_wait_until_all_vector_on_stream", ivars, nelems, status, cmp,                \
+                   static_cast<T>(0), cmp_values, stream);                                                          \
   }
 NVSHM_FOR_EACH_WAIT_TYPE(NVSHM_STREAM_WAIT)
 #undef NVSHM_STREAM_WAIT

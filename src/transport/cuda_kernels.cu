@@ -37,8 +37,8 @@ __global__ void atomic_kernel(void *remote, AtomicArgs args, uint64_t *old) {
     previous = apply(static_cast<unsigned *>(remote), args.op, static_cast<unsigned>(args.value),
                      static_cast<unsigned>(args.cond));
   else
-    previous = apply(static_cast<unsigned long long *>(remote), args.op,
-                     static_cast<unsigned long long>(args.value), static_cast<unsigned long long>(args.cond));
+    previous = apply(static_cast<unsigned long long *>(remote), args.op, static_cast<unsigned long long>(args.value),
+                     static_cast<unsigned long long>(args.cond));
   if (old) *reinterpret_cast<volatile uint64_t *>(old) = previous;
   __threadfence_system();
 }

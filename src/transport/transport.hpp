@@ -48,7 +48,7 @@ class Transport {
   // Stream-ordered copies (Status::not_supported where the heap is in host memory).
   virtual Status copy_on_stream(void *dst, const void *src, std::size_t bytes, cudaStream_t stream) = 0;
   virtual Status strided_on_stream(void *dst, std::ptrdiff_t dst_stride, const void *src, std::ptrdiff_t src_stride,
-                                  std::size_t elem_bytes, std::size_t nelems, cudaStream_t stream) = 0;
+                                   std::size_t elem_bytes, std::size_t nelems, cudaStream_t stream) = 0;
   // Non-fetching atomic enqueued on `stream` (signal updates); capturable.
   virtual Status atomic_on_stream(void *remote, const AtomicArgs &args, cudaStream_t stream) = 0;
   // Make later work on `stream` wait for operations issued through this transport.

@@ -68,10 +68,10 @@ void run_arith(const ArithFns<T> &f) {
   nvshmem_barrier_all();
   nvshmem_free(sym);
 }
-#define HOST_ARITH_TEST(NAME, T)                                                                           \
-  TEST(HostAtomics, Arith_##NAME) {                                                                        \
+#define HOST_ARITH_TEST(NAME, T)                                                                               \
+  TEST(HostAtomics, Arith_##NAME) {                                                                            \
     run_arith<T>({nvshmem_##NAME##_atomic_inc, nvshmem_##NAME##_atomic_fetch_inc, nvshmem_##NAME##_atomic_add, \
-                  nvshmem_##NAME##_atomic_fetch_add, nvshmem_##NAME##_atomic_compare_swap});               \
+                  nvshmem_##NAME##_atomic_fetch_add, nvshmem_##NAME##_atomic_compare_swap});                   \
   }
 NVSHM_FOR_EACH_AMO_ARITH_TYPE(HOST_ARITH_TEST)
 #undef HOST_ARITH_TEST
@@ -114,10 +114,10 @@ void run_fetch(const FetchFns<T> &f, int salt) {
   nvshmem_barrier_all();
   nvshmem_free(cell);
 }
-#define HOST_FETCH_TEST(NAME, T)                                                                              \
-  TEST(HostAtomics, FetchSetSwap_##NAME) {                                                                    \
+#define HOST_FETCH_TEST(NAME, T)                                                                             \
+  TEST(HostAtomics, FetchSetSwap_##NAME) {                                                                   \
     run_fetch<T>({nvshmem_##NAME##_atomic_fetch, nvshmem_##NAME##_atomic_set, nvshmem_##NAME##_atomic_swap}, \
-                 __LINE__);                                                                                   \
+                 __LINE__);                                                                                  \
   }
 NVSHM_FOR_EACH_AMO_FETCH_TYPE(HOST_FETCH_TEST)
 #undef HOST_FETCH_TEST
@@ -147,8 +147,8 @@ void run_logic(const LogicFns<T> &f) {
       const T bit = static_cast<T>(static_cast<T>(1) << (me * bits_per_pe + t));
       for (int r = 0; r < kRounds; ++r) {
         f.or_(word, bit, 0);
-        if (!(f.fetch_xor(word, bit, 0) & bit)) ok[t] = 0;  // was set: now clear
-        f.xor_(word, bit, 0);                               // set again
+        if (!(f.fetch_xor(word, bit, 0) & bit)) ok[t] = 0;                   // was set: now clear
+        f.xor_(word, bit, 0);                                                // set again
         if (!(f.fetch_and(word, static_cast<T>(~bit), 0) & bit)) ok[t] = 0;  // was set: now clear
         if (f.fetch_or(word, bit, 0) & bit) ok[t] = 0;                       // was clear: now set
         f.and_(word, static_cast<T>(~bit), 0);                               // clear
@@ -168,11 +168,10 @@ void run_logic(const LogicFns<T> &f) {
   nvshmem_barrier_all();
   nvshmem_free(word);
 }
-#define HOST_LOGIC_TEST(NAME, T)                                                                       \
-  TEST(HostAtomics, Bitwise_##NAME) {                                                                  \
-    run_logic<T>({nvshmem_##NAME##_atomic_and, nvshmem_##NAME##_atomic_fetch_and,                      \
-                  nvshmem_##NAME##_atomic_or, nvshmem_##NAME##_atomic_fetch_or,                        \
-                  nvshmem_##NAME##_atomic_xor, nvshmem_##NAME##_atomic_fetch_xor});                    \
+#define HOST_LOGIC_TEST(NAME, T)                                                                                      \
+  TEST(HostAtomics, Bitwise_##NAME) {                                                                                 \
+    run_logic<T>({nvshmem_##NAME##_atomic_and, nvshmem_##NAME##_atomic_fetch_and, nvshmem_##NAME##_atomic_or,         \
+                  nvshmem_##NAME##_atomic_fetch_or, nvshmem_##NAME##_atomic_xor, nvshmem_##NAME##_atomic_fetch_xor}); \
   }
 NVSHM_FOR_EACH_AMO_LOGIC_TYPE(HOST_LOGIC_TEST)
 #undef HOST_LOGIC_TEST
@@ -238,14 +237,16 @@ void run_strided(StridedFn<T> iput, StridedFn<T> iget, int salt) {
   nvshmem_barrier_all();
   nvshmem_free(sym);
 }
-#define HOST_STRIDED_TEST(NAME, T) \
-  TEST(HostRma, Strided_##NAME) { run_strided<T>(nvshmem_##NAME##_iput, nvshmem_##NAME##_iget, __LINE__); }
+#define HOST_STRIDED_TEST(NAME, T)                                          \
+  TEST(HostRma, Strided_##NAME) {                                           \
+    run_strided<T>(nvshmem_##NAME##_iput, nvshmem_##NAME##_iget, __LINE__); \
+  }
 NVSHM_FOR_EACH_RMA_TYPE(HOST_STRIDED_TEST)
 #undef HOST_STRIDED_TEST
-#define HOST_SIZED_STRIDED_TEST(BITS, T)                                                           \
-  TEST(HostRma, Strided_##BITS) {                                                                  \
-    run_strided<T>(reinterpret_cast<StridedFn<T>>(nvshmem_iput##BITS),                             \
-                   reinterpret_cast<StridedFn<T>>(nvshmem_iget##BITS), BITS);                      \
+#define HOST_SIZED_STRIDED_TEST(BITS, T)                                      \
+  TEST(HostRma, Strided_##BITS) {                                             \
+    run_strided<T>(reinterpret_cast<StridedFn<T>>(nvshmem_iput##BITS),        \
+                   reinterpret_cast<StridedFn<T>>(nvshmem_iget##BITS), BITS); \
   }
 NVSHM_FOR_EACH_RMA_SIZE(HOST_SIZED_STRIDED_TEST)
 #undef HOST_SIZED_STRIDED_TEST

@@ -202,7 +202,7 @@ NVSHM_HD_DEF void nvshmem_getmem_nbi(void *dest, const void *source, size_t nbyt
   nvshm_dev::get<nvshm_dev::Scope::thread, false>(dest, source, nbytes, pe);
 }
 
-#define NVSHM_DEFINE_DEVICE_STRIDED(NAME, T)                                                                       \
+#define NVSHM_DEFINE_DEVICE_STRIDED(NAME, T)                                                                     \
   NVSHM_HD_DEF void nvshmem_##NAME##_iput(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, \
                                           int pe) {                                                              \
     nvshm_dev::iput<nvshm_dev::Scope::thread>(dest, source, dst, sst, nelems, pe);                               \
@@ -213,16 +213,16 @@ NVSHM_HD_DEF void nvshmem_getmem_nbi(void *dest, const void *source, size_t nbyt
   }
 NVSHM_FOR_EACH_RMA_TYPE(NVSHM_DEFINE_DEVICE_STRIDED)
 #undef NVSHM_DEFINE_DEVICE_STRIDED
-#define NVSHM_DEFINE_DEVICE_SIZED_STRIDED(BITS, T)                                                                 \
+#define NVSHM_DEFINE_DEVICE_SIZED_STRIDED(BITS, T)                                                                  \
   NVSHM_HD_DEF void nvshmem_iput##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, \
-                                       int pe) {                                                                  \
-    nvshm_dev::iput<nvshm_dev::Scope::thread>(static_cast<T *>(dest), static_cast<const T *>(source), dst, sst,   \
-                                              nelems, pe);                                                        \
-  }                                                                                                               \
+                                       int pe) {                                                                    \
+    nvshm_dev::iput<nvshm_dev::Scope::thread>(static_cast<T *>(dest), static_cast<const T *>(source), dst, sst,     \
+                                              nelems, pe);                                                          \
+  }                                                                                                                 \
   NVSHM_HD_DEF void nvshmem_iget##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, \
-                                       int pe) {                                                                  \
-    nvshm_dev::iget<nvshm_dev::Scope::thread>(static_cast<T *>(dest), static_cast<const T *>(source), dst, sst,   \
-                                              nelems, pe);                                                        \
+                                       int pe) {                                                                    \
+    nvshm_dev::iget<nvshm_dev::Scope::thread>(static_cast<T *>(dest), static_cast<const T *>(source), dst, sst,     \
+                                              nelems, pe);                                                          \
   }
 NVSHM_FOR_EACH_RMA_SIZE(NVSHM_DEFINE_DEVICE_SIZED_STRIDED)
 #undef NVSHM_DEFINE_DEVICE_SIZED_STRIDED
@@ -237,54 +237,54 @@ NVSHM_HD_DEF uint64_t nvshmem_signal_fetch(uint64_t *sig_addr) {
 
 /* Atomics: every family and type from the AMO tables, including the longlong/int64/ptrdiff add and
  * inc forms. */
-#define NVSHM_DEFINE_DEVICE_AMO_ARITH(NAME, T)                                                         \
-  NVSHM_HD_DEF void nvshmem_##NAME##_atomic_inc(T *dest, int pe) {                                     \
-    (void)nvshm_dev::amo<nvshm_dev::Amo::inc>(dest, static_cast<T>(0), static_cast<T>(0), pe);                                     \
-  }                                                                                                    \
-  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_fetch_inc(T *dest, int pe) {                                  \
-    return nvshm_dev::amo<nvshm_dev::Amo::fetch_inc>(dest, static_cast<T>(0), static_cast<T>(0), pe);                              \
-  }                                                                                                    \
-  NVSHM_HD_DEF void nvshmem_##NAME##_atomic_add(T *dest, T value, int pe) {                            \
-    (void)nvshm_dev::amo<nvshm_dev::Amo::add>(dest, value, static_cast<T>(0), pe);                                   \
-  }                                                                                                    \
-  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_fetch_add(T *dest, T value, int pe) {                         \
-    return nvshm_dev::amo<nvshm_dev::Amo::fetch_add>(dest, value, static_cast<T>(0), pe);                            \
-  }                                                                                                    \
-  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_compare_swap(T *dest, T cond, T value, int pe) {              \
-    return nvshm_dev::amo<nvshm_dev::Amo::compare_swap>(dest, value, cond, pe);                        \
+#define NVSHM_DEFINE_DEVICE_AMO_ARITH(NAME, T)                                                        \
+  NVSHM_HD_DEF void nvshmem_##NAME##_atomic_inc(T *dest, int pe) {                                    \
+    (void)nvshm_dev::amo<nvshm_dev::Amo::inc>(dest, static_cast<T>(0), static_cast<T>(0), pe);        \
+  }                                                                                                   \
+  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_fetch_inc(T *dest, int pe) {                                 \
+    return nvshm_dev::amo<nvshm_dev::Amo::fetch_inc>(dest, static_cast<T>(0), static_cast<T>(0), pe); \
+  }                                                                                                   \
+  NVSHM_HD_DEF void nvshmem_##NAME##_atomic_add(T *dest, T value, int pe) {                           \
+    (void)nvshm_dev::amo<nvshm_dev::Amo::add>(dest, value, static_cast<T>(0), pe);                    \
+  }                                                                                                   \
+  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_fetch_add(T *dest, T value, int pe) {                        \
+    return nvshm_dev::amo<nvshm_dev::Amo::fetch_add>(dest, value, static_cast<T>(0), pe);             \
+  }                                                                                                   \
+  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_compare_swap(T *dest, T cond, T value, int pe) {             \
+    return nvshm_dev::amo<nvshm_dev::Amo::compare_swap>(dest, value, cond, pe);                       \
   }
 NVSHM_FOR_EACH_AMO_ARITH_TYPE(NVSHM_DEFINE_DEVICE_AMO_ARITH)
 #undef NVSHM_DEFINE_DEVICE_AMO_ARITH
-#define NVSHM_DEFINE_DEVICE_AMO_FETCH(NAME, T)                                                         \
-  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_fetch(const T *source, int pe) {                              \
-    return nvshm_dev::amo<nvshm_dev::Amo::fetch>(const_cast<T *>(source), static_cast<T>(0), static_cast<T>(0), pe);               \
-  }                                                                                                    \
-  NVSHM_HD_DEF void nvshmem_##NAME##_atomic_set(T *dest, T value, int pe) {                            \
+#define NVSHM_DEFINE_DEVICE_AMO_FETCH(NAME, T)                                                                       \
+  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_fetch(const T *source, int pe) {                                            \
+    return nvshm_dev::amo<nvshm_dev::Amo::fetch>(const_cast<T *>(source), static_cast<T>(0), static_cast<T>(0), pe); \
+  }                                                                                                                  \
+  NVSHM_HD_DEF void nvshmem_##NAME##_atomic_set(T *dest, T value, int pe) {                                          \
     (void)nvshm_dev::amo<nvshm_dev::Amo::set>(dest, value, static_cast<T>(0), pe);                                   \
-  }                                                                                                    \
-  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_swap(T *dest, T value, int pe) {                              \
+  }                                                                                                                  \
+  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_swap(T *dest, T value, int pe) {                                            \
     return nvshm_dev::amo<nvshm_dev::Amo::swap>(dest, value, static_cast<T>(0), pe);                                 \
   }
 NVSHM_FOR_EACH_AMO_FETCH_TYPE(NVSHM_DEFINE_DEVICE_AMO_FETCH)
 #undef NVSHM_DEFINE_DEVICE_AMO_FETCH
-#define NVSHM_DEFINE_DEVICE_AMO_LOGIC(NAME, T)                                                         \
-  NVSHM_HD_DEF void nvshmem_##NAME##_atomic_and(T *dest, T value, int pe) {                            \
-    (void)nvshm_dev::amo<nvshm_dev::Amo::and_>(dest, value, static_cast<T>(0), pe);                                  \
-  }                                                                                                    \
-  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_fetch_and(T *dest, T value, int pe) {                         \
-    return nvshm_dev::amo<nvshm_dev::Amo::fetch_and>(dest, value, static_cast<T>(0), pe);                            \
-  }                                                                                                    \
-  NVSHM_HD_DEF void nvshmem_##NAME##_atomic_or(T *dest, T value, int pe) {                             \
-    (void)nvshm_dev::amo<nvshm_dev::Amo::or_>(dest, value, static_cast<T>(0), pe);                                   \
-  }                                                                                                    \
-  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_fetch_or(T *dest, T value, int pe) {                          \
-    return nvshm_dev::amo<nvshm_dev::Amo::fetch_or>(dest, value, static_cast<T>(0), pe);                             \
-  }                                                                                                    \
-  NVSHM_HD_DEF void nvshmem_##NAME##_atomic_xor(T *dest, T value, int pe) {                            \
-    (void)nvshm_dev::amo<nvshm_dev::Amo::xor_>(dest, value, static_cast<T>(0), pe);                                  \
-  }                                                                                                    \
-  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_fetch_xor(T *dest, T value, int pe) {                         \
-    return nvshm_dev::amo<nvshm_dev::Amo::fetch_xor>(dest, value, static_cast<T>(0), pe);                            \
+#define NVSHM_DEFINE_DEVICE_AMO_LOGIC(NAME, T)                                            \
+  NVSHM_HD_DEF void nvshmem_##NAME##_atomic_and(T *dest, T value, int pe) {               \
+    (void)nvshm_dev::amo<nvshm_dev::Amo::and_>(dest, value, static_cast<T>(0), pe);       \
+  }                                                                                       \
+  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_fetch_and(T *dest, T value, int pe) {            \
+    return nvshm_dev::amo<nvshm_dev::Amo::fetch_and>(dest, value, static_cast<T>(0), pe); \
+  }                                                                                       \
+  NVSHM_HD_DEF void nvshmem_##NAME##_atomic_or(T *dest, T value, int pe) {                \
+    (void)nvshm_dev::amo<nvshm_dev::Amo::or_>(dest, value, static_cast<T>(0), pe);        \
+  }                                                                                       \
+  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_fetch_or(T *dest, T value, int pe) {             \
+    return nvshm_dev::amo<nvshm_dev::Amo::fetch_or>(dest, value, static_cast<T>(0), pe);  \
+  }                                                                                       \
+  NVSHM_HD_DEF void nvshmem_##NAME##_atomic_xor(T *dest, T value, int pe) {               \
+    (void)nvshm_dev::amo<nvshm_dev::Amo::xor_>(dest, value, static_cast<T>(0), pe);       \
+  }                                                                                       \
+  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_fetch_xor(T *dest, T value, int pe) {            \
+    return nvshm_dev::amo<nvshm_dev::Amo::fetch_xor>(dest, value, static_cast<T>(0), pe); \
   }
 NVSHM_FOR_EACH_AMO_LOGIC_TYPE(NVSHM_DEFINE_DEVICE_AMO_LOGIC)
 #undef NVSHM_DEFINE_DEVICE_AMO_LOGIC
@@ -349,47 +349,47 @@ NVSHM_FOR_EACH_RMA_SIZE(NVSHM_DEFINE_SIZED_GROUP)
 #undef NVSHM_DEFINE_SIZED_GROUP_SCOPE
 #undef NVSHM_DEFINE_GROUP_RMA_SCOPE
 
-#define NVSHM_DEFINE_MEM_GROUP(SUFFIX, SCOPE)                                                                       \
-  NVSHM_DEV_DEF void nvshmemx_putmem_##SUFFIX(void *dest, const void *source, size_t nbytes, int pe) {              \
-    nvshm_dev::put<nvshm_dev::Scope::SCOPE, true>(dest, source, nbytes, pe);                                        \
-  }                                                                                                                 \
-  NVSHM_DEV_DEF void nvshmemx_getmem_##SUFFIX(void *dest, const void *source, size_t nbytes, int pe) {              \
-    nvshm_dev::get<nvshm_dev::Scope::SCOPE, true>(dest, source, nbytes, pe);                                        \
-  }                                                                                                                 \
-  NVSHM_DEV_DEF void nvshmemx_putmem_nbi_##SUFFIX(void *dest, const void *source, size_t nbytes, int pe) {          \
-    nvshm_dev::put<nvshm_dev::Scope::SCOPE, false>(dest, source, nbytes, pe);                                       \
-  }                                                                                                                 \
-  NVSHM_DEV_DEF void nvshmemx_getmem_nbi_##SUFFIX(void *dest, const void *source, size_t nbytes, int pe) {          \
-    nvshm_dev::get<nvshm_dev::Scope::SCOPE, false>(dest, source, nbytes, pe);                                       \
+#define NVSHM_DEFINE_MEM_GROUP(SUFFIX, SCOPE)                                                              \
+  NVSHM_DEV_DEF void nvshmemx_putmem_##SUFFIX(void *dest, const void *source, size_t nbytes, int pe) {     \
+    nvshm_dev::put<nvshm_dev::Scope::SCOPE, true>(dest, source, nbytes, pe);                               \
+  }                                                                                                        \
+  NVSHM_DEV_DEF void nvshmemx_getmem_##SUFFIX(void *dest, const void *source, size_t nbytes, int pe) {     \
+    nvshm_dev::get<nvshm_dev::Scope::SCOPE, true>(dest, source, nbytes, pe);                               \
+  }                                                                                                        \
+  NVSHM_DEV_DEF void nvshmemx_putmem_nbi_##SUFFIX(void *dest, const void *source, size_t nbytes, int pe) { \
+    nvshm_dev::put<nvshm_dev::Scope::SCOPE, false>(dest, source, nbytes, pe);                              \
+  }                                                                                                        \
+  NVSHM_DEV_DEF void nvshmemx_getmem_nbi_##SUFFIX(void *dest, const void *source, size_t nbytes, int pe) { \
+    nvshm_dev::get<nvshm_dev::Scope::SCOPE, false>(dest, source, nbytes, pe);                              \
   }
 NVSHM_DEFINE_MEM_GROUP(warp, warp)
 NVSHM_DEFINE_MEM_GROUP(block, block)
 #undef NVSHM_DEFINE_MEM_GROUP
 
 /* Thread-group strided RMA. */
-#define NVSHM_DEFINE_GROUP_STRIDED_SCOPE(NAME, T, SUFFIX)                                                        \
-  NVSHM_DEV_DEF void nvshmemx_##NAME##_iput_##SUFFIX(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,     \
-                                                     size_t nelems, int pe) {                                    \
-    nvshm_dev::iput<nvshm_dev::Scope::SUFFIX>(dest, source, dst, sst, nelems, pe);                               \
-  }                                                                                                              \
-  NVSHM_DEV_DEF void nvshmemx_##NAME##_iget_##SUFFIX(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,     \
-                                                     size_t nelems, int pe) {                                    \
-    nvshm_dev::iget<nvshm_dev::Scope::SUFFIX>(dest, source, dst, sst, nelems, pe);                               \
+#define NVSHM_DEFINE_GROUP_STRIDED_SCOPE(NAME, T, SUFFIX)                                                    \
+  NVSHM_DEV_DEF void nvshmemx_##NAME##_iput_##SUFFIX(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, \
+                                                     size_t nelems, int pe) {                                \
+    nvshm_dev::iput<nvshm_dev::Scope::SUFFIX>(dest, source, dst, sst, nelems, pe);                           \
+  }                                                                                                          \
+  NVSHM_DEV_DEF void nvshmemx_##NAME##_iget_##SUFFIX(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, \
+                                                     size_t nelems, int pe) {                                \
+    nvshm_dev::iget<nvshm_dev::Scope::SUFFIX>(dest, source, dst, sst, nelems, pe);                           \
   }
 #define NVSHM_DEFINE_GROUP_STRIDED(NAME, T) \
   NVSHM_DEFINE_GROUP_STRIDED_SCOPE(NAME, T, warp) NVSHM_DEFINE_GROUP_STRIDED_SCOPE(NAME, T, block)
 NVSHM_FOR_EACH_RMA_TYPE(NVSHM_DEFINE_GROUP_STRIDED)
 #undef NVSHM_DEFINE_GROUP_STRIDED
-#define NVSHM_DEFINE_SIZED_GROUP_STRIDED_SCOPE(BITS, T, SUFFIX)                                                      \
-  NVSHM_DEV_DEF void nvshmemx_iput##BITS##_##SUFFIX(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,   \
-                                                    size_t nelems, int pe) {                                         \
-    nvshm_dev::iput<nvshm_dev::Scope::SUFFIX>(static_cast<T *>(dest), static_cast<const T *>(source), dst, sst,      \
-                                              nelems, pe);                                                           \
-  }                                                                                                                  \
-  NVSHM_DEV_DEF void nvshmemx_iget##BITS##_##SUFFIX(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,   \
-                                                    size_t nelems, int pe) {                                         \
-    nvshm_dev::iget<nvshm_dev::Scope::SUFFIX>(static_cast<T *>(dest), static_cast<const T *>(source), dst, sst,      \
-                                              nelems, pe);                                                           \
+#define NVSHM_DEFINE_SIZED_GROUP_STRIDED_SCOPE(BITS, T, SUFFIX)                                                   \
+  NVSHM_DEV_DEF void nvshmemx_iput##BITS##_##SUFFIX(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, \
+                                                    size_t nelems, int pe) {                                      \
+    nvshm_dev::iput<nvshm_dev::Scope::SUFFIX>(static_cast<T *>(dest), static_cast<const T *>(source), dst, sst,   \
+                                              nelems, pe);                                                        \
+  }                                                                                                               \
+  NVSHM_DEV_DEF void nvshmemx_iget##BITS##_##SUFFIX(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, \
+                                                    size_t nelems, int pe) {                                      \
+    nvshm_dev::iget<nvshm_dev::Scope::SUFFIX>(static_cast<T *>(dest), static_cast<const T *>(source), dst, sst,   \
+                                              nelems, pe);                                                        \
   }
 #define NVSHM_DEFINE_SIZED_GROUP_STRIDED(BITS, T) \
   NVSHM_DEFINE_SIZED_GROUP_STRIDED_SCOPE(BITS, T, warp) NVSHM_DEFINE_SIZED_GROUP_STRIDED_SCOPE(BITS, T, block)
@@ -404,29 +404,29 @@ NVSHM_FOR_EACH_RMA_SIZE(NVSHM_DEFINE_SIZED_GROUP_STRIDED)
  * no suffix and the nvshmem_ prefix; warp/block scope the nvshmemx_ prefix and a suffix. */
 #define NVSHM_PUT_SIGNAL_ARGS(T) \
   T *dest, const T *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe
-#define NVSHM_DEFINE_PUT_SIGNAL_AS(FN, T, SCOPE, ELEM)                                                        \
-  NVSHM_DEV_DEF void FN(NVSHM_PUT_SIGNAL_ARGS(T)) {                                                            \
+#define NVSHM_DEFINE_PUT_SIGNAL_AS(FN, T, SCOPE, ELEM)                                                           \
+  NVSHM_DEV_DEF void FN(NVSHM_PUT_SIGNAL_ARGS(T)) {                                                              \
     nvshm_dev::put_signal<nvshm_dev::Scope::SCOPE>(dest, source, nelems * (ELEM), sig_addr, signal, sig_op, pe); \
   }
-#define NVSHM_DEFINE_TYPED_PUT_SIGNAL(NAME, T)                                                               \
-  NVSHM_DEFINE_PUT_SIGNAL_AS(nvshmem_##NAME##_put_signal, T, thread, sizeof(T))                              \
-  NVSHM_DEFINE_PUT_SIGNAL_AS(nvshmem_##NAME##_put_signal_nbi, T, thread, sizeof(T))                          \
-  NVSHM_DEFINE_PUT_SIGNAL_AS(nvshmemx_##NAME##_put_signal_warp, T, warp, sizeof(T))                          \
-  NVSHM_DEFINE_PUT_SIGNAL_AS(nvshmemx_##NAME##_put_signal_nbi_warp, T, warp, sizeof(T))                      \
-  NVSHM_DEFINE_PUT_SIGNAL_AS(nvshmemx_##NAME##_put_signal_block, T, block, sizeof(T))                        \
+#define NVSHM_DEFINE_TYPED_PUT_SIGNAL(NAME, T)                                          \
+  NVSHM_DEFINE_PUT_SIGNAL_AS(nvshmem_##NAME##_put_signal, T, thread, sizeof(T))         \
+  NVSHM_DEFINE_PUT_SIGNAL_AS(nvshmem_##NAME##_put_signal_nbi, T, thread, sizeof(T))     \
+  NVSHM_DEFINE_PUT_SIGNAL_AS(nvshmemx_##NAME##_put_signal_warp, T, warp, sizeof(T))     \
+  NVSHM_DEFINE_PUT_SIGNAL_AS(nvshmemx_##NAME##_put_signal_nbi_warp, T, warp, sizeof(T)) \
+  NVSHM_DEFINE_PUT_SIGNAL_AS(nvshmemx_##NAME##_put_signal_block, T, block, sizeof(T))   \
   NVSHM_DEFINE_PUT_SIGNAL_AS(nvshmemx_##NAME##_put_signal_nbi_block, T, block, sizeof(T))
 NVSHM_FOR_EACH_RMA_TYPE(NVSHM_DEFINE_TYPED_PUT_SIGNAL)
 #undef NVSHM_DEFINE_TYPED_PUT_SIGNAL
 /* Sized forms, including the put16 warp/block forms; put6 is NVIDIA's misspelling of put16, kept
  * as an alias so code written against its headers builds. */
-#define NVSHM_DEFINE_SIZED_PUT_SIGNAL_NAMED(BITS, T)                                                         \
-  NVSHM_DEFINE_PUT_SIGNAL_AS(nvshmemx_put##BITS##_signal_warp, void, warp, sizeof(T))                        \
-  NVSHM_DEFINE_PUT_SIGNAL_AS(nvshmemx_put##BITS##_signal_nbi_warp, void, warp, sizeof(T))                    \
-  NVSHM_DEFINE_PUT_SIGNAL_AS(nvshmemx_put##BITS##_signal_block, void, block, sizeof(T))                      \
+#define NVSHM_DEFINE_SIZED_PUT_SIGNAL_NAMED(BITS, T)                                      \
+  NVSHM_DEFINE_PUT_SIGNAL_AS(nvshmemx_put##BITS##_signal_warp, void, warp, sizeof(T))     \
+  NVSHM_DEFINE_PUT_SIGNAL_AS(nvshmemx_put##BITS##_signal_nbi_warp, void, warp, sizeof(T)) \
+  NVSHM_DEFINE_PUT_SIGNAL_AS(nvshmemx_put##BITS##_signal_block, void, block, sizeof(T))   \
   NVSHM_DEFINE_PUT_SIGNAL_AS(nvshmemx_put##BITS##_signal_nbi_block, void, block, sizeof(T))
-#define NVSHM_DEFINE_SIZED_PUT_SIGNAL(BITS, T)                                                               \
-  NVSHM_DEFINE_PUT_SIGNAL_AS(nvshmem_put##BITS##_signal, void, thread, sizeof(T))                            \
-  NVSHM_DEFINE_PUT_SIGNAL_AS(nvshmem_put##BITS##_signal_nbi, void, thread, sizeof(T))                        \
+#define NVSHM_DEFINE_SIZED_PUT_SIGNAL(BITS, T)                                        \
+  NVSHM_DEFINE_PUT_SIGNAL_AS(nvshmem_put##BITS##_signal, void, thread, sizeof(T))     \
+  NVSHM_DEFINE_PUT_SIGNAL_AS(nvshmem_put##BITS##_signal_nbi, void, thread, sizeof(T)) \
   NVSHM_DEFINE_SIZED_PUT_SIGNAL_NAMED(BITS, T)
 NVSHM_FOR_EACH_RMA_SIZE(NVSHM_DEFINE_SIZED_PUT_SIGNAL)
 NVSHM_DEFINE_SIZED_PUT_SIGNAL_NAMED(6, uint16_t)
@@ -455,58 +455,58 @@ NVSHM_DEV_DEF uint64_t nvshmem_signal_wait_until(uint64_t *sig_addr, int cmp, ui
  * excluded, or for test_any when none satisfies); _some stores the indices that satisfy into
  * `indices` and returns their count (0 when every element is excluded). _vector forms compare
  * element i with cmp_values[i]. */
-#define NVSHM_DEFINE_WAIT(NAME, T)                                                                                   \
-  NVSHM_DEV_DEF void nvshmem_##NAME##_wait_until(T *ivar, int cmp, T cmp_value) {                                    \
-    (void)nvshm_dev::wait_until(ivar, cmp, cmp_value);                                                               \
-  }                                                                                                                  \
-  NVSHM_DEV_DEF void nvshmem_##NAME##_wait_until_all(T *ivars, size_t nelems, const int *status, int cmp,            \
-                                                     T cmp_value) {                                                  \
-    nvshm_dev::wait_all(ivars, nelems, status, cmp, nvshm_dev::OneTarget<T>{cmp_value});                             \
-  }                                                                                                                  \
-  NVSHM_DEV_DEF size_t nvshmem_##NAME##_wait_until_any(T *ivars, size_t nelems, const int *status, int cmp,          \
-                                                       T cmp_value) {                                                \
-    return nvshm_dev::wait_any(ivars, nelems, status, cmp, nvshm_dev::OneTarget<T>{cmp_value});                      \
-  }                                                                                                                  \
-  NVSHM_DEV_DEF size_t nvshmem_##NAME##_wait_until_some(T *ivars, size_t nelems, size_t *indices, const int *status, \
-                                                        int cmp, T cmp_value) {                                      \
-    return nvshm_dev::wait_some(ivars, nelems, indices, status, cmp, nvshm_dev::OneTarget<T>{cmp_value});            \
-  }                                                                                                                  \
-  NVSHM_DEV_DEF void nvshmem_##NAME##_wait_until_all_vector(T *ivars, size_t nelems, const int *status, int cmp,     \
-                                                            T *cmp_values) {                                         \
-    nvshm_dev::wait_all(ivars, nelems, status, cmp, nvshm_dev::EachTarget<T>{cmp_values});                           \
-  }                                                                                                                  \
-  NVSHM_DEV_DEF size_t nvshmem_##NAME##_wait_until_any_vector(T *ivars, size_t nelems, const int *status, int cmp,   \
-                                                              T *cmp_values) {                                       \
-    return nvshm_dev::wait_any(ivars, nelems, status, cmp, nvshm_dev::EachTarget<T>{cmp_values});                    \
-  }                                                                                                                  \
-  NVSHM_DEV_DEF size_t nvshmem_##NAME##_wait_until_some_vector(T *ivars, size_t nelems, size_t *indices,             \
-                                                               const int *status, int cmp, T *cmp_values) {          \
-    return nvshm_dev::wait_some(ivars, nelems, indices, status, cmp, nvshm_dev::EachTarget<T>{cmp_values});          \
-  }                                                                                                                  \
-  NVSHM_DEV_DEF int nvshmem_##NAME##_test(T *ivar, int cmp, T cmp_value) {                                           \
-    return nvshm_dev::test(ivar, cmp, cmp_value);                                                                    \
-  }                                                                                                                  \
-  NVSHM_DEV_DEF int nvshmem_##NAME##_test_all(T *ivars, size_t nelems, const int *status, int cmp, T cmp_value) {    \
-    return nvshm_dev::test_all(ivars, nelems, status, cmp, nvshm_dev::OneTarget<T>{cmp_value});                      \
-  }                                                                                                                  \
-  NVSHM_DEV_DEF size_t nvshmem_##NAME##_test_any(T *ivars, size_t nelems, const int *status, int cmp, T cmp_value) { \
-    return nvshm_dev::test_any(ivars, nelems, status, cmp, nvshm_dev::OneTarget<T>{cmp_value});                      \
-  }                                                                                                                  \
-  NVSHM_DEV_DEF size_t nvshmem_##NAME##_test_some(T *ivars, size_t nelems, size_t *indices, const int *status,       \
-                                                  int cmp, T cmp_value) {                                            \
-    return nvshm_dev::test_some(ivars, nelems, indices, status, cmp, nvshm_dev::OneTarget<T>{cmp_value});            \
-  }                                                                                                                  \
-  NVSHM_DEV_DEF int nvshmem_##NAME##_test_all_vector(T *ivars, size_t nelems, const int *status, int cmp,            \
-                                                     T *cmp_values) {                                                \
-    return nvshm_dev::test_all(ivars, nelems, status, cmp, nvshm_dev::EachTarget<T>{cmp_values});                    \
-  }                                                                                                                  \
-  NVSHM_DEV_DEF size_t nvshmem_##NAME##_test_any_vector(T *ivars, size_t nelems, const int *status, int cmp,         \
-                                                        T *cmp_values) {                                             \
-    return nvshm_dev::test_any(ivars, nelems, status, cmp, nvshm_dev::EachTarget<T>{cmp_values});                    \
-  }                                                                                                                  \
-  NVSHM_DEV_DEF size_t nvshmem_##NAME##_test_some_vector(T *ivars, size_t nelems, size_t *indices,                   \
-                                                         const int *status, int cmp, T *cmp_values) {                \
-    return nvshm_dev::test_some(ivars, nelems, indices, status, cmp, nvshm_dev::EachTarget<T>{cmp_values});          \
+#define NVSHM_DEFINE_WAIT(NAME, T)                                                                                    \
+  NVSHM_DEV_DEF void nvshmem_##NAME##_wait_until(T *ivar, int cmp, T cmp_value) {                                     \
+    (void)nvshm_dev::wait_until(ivar, cmp, cmp_value);                                                                \
+  }                                                                                                                   \
+  NVSHM_DEV_DEF void nvshmem_##NAME##_wait_until_all(T *ivars, size_t nelems, const int *status, int cmp,             \
+                                                     T cmp_value) {                                                   \
+    nvshm_dev::wait_all(ivars, nelems, status, cmp, nvshm_dev::OneTarget<T>{cmp_value});                              \
+  }                                                                                                                   \
+  NVSHM_DEV_DEF size_t nvshmem_##NAME##_wait_until_any(T *ivars, size_t nelems, const int *status, int cmp,           \
+                                                       T cmp_value) {                                                 \
+    return nvshm_dev::wait_any(ivars, nelems, status, cmp, nvshm_dev::OneTarget<T>{cmp_value});                       \
+  }                                                                                                                   \
+  NVSHM_DEV_DEF size_t nvshmem_##NAME##_wait_until_some(T *ivars, size_t nelems, size_t *indices, const int *status,  \
+                                                        int cmp, T cmp_value) {                                       \
+    return nvshm_dev::wait_some(ivars, nelems, indices, status, cmp, nvshm_dev::OneTarget<T>{cmp_value});             \
+  }                                                                                                                   \
+  NVSHM_DEV_DEF void nvshmem_##NAME##_wait_until_all_vector(T *ivars, size_t nelems, const int *status, int cmp,      \
+                                                            T *cmp_values) {                                          \
+    nvshm_dev::wait_all(ivars, nelems, status, cmp, nvshm_dev::EachTarget<T>{cmp_values});                            \
+  }                                                                                                                   \
+  NVSHM_DEV_DEF size_t nvshmem_##NAME##_wait_until_any_vector(T *ivars, size_t nelems, const int *status, int cmp,    \
+                                                              T *cmp_values) {                                        \
+    return nvshm_dev::wait_any(ivars, nelems, status, cmp, nvshm_dev::EachTarget<T>{cmp_values});                     \
+  }                                                                                                                   \
+  NVSHM_DEV_DEF size_t nvshmem_##NAME##_wait_until_some_vector(T *ivars, size_t nelems, size_t *indices,              \
+                                                               const int *status, int cmp, T *cmp_values) {           \
+    return nvshm_dev::wait_some(ivars, nelems, indices, status, cmp, nvshm_dev::EachTarget<T>{cmp_values});           \
+  }                                                                                                                   \
+  NVSHM_DEV_DEF int nvshmem_##NAME##_test(T *ivar, int cmp, T cmp_value) {                                            \
+    return nvshm_dev::test(ivar, cmp, cmp_value);                                                                     \
+  }                                                                                                                   \
+  NVSHM_DEV_DEF int nvshmem_##NAME##_test_all(T *ivars, size_t nelems, const int *status, int cmp, T cmp_value) {     \
+    return nvshm_dev::test_all(ivars, nelems, status, cmp, nvshm_dev::OneTarget<T>{cmp_value});                       \
+  }                                                                                                                   \
+  NVSHM_DEV_DEF size_t nvshmem_##NAME##_test_any(T *ivars, size_t nelems, const int *status, int cmp, T cmp_value) {  \
+    return nvshm_dev::test_any(ivars, nelems, status, cmp, nvshm_dev::OneTarget<T>{cmp_value});                       \
+  }                                                                                                                   \
+  NVSHM_DEV_DEF size_t nvshmem_##NAME##_test_some(T *ivars, size_t nelems, size_t *indices, const int *status,        \
+                                                  int cmp, T cmp_value) {                                             \
+    return nvshm_dev::test_some(ivars, nelems, indices, status, cmp, nvshm_dev::OneTarget<T>{cmp_value});             \
+  }                                                                                                                   \
+  NVSHM_DEV_DEF int nvshmem_##NAME##_test_all_vector(T *ivars, size_t nelems, const int *status, int cmp,             \
+                                                     T *cmp_values) {                                                 \
+    return nvshm_dev::test_all(ivars, nelems, status, cmp, nvshm_dev::EachTarget<T>{cmp_values});                     \
+  }                                                                                                                   \
+  NVSHM_DEV_DEF size_t nvshmem_##NAME##_test_any_vector(T *ivars, size_t nelems, const int *status, int cmp,          \
+                                                        T *cmp_values) {                                              \
+    return nvshm_dev::test_any(ivars, nelems, status, cmp, nvshm_dev::EachTarget<T>{cmp_values});                     \
+  }                                                                                                                   \
+  NVSHM_DEV_DEF size_t nvshmem_##NAME##_test_some_vector(T *ivars, size_t nelems, size_t *indices, const int *status, \
+                                                         int cmp, T *cmp_values) {                                    \
+    return nvshm_dev::test_some(ivars, nelems, indices, status, cmp, nvshm_dev::EachTarget<T>{cmp_values});           \
   }
 NVSHM_FOR_EACH_WAIT_TYPE(NVSHM_DEFINE_WAIT)
 #undef NVSHM_DEFINE_WAIT

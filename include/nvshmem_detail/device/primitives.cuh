@@ -238,7 +238,22 @@ __device__ __forceinline__ T from_word(amo_word_t<T> w) {
   return v;
 }
 
-enum class Amo { inc, fetch_inc, add, fetch_add, compare_swap, fetch, set, swap, and_, fetch_and, or_, fetch_or, xor_, fetch_xor };
+enum class Amo {
+  inc,
+  fetch_inc,
+  add,
+  fetch_add,
+  compare_swap,
+  fetch,
+  set,
+  swap,
+  and_,
+  fetch_and,
+  or_,
+  fetch_or,
+  xor_,
+  fetch_xor
+};
 
 /* One atomic on `pe`'s copy of `dest`: system-scope, relaxed (atom/red .sys). Non-fetching forms
  * ignore the result, so the compiler emits `red`. */
