@@ -1,6 +1,8 @@
 // PMI-1 client (our bootstrap) against nvshmrun's PMI-1 server (threads as PEs, socketpairs as PMI_FD)
 // and against scripted fake servers (refusals, garbage, silence, a server that closes); bootstrap
 // selection and the error messages of the MPI and PMIx methods when their library cannot be loaded.
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -31,6 +33,12 @@ Env make_env(long timeout_s) {
   EXPECT_EQ(env_load(&env), Status::ok);
   env.bootstrap_timeout = timeout_s;
   return env;
+}
+
+void clear_launch_env() {
+  for (const char *v :
+       {"NVSHMRUN_UNIQUEID", "PMI_FD", "PMI_PORT", "PMI_RANK", "PMI_SIZE", "PMIX_RANK", "PMIX_NAMESPACE"})
+    unsetenv(v);
 }
 
 unsigned char pattern(int rank, int round, std::size_t i) {
@@ -245,6 +253,64 @@ TEST(Pmi1, LineParsingAndHex) {
   EXPECT_FALSE(boot::hex_decode("007f80fg", back, 4));
 }
 
+// PMI_PORT: a TCP connection and the initack handshake (hydra's way for processes it did not fork).
+TEST(Pmi1, PortHandshake) {
+  boot::Fd listener(socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof a;
+  ASSERT_EQ(bind(listener.get(), reinterpret_cast<sockaddr *>(&a), sizeof a), 0);
+  ASSERT_EQ(listen(listener.get(), 1), 0);
+  ASSERT_EQ(getsockname(listener.get(), reinterpret_cast<sockaddr *>(&a), &len), 0);
+  std::string seen_id;
+  std::thread server([&] {
+    boot::Fd c(accept(listener.get(), nullptr, nullptr));
+    boot::PmiConn conn(c.get());
+    auto deadline = [] { return boot::Clock::now() + std::chrono::seconds(10); };
+    std::string line;
+    while (conn.read_line(&line, deadline()) == boot::Io::ok) {
+      boot::PmiLine m = boot::pmi_parse(line);
+      const std::string &cmd = m["cmd"];
+      if (cmd == "initack") {
+        seen_id = m["pmiid"];
+        conn.send_line("cmd=initack\ncmd=set size=1\ncmd=set rank=0\ncmd=set debug=0", deadline());
+      } else if (cmd == "init") {
+        conn.send_line("cmd=response_to_init pmi_version=1 pmi_subversion=1 rc=0", deadline());
+      } else if (cmd == "get_maxes") {
+        conn.send_line("cmd=maxes kvsname_max=256 keylen_max=64 vallen_max=256 rc=0", deadline());
+      } else if (cmd == "get_my_kvsname") {
+        conn.send_line("cmd=my_kvsname kvsname=k rc=0", deadline());
+      } else if (cmd == "barrier_in") {
+        conn.send_line("cmd=barrier_out rc=0", deadline());
+      } else if (cmd == "put") {
+        conn.send_line("cmd=put_result rc=0", deadline());
+      } else if (cmd == "finalize") {
+        conn.send_line("cmd=finalize_ack rc=0", deadline());
+        return;
+      }
+    }
+  });
+  clear_launch_env();
+  std::string port = "127.0.0.1:" + std::to_string(ntohs(a.sin_port));
+  setenv("PMI_PORT", port.c_str(), 1);
+  setenv("PMI_ID", "7", 1);
+  {
+    Env env = make_env(5);
+    std::unique_ptr<Bootstrap> b;
+    ASSERT_EQ(boot::pmi1_create(env, &b), Status::ok);
+    EXPECT_EQ(b->rank(), 0);
+    EXPECT_EQ(b->size(), 1);
+    std::vector<unsigned char> in(1000, 3), out(1000);
+    EXPECT_EQ(b->allgather(in.data(), out.data(), in.size()), Status::ok);
+    EXPECT_EQ(out, in);
+  }
+  server.join();
+  EXPECT_EQ(seen_id, "7");
+  unsetenv("PMI_PORT");
+  unsetenv("PMI_ID");
+}
+
 // A PMI-2 process manager for n PEs (threads): one server thread per connection, a shared key-value
 // space, kvs-fence as a barrier. `silent_fence` never answers fences after the first (start-up) one.
 struct FakePmi2 {
@@ -358,12 +424,6 @@ TEST(Pmi2, FramesAndFailures) {
     std::string err = testing::internal::GetCapturedStderr();
     EXPECT_NE(err.find("does not speak PMI-2"), std::string::npos) << err;
   }
-}
-
-void clear_launch_env() {
-  for (const char *v :
-       {"NVSHMRUN_UNIQUEID", "PMI_FD", "PMI_PORT", "PMI_RANK", "PMI_SIZE", "PMIX_RANK", "PMIX_NAMESPACE"})
-    unsetenv(v);
 }
 
 TEST(Selection, MethodsAndTheirErrors) {
