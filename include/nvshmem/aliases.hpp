@@ -156,6 +156,108 @@ inline void getmem_nbi_on_stream(void *dest, const void *source, size_t nbytes, 
   ::nvshmemx_getmem_nbi_on_stream(dest, source, nbytes, pe, stream);
 }
 
+// ---- strided, stream p/g/iput/iget, put-with-signal on a stream (NVSHM_FOR_EACH_RMA_TYPE) ----
+#define NVSHM_CPP_ALIAS_RMA_MORE(NAME, T)                                                                          \
+  NVSHM_HOSTDEVICE inline void NAME##_iput(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,  \
+                                           int pe) {                                                               \
+    ::nvshmem_##NAME##_iput(dest, source, dst, sst, nelems, pe);                                                   \
+  }                                                                                                                \
+  NVSHM_HOSTDEVICE inline void NAME##_iget(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,  \
+                                           int pe) {                                                               \
+    ::nvshmem_##NAME##_iget(dest, source, dst, sst, nelems, pe);                                                   \
+  }                                                                                                                \
+  inline void NAME##_p_on_stream(T *dest, const T value, int pe, cudaStream_t stream) {                            \
+    ::nvshmemx_##NAME##_p_on_stream(dest, value, pe, stream);                                                      \
+  }                                                                                                                \
+  inline T NAME##_g_on_stream(const T *source, int pe, cudaStream_t stream) {                                      \
+    return ::nvshmemx_##NAME##_g_on_stream(source, pe, stream);                                                    \
+  }                                                                                                                \
+  inline void NAME##_iput_on_stream(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe, \
+                                    cudaStream_t stream) {                                                         \
+    ::nvshmemx_##NAME##_iput_on_stream(dest, source, dst, sst, nelems, pe, stream);                                \
+  }                                                                                                                \
+  inline void NAME##_iget_on_stream(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe, \
+                                    cudaStream_t stream) {                                                         \
+    ::nvshmemx_##NAME##_iget_on_stream(dest, source, dst, sst, nelems, pe, stream);                                \
+  }                                                                                                                \
+  inline void NAME##_put_signal_on_stream(T *dest, const T *source, size_t nelems, uint64_t *sig_addr,             \
+                                          uint64_t signal, int sig_op, int pe, cudaStream_t stream) {              \
+    ::nvshmemx_##NAME##_put_signal_on_stream(dest, source, nelems, sig_addr, signal, sig_op, pe, stream);          \
+  }                                                                                                                \
+  inline void NAME##_put_signal_nbi_on_stream(T *dest, const T *source, size_t nelems, uint64_t *sig_addr,         \
+                                              uint64_t signal, int sig_op, int pe, cudaStream_t stream) {          \
+    ::nvshmemx_##NAME##_put_signal_nbi_on_stream(dest, source, nelems, sig_addr, signal, sig_op, pe, stream);      \
+  }
+NVSHM_FOR_EACH_RMA_TYPE(NVSHM_CPP_ALIAS_RMA_MORE)
+#undef NVSHM_CPP_ALIAS_RMA_MORE
+
+// ---- atomics (NVSHM_FOR_EACH_AMO_*_TYPE) ----
+#define NVSHM_CPP_ALIAS_AMO_ARITH(NAME, T)                                                 \
+  NVSHM_HOSTDEVICE inline void NAME##_atomic_inc(T *dest, int pe) {                        \
+    ::nvshmem_##NAME##_atomic_inc(dest, pe);                                               \
+  }                                                                                        \
+  NVSHM_HOSTDEVICE inline T NAME##_atomic_fetch_inc(T *dest, int pe) {                     \
+    return ::nvshmem_##NAME##_atomic_fetch_inc(dest, pe);                                  \
+  }                                                                                        \
+  NVSHM_HOSTDEVICE inline void NAME##_atomic_add(T *dest, T value, int pe) {               \
+    ::nvshmem_##NAME##_atomic_add(dest, value, pe);                                        \
+  }                                                                                        \
+  NVSHM_HOSTDEVICE inline T NAME##_atomic_fetch_add(T *dest, T value, int pe) {            \
+    return ::nvshmem_##NAME##_atomic_fetch_add(dest, value, pe);                           \
+  }                                                                                        \
+  NVSHM_HOSTDEVICE inline T NAME##_atomic_compare_swap(T *dest, T cond, T value, int pe) { \
+    return ::nvshmem_##NAME##_atomic_compare_swap(dest, cond, value, pe);                  \
+  }
+NVSHM_FOR_EACH_AMO_ARITH_TYPE(NVSHM_CPP_ALIAS_AMO_ARITH)
+#undef NVSHM_CPP_ALIAS_AMO_ARITH
+#define NVSHM_CPP_ALIAS_AMO_FETCH(NAME, T)                                   \
+  NVSHM_HOSTDEVICE inline T NAME##_atomic_fetch(const T *source, int pe) {   \
+    return ::nvshmem_##NAME##_atomic_fetch(source, pe);                      \
+  }                                                                          \
+  NVSHM_HOSTDEVICE inline void NAME##_atomic_set(T *dest, T value, int pe) { \
+    ::nvshmem_##NAME##_atomic_set(dest, value, pe);                          \
+  }                                                                          \
+  NVSHM_HOSTDEVICE inline T NAME##_atomic_swap(T *dest, T value, int pe) {   \
+    return ::nvshmem_##NAME##_atomic_swap(dest, value, pe);                  \
+  }
+NVSHM_FOR_EACH_AMO_FETCH_TYPE(NVSHM_CPP_ALIAS_AMO_FETCH)
+#undef NVSHM_CPP_ALIAS_AMO_FETCH
+#define NVSHM_CPP_ALIAS_AMO_LOGIC_OP(NAME, T, OP)                                \
+  NVSHM_HOSTDEVICE inline void NAME##_atomic_##OP(T *dest, T value, int pe) {    \
+    ::nvshmem_##NAME##_atomic_##OP(dest, value, pe);                             \
+  }                                                                              \
+  NVSHM_HOSTDEVICE inline T NAME##_atomic_fetch_##OP(T *dest, T value, int pe) { \
+    return ::nvshmem_##NAME##_atomic_fetch_##OP(dest, value, pe);                \
+  }
+#define NVSHM_CPP_ALIAS_AMO_LOGIC(NAME, T)   \
+  NVSHM_CPP_ALIAS_AMO_LOGIC_OP(NAME, T, and) \
+  NVSHM_CPP_ALIAS_AMO_LOGIC_OP(NAME, T, or) NVSHM_CPP_ALIAS_AMO_LOGIC_OP(NAME, T, xor)
+NVSHM_FOR_EACH_AMO_LOGIC_TYPE(NVSHM_CPP_ALIAS_AMO_LOGIC)
+#undef NVSHM_CPP_ALIAS_AMO_LOGIC
+#undef NVSHM_CPP_ALIAS_AMO_LOGIC_OP
+
+// ---- signals ----
+NVSHM_HOSTDEVICE inline void signal_op(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {
+  ::nvshmemx_signal_op(sig_addr, signal, sig_op, pe);
+}
+NVSHM_HOSTDEVICE inline uint64_t signal_fetch(uint64_t *sig_addr) {
+  return ::nvshmem_signal_fetch(sig_addr);
+}
+inline void signal_op_on_stream(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, cudaStream_t stream) {
+  ::nvshmemx_signal_op_on_stream(sig_addr, signal, sig_op, pe, stream);
+}
+inline void signal_wait_until_on_stream(uint64_t *sig_addr, int cmp, uint64_t cmp_value, cudaStream_t stream) {
+  ::nvshmemx_signal_wait_until_on_stream(sig_addr, cmp, cmp_value, stream);
+}
+inline void putmem_signal_on_stream(void *dest, const void *source, size_t nbytes, uint64_t *sig_addr, uint64_t signal,
+                                    int sig_op, int pe, cudaStream_t stream) {
+  ::nvshmemx_putmem_signal_on_stream(dest, source, nbytes, sig_addr, signal, sig_op, pe, stream);
+}
+inline void putmem_signal_nbi_on_stream(void *dest, const void *source, size_t nbytes, uint64_t *sig_addr,
+                                        uint64_t signal, int sig_op, int pe, cudaStream_t stream) {
+  ::nvshmemx_putmem_signal_nbi_on_stream(dest, source, nbytes, sig_addr, signal, sig_op, pe, stream);
+}
+
 // ---- ordering and synchronisation ----
 NVSHM_HOSTDEVICE inline void quiet() {
   ::nvshmem_quiet();

@@ -19,6 +19,8 @@
 namespace nvshmem {
 namespace detail {
 
+#define NVSHM_CPP_PUT_SIGNAL_ARGS(T) \
+  T *dest, const T *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe
 #define NVSHM_CPP_DEV_RMA_ENTRY(NAME, T)                                                                            \
   struct dev_rma_##NAME {                                                                                           \
     using type = T;                                                                                                 \
@@ -59,6 +61,7 @@ namespace detail {
   };
 NVSHM_FOR_EACH_RMA_TYPE(NVSHM_CPP_DEV_RMA_ENTRY)
 #undef NVSHM_CPP_DEV_RMA_ENTRY
+#undef NVSHM_CPP_PUT_SIGNAL_ARGS
 #define NVSHM_CPP_DEV_RMA_LIST(NAME, T) , dev_rma_##NAME
 using dev_rma_entries = entry_list<list_head NVSHM_FOR_EACH_RMA_TYPE(NVSHM_CPP_DEV_RMA_LIST)>;
 #undef NVSHM_CPP_DEV_RMA_LIST
@@ -130,6 +133,32 @@ template <class T>
 __device__ inline T g(const T *source, int pe) {
   NVSHM_CPP_REQUIRE_RMA(T, thread);
   return detail::dev_rma<T>::type::g(source, pe);
+}
+/// Put-with-signal by scope S: the data, then NVSHMEM_SIGNAL_SET/ADD of `signal` on `pe`'s `*sig_addr`
+/// with release semantics (a PE that sees the signal sees the data).
+template <class S = thread, class T>
+__device__ inline void put_signal(T *dest, const T *source, size_t nelems, uint64_t *sig_addr, uint64_t signal,
+                                  int sig_op, int pe) {
+  NVSHM_CPP_REQUIRE_RMA(T, S);
+  detail::dev_rma<T>::type::put_signal(S{}, dest, source, nelems, sig_addr, signal, sig_op, pe);
+}
+/// As put_signal; complete at the next quiet().
+template <class S = thread, class T>
+__device__ inline void put_signal_nbi(T *dest, const T *source, size_t nelems, uint64_t *sig_addr, uint64_t signal,
+                                      int sig_op, int pe) {
+  NVSHM_CPP_REQUIRE_RMA(T, S);
+  detail::dev_rma<T>::type::put_signal_nbi(S{}, dest, source, nelems, sig_addr, signal, sig_op, pe);
+}
+/// Strided put/get by one thread (nvshmem_<T>_iput/iget): strides in elements.
+template <class T>
+__device__ inline void iput(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) {
+  NVSHM_CPP_REQUIRE_RMA(T, thread);
+  detail::dev_rma<T>::type::iput(dest, source, dst, sst, nelems, pe);
+}
+template <class T>
+__device__ inline void iget(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) {
+  NVSHM_CPP_REQUIRE_RMA(T, thread);
+  detail::dev_rma<T>::type::iget(dest, source, dst, sst, nelems, pe);
 }
 #undef NVSHM_CPP_REQUIRE_RMA
 
@@ -217,6 +246,10 @@ __device__ inline void wait_until(T *ivar, int cmp, T value) {
 /// nvshmem_signal_wait_until: returns the value that satisfied the comparison.
 __device__ inline uint64_t signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t value) {
   return ::nvshmem_signal_wait_until(sig_addr, cmp, value);
+}
+/// nvshmem_signal_fetch: this PE's signal word (atomic load).
+__device__ inline uint64_t signal_fetch(uint64_t *sig_addr) {
+  return ::nvshmem_signal_fetch(sig_addr);
 }
 /// nvshmemx_signal_op: NVSHMEM_SIGNAL_SET or NVSHMEM_SIGNAL_ADD on `pe`'s signal word.
 __device__ inline void signal_op(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {

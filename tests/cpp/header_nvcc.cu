@@ -11,6 +11,8 @@ __device__ void every_form(T *sym, T *local, size_t n, int pe) {
   nvshmem::device::put_nbi<S>(sym, local, n, pe);
   nvshmem::device::get_nbi<S>(local, sym, n, pe);
   nvshmem::device::putmem<S>(sym, local, n * sizeof(T), pe);
+  nvshmem::device::put_signal<S>(sym, local, n, nullptr, 1, NVSHMEM_SIGNAL_ADD, pe);
+  nvshmem::device::put_signal_nbi<S>(sym, local, n, nullptr, 1, NVSHMEM_SIGNAL_SET, pe);
   nvshmem::device::getmem_nbi<S>(local, sym, n * sizeof(T), pe);
   const nvshmem::DeviceView<T> view(sym, n);
   view.template put<S>(pe, local, n);
@@ -24,6 +26,8 @@ __device__ void all_scopes(T *sym, T *local, size_t n, int pe) {
   every_form<nvshmem::block>(sym, local, n, pe);
   nvshmem::device::p(sym, local[0], pe);
   local[1] = nvshmem::device::g(sym, pe);
+  nvshmem::device::iput(sym, local, 2, 1, n, pe);
+  nvshmem::device::iget(local, sym, 1, 2, n, pe);
   nvshmem::device::quiet();
   nvshmem::device::fence();
   nvshmem::device::barrier_all<nvshmem::block>();

@@ -372,6 +372,14 @@ void exercise_type(const Runtime &rt, const char *name) {
   nvshmem::get(got.data(), sym + 3 * kCount, kCount, right);
   EXPECT_TRUE(same_bytes(got, from_right_src));
   rt.barrier_all();
+  // Strided: every other element of mine into right's first kCount/2 slots, read back strided.
+  nvshmem::iput(sym, mine.data(), 1, 2, kCount / 2, right);
+  rt.barrier_all();
+  std::vector<T> strided(kCount, T{}), expect(kCount, T{});
+  nvshmem::iget(strided.data(), sym, 2, 1, kCount / 2, me);
+  for (std::size_t i = 0; i < kCount / 2; ++i) expect[2 * i] = from_left[2 * i];
+  EXPECT_TRUE(same_bytes(strided, expect));
+  rt.barrier_all();
 }
 
 TEST(Generic, EveryRmaTypeThroughTemplates) {
@@ -421,6 +429,15 @@ TEST(Aliases, EveryRmaTypeThroughAliases) {
   EXPECT_EQ(r[1], static_cast<std::uint32_t>((me + n - 1) % n));
   EXPECT_EQ(r[3], r[1]);
   EXPECT_EQ(nvshmem::ptr(words, me) == nullptr, nvshmem_ptr(words, me) == nullptr);
+  // Signals and atomics through aliases.
+  auto *sig = static_cast<std::uint64_t *>(nvshmem::calloc(1, sizeof(std::uint64_t)));
+  nvshmem::signal_op(sig, 3, NVSHMEM_SIGNAL_ADD, right);
+  nvshmem::int_atomic_add(reinterpret_cast<int *>(words + 3), 1, right);
+  nvshmem::barrier_all();
+  EXPECT_EQ(nvshmem::signal_fetch(sig), 3u);
+  EXPECT_EQ(nvshmem::uint64_atomic_fetch(sig, me), 3u);
+  nvshmem::barrier_all();
+  nvshmem::free(sig);
   nvshmem::barrier_all();
   nvshmem::free(words);
 }
