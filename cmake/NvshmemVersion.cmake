@@ -3,7 +3,8 @@
 #     and counts repackagings of one release.
 #   - include/nvshmem_version.h is generated into the build tree from include/nvshmem_version.h.in;
 #     every target of the project sees it (include_directories below) and it is installed.
-#   - NVSHMEM_PREFIX in the environment at the first configure sets the default CMAKE_INSTALL_PREFIX.
+#   - NVSHMEM_PREFIX in the environment at the first configure sets the default CMAKE_INSTALL_PREFIX
+#     (else /usr/local/nvshmem, NVIDIA's default).
 
 if(NOT PROJECT_VERSION MATCHES "^[0-9]+\\.[0-9]+\\.[0-9]+\\.[0-9]+$")
   message(FATAL_ERROR "The project version must be MAJOR.MINOR.PATCH.PACKAGE (four numbers), not '${PROJECT_VERSION}'")
@@ -17,6 +18,15 @@ if(CMAKE_INSTALL_PREFIX_INITIALIZED_TO_DEFAULT)
     set(CMAKE_INSTALL_PREFIX "/usr/local/nvshmem" CACHE PATH "Install prefix (default: $NVSHMEM_PREFIX)" FORCE)
   endif()
 endif()
+
+# As with NVIDIA's build, NVSHMEM_PERFTEST_INSTALL and NVSHMEM_EXAMPLES_INSTALL in the environment at the
+# first configure give the defaults of the cache variables of those names (perftest/CMakeLists.txt,
+# CMakeLists.txt); -D on the command line wins.
+foreach(var NVSHMEM_PERFTEST_INSTALL NVSHMEM_EXAMPLES_INSTALL)
+  if(DEFINED ENV{${var}} AND NOT "$ENV{${var}}" STREQUAL "")
+    set(${var} "$ENV{${var}}" CACHE STRING "Where these programs are installed (relative: under CMAKE_INSTALL_PREFIX)")
+  endif()
+endforeach()
 
 set(NVSHMEM_GENERATED_INCLUDE_DIR "${PROJECT_BINARY_DIR}/include")
 configure_file("${PROJECT_SOURCE_DIR}/include/nvshmem_version.h.in" "${NVSHMEM_GENERATED_INCLUDE_DIR}/nvshmem_version.h"
