@@ -47,8 +47,11 @@ trap 'rm -rf "$tmp"' EXIT
 printf '#include <nvshmem.h>\n#include <nvshmemx.h>\n' > "$tmp/tu.cu"
 cp "$tmp/tu.cu" "$tmp/tu.cpp"
 arch=${NVSHMEM_CUDA_ARCH:-90}
-pp() {  # <include dirs...> -- <out prefix>
+# CCCL (cuda/std/...) lives in include/cccl from CUDA 13; add it for the host pass too.
+cccl="$(dirname "$(readlink -f "$(command -v nvcc)")")/../include/cccl"
+pp() {  # <out prefix> <include options...>
   local out=$1; shift
+  [[ -d $cccl ]] && set -- "$@" -Xcompiler -idirafter -Xcompiler "$cccl"
   nvcc -E -x c++ -std=c++17 "$@" "$tmp/tu.cpp" -o "$out.host" 2> "$out.host.err" || {
     echo "api-coverage: host pass failed:" >&2; head -20 "$out.host.err" >&2; exit 1; }
   nvcc -E -x cu -std=c++17 -rdc=true -arch=sm_$arch "$@" "$tmp/tu.cu" -o "$out.dev" 2> "$out.dev.err" || {

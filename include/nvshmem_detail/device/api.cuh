@@ -37,12 +37,23 @@ __device__ __forceinline__ void iget(T *dest, const T *source, ptrdiff_t dst, pt
   Group<S>::sync();
 }
 
+/* The signal update: release (put-with-signal: the data before it is visible to whoever sees it)
+ * or relaxed (nvshmemx_signal_op: an atomic that orders nothing by itself, as in NVSHMEM; a fence or
+ * quiet before it makes it a release). */
+template <bool Release>
 __device__ __forceinline__ void signal(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {
   uint64_t *remote = peer_address(sig_addr, pe);
-  if (sig_op == NVSHMEM_SIGNAL_ADD)
-    add_release(remote, signal);
-  else
-    store_release(remote, signal);
+  if constexpr (Release) {
+    if (sig_op == NVSHMEM_SIGNAL_ADD)
+      add_release(remote, signal);
+    else
+      store_release(remote, signal);
+  } else {
+    if (sig_op == NVSHMEM_SIGNAL_ADD)
+      add_relaxed(remote, signal);
+    else
+      store_relaxed(remote, signal);
+  }
 }
 
 /* Data, then the signal with release semantics: a PE that sees the signal sees the data. */
@@ -51,7 +62,7 @@ __device__ __forceinline__ void put_signal(void *dest, const void *source, size_
                                            uint64_t sig, int sig_op, int pe) {
   copy_bytes<S>(peer_address(dest, pe), source, nbytes);
   Group<S>::sync();
-  if (Group<S>::rank() == 0) signal(sig_addr, sig, sig_op, pe);
+  if (Group<S>::rank() == 0) signal<true>(sig_addr, sig, sig_op, pe);
   Group<S>::sync();
 }
 
@@ -229,7 +240,7 @@ NVSHM_FOR_EACH_RMA_SIZE(NVSHM_DEFINE_DEVICE_SIZED_STRIDED)
 
 /* Signals: SET is a release store, ADD a release reduction, on the peer's word. */
 NVSHM_HD_DEF void nvshmemx_signal_op(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {
-  nvshm_dev::signal(sig_addr, signal, sig_op, pe);
+  nvshm_dev::signal<false>(sig_addr, signal, sig_op, pe);
 }
 NVSHM_HD_DEF uint64_t nvshmem_signal_fetch(uint64_t *sig_addr) {
   return nvshm_dev::load_relaxed(sig_addr);

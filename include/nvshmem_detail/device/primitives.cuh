@@ -97,6 +97,9 @@ __device__ __forceinline__ void store_release(uint64_t *p, uint64_t v) {
 __device__ __forceinline__ void max_release(uint64_t *p, uint64_t v) {
   asm volatile("red.release.sys.global.max.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
 }
+__device__ __forceinline__ void add_relaxed(uint64_t *p, uint64_t v) {
+  asm volatile("red.relaxed.sys.global.add.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
 __device__ __forceinline__ void add_release(uint64_t *p, uint64_t v) {
   asm volatile("red.release.sys.global.add.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
 }
