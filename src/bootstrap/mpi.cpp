@@ -265,6 +265,10 @@ Status create(void *h, const void *comm_ptr, const Env &env, std::unique_ptr<Boo
       return Status::invalid_value;
     }
     memcpy(&comm, comm_ptr, sizeof comm);
+    if (comm == api.null) {
+      log_error(where, "*attr->mpi_comm is MPI_COMM_NULL (MPI_Comm_free leaves that in the variable)");
+      return Status::invalid_value;
+    }
     if constexpr (std::is_same_v<Abi, OmpiAbi>) {
       if (reinterpret_cast<std::uintptr_t>(comm) < 4096) {
         log_error(where,
@@ -281,10 +285,6 @@ Status create(void *h, const void *comm_ptr, const Env &env, std::unique_ptr<Boo
                   static_cast<unsigned>(comm), library.c_str());
         return Status::invalid_value;
       }
-    }
-    if (comm == api.null) {
-      log_error(where, "*attr->mpi_comm is MPI_COMM_NULL");
-      return Status::invalid_value;
     }
   } else if (!initialized) {
     int rc = api.Init(nullptr, nullptr);

@@ -3,6 +3,7 @@
 // selection and the error messages of the MPI and PMIx methods when their library cannot be loaded.
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <dlfcn.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -475,6 +476,53 @@ TEST(Selection, MethodsAndTheirErrors) {
   EXPECT_EQ(boot::plugin_library("nvshmem_bootstrap_mpi.so", "libmpi.so.40"), "libmpi.so.40");
   EXPECT_EQ(boot::plugin_library("/opt/x/nvshmem_bootstrap_pmix.so.3", "libpmix.so.2"), "libpmix.so.2");
   EXPECT_EQ(boot::plugin_library("libmpich.so.12", "libmpi.so.40"), "libmpich.so.12");
+}
+
+// The MPICH ABI (int handles) through a stand-in library: detection, MPI_Init by the runtime and
+// MPI_Finalize at destruction, a communicator handle, handle checks.
+TEST(MpiAbi, MpichStandIn) {
+  Env env = make_env(5);
+  env.bootstrap_mpi_plugin = FAKE_MPICH_PATH;
+  std::unique_ptr<Bootstrap> b;
+  int world = 0x44000000;
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(boot::mpi_create(&world, env, &b), Status::invalid_value);  // MPI not initialised yet
+  std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("MPI is not initialised in the library we use"), std::string::npos) << err;
+  EXPECT_NE(err.find("MPICH ABI"), std::string::npos) << err;
+
+  env.bootstrap = "MPI";
+  ASSERT_EQ(bootstrap_create(0, nullptr, env, &b), Status::ok);  // initialises the stand-in
+  EXPECT_STREQ(b->name(), "MPI");
+  EXPECT_EQ(b->size(), 1);
+  long v = 12345, out = 0;
+  EXPECT_EQ(b->allgather(&v, &out, sizeof v), Status::ok);
+  EXPECT_EQ(out, 12345);
+  EXPECT_EQ(b->barrier(), Status::ok);
+  b.reset();  // finalizes what it initialised
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(bootstrap_create(0, nullptr, env, &b), Status::invalid_value);
+  err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("already finalized and cannot be initialised again"), std::string::npos) << err;
+
+  // As an application that initialised MPI and passes communicators.
+  void *h = dlopen(FAKE_MPICH_PATH, RTLD_NOW | RTLD_NOLOAD);
+  ASSERT_NE(h, nullptr);
+  reinterpret_cast<void (*)()>(dlsym(h, "fake_mpich_reset_initialized"))();
+  ASSERT_EQ(boot::mpi_create(&world, env, &b), Status::ok);
+  EXPECT_EQ(b->rank(), 0);
+  EXPECT_EQ(b->allgather(&v, &out, sizeof v), Status::ok);
+  b.reset();
+  testing::internal::CaptureStderr();
+  int not_a_comm = 0x12345, comm_null = 0x04000000, group = 0x88000000;
+  EXPECT_EQ(boot::mpi_create(&not_a_comm, env, &b), Status::invalid_value);
+  EXPECT_EQ(boot::mpi_create(&group, env, &b), Status::invalid_value);
+  EXPECT_EQ(boot::mpi_create(&comm_null, env, &b), Status::invalid_value);
+  err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("0x12345, not an MPICH communicator handle"), std::string::npos) << err;
+  EXPECT_NE(err.find("0x88000000, not an MPICH communicator handle"), std::string::npos) << err;
+  EXPECT_NE(err.find("MPI_COMM_NULL"), std::string::npos) << err;
+  dlclose(h);
 }
 
 TEST(Selection, LocalRankFromOtherLaunchers) {
