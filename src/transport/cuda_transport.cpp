@@ -48,16 +48,16 @@ class CudaTransport final : public Transport {
     if (old) *old = *reinterpret_cast<volatile uint64_t *>(result_);
     return Status::ok;
   }
+  // A kernel when both sides are device-accessible (GPU memory, pinned host memory); otherwise (a
+  // pageable host buffer on the local side) one copy per element.
   Status strided(void *dst, std::ptrdiff_t dst_stride, const void *src, std::ptrdiff_t src_stride, std::size_t elem,
                  std::size_t nelems) override {
-    NVSHM_TRY(runtime_check(launch_strided(dst, dst_stride, src, src_stride, elem, nelems, runtime_stream(stream_)),
-                            "launching the strided copy"));
+    NVSHM_TRY(strided_on(dst, dst_stride, src, src_stride, elem, nelems, stream_));
     return quiet();
   }
   Status strided_on_stream(void *dst, std::ptrdiff_t dst_stride, const void *src, std::ptrdiff_t src_stride,
                            std::size_t elem, std::size_t nelems, cudaStream_t stream) override {
-    return runtime_check(launch_strided(dst, dst_stride, src, src_stride, elem, nelems, stream),
-                         "launching the strided copy");
+    return strided_on(dst, dst_stride, src, src_stride, elem, nelems, reinterpret_cast<CUstream>(stream));
   }
   Status atomic_on_stream(void *remote, const AtomicArgs &args, cudaStream_t stream) override {
     return runtime_check(launch_atomic(remote, args, nullptr, stream), "launching the atomic kernel");
@@ -79,6 +79,23 @@ class CudaTransport final : public Transport {
   }
 
  private:
+  static bool device_accessible(const void *p) {
+    CUmemorytype type;
+    return driver().cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, addr(p)) == CUDA_SUCCESS;
+  }
+  Status strided_on(void *dst, std::ptrdiff_t dst_stride, const void *src, std::ptrdiff_t src_stride, std::size_t elem,
+                    std::size_t nelems, CUstream stream) {
+    if (device_accessible(dst) && device_accessible(src))
+      return runtime_check(launch_strided(dst, dst_stride, src, src_stride, elem, nelems, runtime_stream(stream)),
+                           "launching the strided copy");
+    char *d = static_cast<char *>(dst);
+    const char *s = static_cast<const char *>(src);
+    for (std::size_t i = 0; i < nelems; ++i) {
+      const std::ptrdiff_t k = static_cast<std::ptrdiff_t>(i);
+      NVSHM_CU(kWhere, cuMemcpyAsync(addr(d + k * dst_stride), addr(s + k * src_stride), elem, stream));
+    }
+    return Status::ok;
+  }
   static cudaStream_t runtime_stream(CUstream s) { return reinterpret_cast<cudaStream_t>(s); }
   static Status runtime_check(cudaError_t err, const char *what) {
     if (err == cudaSuccess) return Status::ok;
