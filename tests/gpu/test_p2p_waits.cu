@@ -12,9 +12,10 @@ constexpr int kDone = 30, kGo = 31;
 
 // Layout of the variables (initial value 10 everywhere except where noted):
 //  0..5   wait_until with EQ 20, NE 10, GT 20, LE 5, LT 5, GE 20
-//  6..9   wait_until_all  EQ 20, status excludes 8
-//  10..13 wait_until_any  EQ 20, status excludes 11 (which starts at 20)
-//  14..17 wait_until_some EQ 20, status excludes 15 (which starts at 20)
+//  6..9   wait_until_all  EQ 20; one status array {0,1,1,0} serves the three status families, so 7 and
+//         8 are excluded (8 is never written, 7 is checked after the done flag)
+//  10..13 wait_until_any  EQ 20, 11 (which starts at 20) and 12 excluded
+//  14..17 wait_until_some EQ 20, 15 (which starts at 20) and 16 excluded
 //  18..21 wait_until_all_vector  EQ {20,21,22,23}
 //  22..25 wait_until_any_vector  EQ {30,31,32,33}
 //  26..29 wait_until_some_vector EQ {40,41,42,43}
