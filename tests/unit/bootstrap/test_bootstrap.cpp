@@ -643,6 +643,8 @@ TEST(Bootstrap, SingleAndLauncherSelection) {
   for (const char *v : {kEnvLauncherUniqueId, kEnvLauncherRank, kEnvLauncherSize}) unsetenv(v);
   uid_servers_reap();
 
+  for (const char *v : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID", "PMIX_LOCAL_RANK"})
+    unsetenv(v);  // other launchers' local ranks (test_pmi covers them)
   EXPECT_EQ(launcher_local_rank(), -1);
   setenv(kEnvLauncherLocalRank, "3", 1);
   EXPECT_EQ(launcher_local_rank(), 3);
