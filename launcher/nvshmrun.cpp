@@ -73,9 +73,22 @@ int parse_args(int argc, char **argv, Options *o) {
       "nvshmrun"};
   std::string shown_only;  // the program is taken from argv before CLI11 parses; this documents it
   app.add_option("program", shown_only, "The program, then its own arguments (passed through untouched)");
-  app.add_option("-n,--np", o->np, "Number of PEs to start (also -np N)")->check(CLI::PositiveNumber);
+  // Whole decimal numbers only, with a message that says what is wanted (CLI11's range checks print
+  // the limits of double).
+  auto whole_number = [](long min, const char *what) {
+    return CLI::Validator(
+        [min, what](std::string &text) -> std::string {
+          char *end = nullptr;
+          errno = 0;
+          const long v = strtol(text.c_str(), &end, 10);
+          if (text.empty() || *end || errno || v < min) return std::string("needs ") + what + ", got '" + text + "'";
+          return {};
+        },
+        what);
+  };
+  app.add_option("-n,--np", o->np, "Number of PEs to start (also -np N)")->check(whole_number(1, "a positive integer"));
   app.add_option("--timeout", o->timeout_s, "Stop the whole job after SECONDS (0: no limit) and exit with status 124")
-      ->check(CLI::NonNegativeNumber);
+      ->check(whole_number(0, "a whole number of seconds"));
   app.add_flag("-p,--prefix-output", o->prefix, "Prefix each line of each PE's stdout and stderr with '[PE i] '");
   app.set_version_flag("--version", "nvshmrun (nvshmem) " NVSHMRUN_VERSION);
   app.footer(
@@ -86,8 +99,9 @@ int parse_args(int argc, char **argv, Options *o) {
   try {
     app.parse(ours);
   } catch (const CLI::ParseError &e) {
-    int rc = app.exit(e);
-    return rc == 0 ? 0 : 2;
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    fprintf(stderr, "nvshmrun: %s\nRun with --help for more information.\n", e.what());
+    return 2;
   }
   if (o->np < 1 || prog >= argc) {
     fprintf(stderr, "nvshmrun: %s\n%s\nRun with --help for more information.\n",
