@@ -58,6 +58,30 @@ namespace detail {
     __device__ static void get_nbi(block, T *d, const T *s, size_t n, int pe) {                                     \
       ::nvshmemx_##NAME##_get_nbi_block(d, s, n, pe);                                                               \
     }                                                                                                               \
+    __device__ static void put_signal(thread, NVSHM_CPP_PUT_SIGNAL_ARGS(T)) {                                       \
+      ::nvshmem_##NAME##_put_signal(dest, source, nelems, sig_addr, signal, sig_op, pe);                            \
+    }                                                                                                               \
+    __device__ static void put_signal(warp, NVSHM_CPP_PUT_SIGNAL_ARGS(T)) {                                         \
+      ::nvshmemx_##NAME##_put_signal_warp(dest, source, nelems, sig_addr, signal, sig_op, pe);                      \
+    }                                                                                                               \
+    __device__ static void put_signal(block, NVSHM_CPP_PUT_SIGNAL_ARGS(T)) {                                        \
+      ::nvshmemx_##NAME##_put_signal_block(dest, source, nelems, sig_addr, signal, sig_op, pe);                     \
+    }                                                                                                               \
+    __device__ static void put_signal_nbi(thread, NVSHM_CPP_PUT_SIGNAL_ARGS(T)) {                                   \
+      ::nvshmem_##NAME##_put_signal_nbi(dest, source, nelems, sig_addr, signal, sig_op, pe);                        \
+    }                                                                                                               \
+    __device__ static void put_signal_nbi(warp, NVSHM_CPP_PUT_SIGNAL_ARGS(T)) {                                     \
+      ::nvshmemx_##NAME##_put_signal_nbi_warp(dest, source, nelems, sig_addr, signal, sig_op, pe);                  \
+    }                                                                                                               \
+    __device__ static void put_signal_nbi(block, NVSHM_CPP_PUT_SIGNAL_ARGS(T)) {                                    \
+      ::nvshmemx_##NAME##_put_signal_nbi_block(dest, source, nelems, sig_addr, signal, sig_op, pe);                 \
+    }                                                                                                               \
+    __device__ static void iput(T *d, const T *s, ptrdiff_t ds, ptrdiff_t ss, size_t n, int pe) {                   \
+      ::nvshmem_##NAME##_iput(d, s, ds, ss, n, pe);                                                                 \
+    }                                                                                                               \
+    __device__ static void iget(T *d, const T *s, ptrdiff_t ds, ptrdiff_t ss, size_t n, int pe) {                   \
+      ::nvshmem_##NAME##_iget(d, s, ds, ss, n, pe);                                                                 \
+    }                                                                                                               \
   };
 NVSHM_FOR_EACH_RMA_TYPE(NVSHM_CPP_DEV_RMA_ENTRY)
 #undef NVSHM_CPP_DEV_RMA_ENTRY

@@ -4,7 +4,13 @@
 // every PE runs the same collective calls in the same order.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <array>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
 #include <cstdint>
 #include <cstring>
 #include <nvshmem/nvshmem.hpp>
@@ -169,6 +175,56 @@ TEST(RuntimeLifetime, SinglePeIgnoresTheLauncher) {
   auto buf = SymmetricBuffer<int>::allocate(rt, 4);
   buf.p(0, 3, 42);
   EXPECT_EQ(buf.g(0, 3), 42);
+}
+
+// The unique-id method across the launcher's processes: rank 0 generates the id and spreads its bytes
+// through a file named after the launcher's process (all PEs are its children).
+TEST(RuntimeLifetime, UniqueIdAcrossProcesses) {
+  const char *rank_env = std::getenv("NVSHMRUN_RANK"), *size_env = std::getenv("NVSHMRUN_SIZE");
+  const int rank = rank_env ? std::atoi(rank_env) : 0, size = size_env ? std::atoi(size_env) : 1;
+  // The launcher's session id (fresh per run) keeps a stale file of an earlier run from being read.
+  const char *session = std::getenv("NVSHMRUN_UNIQUEID");
+  const std::string tag = session ? std::to_string(std::hash<std::string>{}(session)) : "0";
+  const std::string path = "/tmp/nvshm_cpp_uid_" + std::to_string(rank_env ? getppid() : getpid()) + "_" + tag;
+  nvshmem::UniqueId id;
+  if (rank == 0) {
+    id = nvshmem::UniqueId::generate();
+    const auto bytes = id.bytes();
+    const std::string tmp = path + ".tmp";
+    FILE *f = std::fopen(tmp.c_str(), "wb");
+    ASSERT_NE(f, nullptr);
+    ASSERT_EQ(std::fwrite(bytes.data(), 1, bytes.size(), f), bytes.size());
+    std::fclose(f);
+    ASSERT_EQ(std::rename(tmp.c_str(), path.c_str()), 0);
+  } else {
+    std::array<unsigned char, nvshmem::UniqueId::size> bytes{};
+    bool read = false;
+    for (int tries = 0; tries < 3000 && !read; ++tries) {
+      if (FILE *f = std::fopen(path.c_str(), "rb")) {
+        read = std::fread(bytes.data(), 1, bytes.size(), f) == bytes.size();
+        std::fclose(f);
+      }
+      if (!read) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    ASSERT_TRUE(read) << "no unique id from rank 0 in " << path;
+    id = nvshmem::UniqueId::from_bytes(bytes.data(), bytes.size());
+  }
+  {
+    const InitMethod method = InitMethod::unique_id(id, rank, size);
+    Runtime rt = Runtime::init(method);
+    EXPECT_EQ(rt.my_pe(), rank);
+    EXPECT_EQ(rt.n_pes(), size);
+    Runtime same = Runtime::init(method);  // same method: a handle
+    EXPECT_THROW((void)Runtime::init(InitMethod::unique_id(id, rank, size).with_device(5)), Error);
+    EXPECT_THROW((void)Runtime::init(InitMethod::from_environment()), Error);
+    auto buf = SymmetricBuffer<int>::allocate(rt, 1);
+    buf.p((rank + 1) % size, 0, rank);
+    rt.barrier_all();
+    EXPECT_EQ(buf.g(rank, 0), (rank + size - 1) % size);
+    rt.barrier_all();
+    if (rank == 0) std::remove(path.c_str());
+  }
+  EXPECT_TRUE(runtime_down());
 }
 
 TEST(RuntimeLifetime, BufferOutlivesRuntimeHandle) {
