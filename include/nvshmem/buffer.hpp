@@ -12,6 +12,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "nvshmem/atomic.hpp"
 #include "nvshmem/device_view.hpp"
 #include "nvshmem/error.hpp"
 #include "nvshmem/generic.hpp"
@@ -192,6 +193,33 @@ class SymmetricBuffer {
     T v;
     get(pe, &v, 1, index);
     return v;
+  }
+
+  /// Atomics on element `index` of `pe`'s copy (nvshmem_<T>_atomic_*; T must be in the operation's AMO
+  /// table, else a compile error). One thread per call; atomic with respect to other atomics only.
+  void atomic_add(int pe, std::size_t index, T value) const {
+    check(pe, 1, index, "SymmetricBuffer::atomic_add");
+    nvshmem::atomic_add(data_ + index, value, pe);
+  }
+  [[nodiscard]] T atomic_fetch_add(int pe, std::size_t index, T value) const {
+    check(pe, 1, index, "SymmetricBuffer::atomic_fetch_add");
+    return nvshmem::atomic_fetch_add(data_ + index, value, pe);
+  }
+  [[nodiscard]] T atomic_compare_swap(int pe, std::size_t index, T cond, T value) const {
+    check(pe, 1, index, "SymmetricBuffer::atomic_compare_swap");
+    return nvshmem::atomic_compare_swap(data_ + index, cond, value, pe);
+  }
+  [[nodiscard]] T atomic_fetch(int pe, std::size_t index) const {
+    check(pe, 1, index, "SymmetricBuffer::atomic_fetch");
+    return nvshmem::atomic_fetch(static_cast<const T *>(data_ + index), pe);
+  }
+  void atomic_set(int pe, std::size_t index, T value) const {
+    check(pe, 1, index, "SymmetricBuffer::atomic_set");
+    nvshmem::atomic_set(data_ + index, value, pe);
+  }
+  [[nodiscard]] T atomic_swap(int pe, std::size_t index, T value) const {
+    check(pe, 1, index, "SymmetricBuffer::atomic_swap");
+    return nvshmem::atomic_swap(data_ + index, value, pe);
   }
 
   /// Write host elements [first, first+count) into this PE's own copy from element `offset` (a put to

@@ -94,6 +94,22 @@ class DeviceView {
     else
       device::getmem_nbi<S>(dest, data_ + offset, count * sizeof(T), pe);
   }
+  /// Atomics on element `i` of `pe`'s copy (nvshmem_<T>_atomic_*; one thread).
+  __device__ void atomic_add(int pe, size_t i, T value) const {
+    nvshmem::atomic_add(data_ + i, value, pe);
+  }
+  __device__ T atomic_fetch_add(int pe, size_t i, T value) const {
+    return nvshmem::atomic_fetch_add(data_ + i, value, pe);
+  }
+  __device__ T atomic_compare_swap(int pe, size_t i, T cond, T value) const {
+    return nvshmem::atomic_compare_swap(data_ + i, cond, value, pe);
+  }
+  __device__ T atomic_fetch(int pe, size_t i) const {
+    return nvshmem::atomic_fetch(static_cast<const T *>(data_ + i), pe);
+  }
+  __device__ void atomic_set(int pe, size_t i, T value) const {
+    nvshmem::atomic_set(data_ + i, value, pe);
+  }
 #endif
 
  private:

@@ -86,7 +86,7 @@ __global__ void view_ring(DeviceView<int> dst, DeviceView<int> src, DeviceView<i
   const int me = nvshmem::my_pe(), right = (me + 1) % nvshmem::n_pes();
   dst.put<nvshmem::block>(right, src.data(), src.size());
   if (threadIdx.x == 0) {
-    nvshmem::device::atomic_add(counter.data(), me + 1, right);
+    counter.atomic_add(right, 0, me + 1);
     counter.p(right, 1, 100 + me);
     nvshmem::device::quiet();
   }

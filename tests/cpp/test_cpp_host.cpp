@@ -545,6 +545,27 @@ void extended_type(const Runtime &rt, const char *name) {
   rt.barrier_all();
 }
 
+TEST(Buffer, AtomicMembers) {
+  Runtime rt = Runtime::init();
+  const int n = rt.n_pes();
+  auto counters = SymmetricBuffer<long>::zeroed(rt, 2);
+  counters.atomic_add(0, 1, 3);
+  EXPECT_GE(counters.atomic_fetch_add(0, 1, 1), 3);
+  rt.barrier_all();
+  EXPECT_EQ(counters.atomic_fetch(0, 1), 4L * n);
+  rt.barrier_all();
+  if (rt.my_pe() == 0) {
+    EXPECT_EQ(counters.atomic_compare_swap(0, 1, 4L * n, 7), 4L * n);
+    EXPECT_EQ(counters.atomic_swap(0, 1, 8), 7);
+    counters.atomic_set(0, 0, 9);
+  }
+  rt.barrier_all();
+  EXPECT_EQ(counters.atomic_fetch(0, 0), 9);
+  EXPECT_EQ(counters.atomic_fetch(0, 1), 8);
+  EXPECT_THROW(counters.atomic_add(0, 2, 1), Error);
+  rt.barrier_all();
+}
+
 TEST(Generic, EveryAmoTypeThroughTemplates) {
   Runtime rt = Runtime::init();
 #define NVSHM_TEST_ARITH(NAME, T) arith_type<T>(rt, #NAME);
