@@ -58,10 +58,4 @@
 #define NVSHM_FOR_EACH_AMO_FETCH_TYPE(X) NVSHM_FOR_EACH_AMO_ARITH_TYPE(X) NVSHM_FOR_EACH_AMO_EXTENDED_TYPE(X)
 #define NVSHM_FOR_EACH_AMO_LOGIC_TYPE(X) NVSHM_FOR_EACH_AMO_BITWISE_TYPE(X)
 
-/* Execution scopes of the thread-group device forms: X(SUFFIX). */
-#define NVSHM_FOR_EACH_GROUP_SCOPE(X) X(warp) X(block)
-
-/* The six comparisons of wait and test: X(NAME). */
-#define NVSHM_FOR_EACH_CMP(X) X(EQ) X(NE) X(GT) X(LE) X(LT) X(GE)
-
 #endif /* NVSHMEM_DETAIL_TYPE_LISTS_H */
