@@ -1,27 +1,34 @@
 #!/usr/bin/env bash
-# The GPU check: build, run every test (GPU tests with 2 PEs), compute-sanitizer on the GPU tests,
-# the perftests side by side with NVIDIA's NVSHMEM, and print a short table at the end.
-# Run on the GPU machine from the repository root:  tools/gpu-check.sh [--no-perf] [--no-sanitizer]
-# Pass GIT_COMMIT=<hash> where the tree has no .git (the device machine). Logs go to $OUT (or ./gpu-check-out) as gpu-check.log, ctest.log, sanitizer.log, perf.txt.
+# The GPU check: build, run every test (GPU tests with 2 PEs), compute-sanitizer (memcheck on every
+# GPU test binary, racecheck on the point-to-point one), the API coverage against NVIDIA's headers,
+# and the perftests side by side with NVIDIA's NVSHMEM; prints a short table at the end.
+# Run on the GPU machine from the repository root:
+#   GIT_COMMIT=<hash> tools/gpu-check.sh [--no-tests] [--no-sanitizer] [--perf TESTS]
+# --perf TESTS: perftests for tools/perf-compare.sh ("all", or names); none by default.
+# Pass GIT_COMMIT where the tree has no .git (the device machine). Logs go to $OUT (or ./gpu-check-out).
 set -uo pipefail
 export NVSHMEM_DISABLE_NVLS=1 NCCL_NVLS_ENABLE=0
 OUT=${OUT:-$PWD/gpu-check-out}
 mkdir -p "$OUT"
 BUILD=${BUILD:-build-gpu}
-run_perf=1
+run_tests=1
 run_sanitizer=1
-for arg in "$@"; do
-  case $arg in
-    --no-perf) run_perf=0 ;;
+perf_tests=""
+while [ $# -gt 0 ]; do
+  case $1 in
+    --no-tests) run_tests=0 ;;
     --no-sanitizer) run_sanitizer=0 ;;
-    *) echo "unknown option $arg" >&2; exit 2 ;;
+    --perf) perf_tests=$2; shift ;;
+    *) echo "unknown option $1" >&2; exit 2 ;;
   esac
+  shift
 done
 declare -a rows
 row() { rows+=("$(printf '%-34s %s' "$1" "$2")"); }
 
 exec > >(tee "$OUT/gpu-check.log") 2>&1
-echo "== machine"; nvidia-smi -L; nvidia-smi topo -m 2>/dev/null | head -5; echo "commit ${GIT_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}"
+echo "== machine"; nvidia-smi -L
+echo "commit ${GIT_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}"
 
 echo "== build"
 start=$(date +%s)
@@ -33,31 +40,44 @@ else
   printf '%s\n' "${rows[@]}"; exit 1
 fi
 
-echo "== ctest"
-(cd "$BUILD" && ctest --output-on-failure -j 1 --timeout 300) >"$OUT/ctest.log" 2>&1
-grep -E "tests passed|Failed|\*\*\*" "$OUT/ctest.log" | tail -20
-row ctest "$(grep -E 'tests passed' "$OUT/ctest.log" || echo 'did not finish')"
-for t in gpu.test_device_api gpu.test_device_rdc gpu.example.ring; do
-  row "  $t" "$(grep -E "Test +#[0-9]+: $t " "$OUT/ctest.log" | sed -E 's/.* (Passed|\*\*\*Failed|\*\*\*Skipped|Not Run).*/\1/' | head -1)"
-done
+if [ $run_tests = 1 ]; then
+  echo "== ctest"
+  (cd "$BUILD" && ctest --output-on-failure -j 2 --timeout 300) >"$OUT/ctest.log" 2>&1
+  grep -E "tests passed|\(Failed\)|\(Timeout\)|\*\*\*Failed|\*\*\*Timeout" "$OUT/ctest.log" | tail -25
+  row ctest "$(grep -E 'tests passed' "$OUT/ctest.log" || echo 'did not finish')"
+  row "  gpu tests passed" "$(grep -cE 'Test +#[0-9]+: (gpu|cpp\.gpu|cpp\.example)\..* Passed' "$OUT/ctest.log")"
+  row "  gpu tests skipped" "$(grep -cE 'Test +#[0-9]+: (gpu|cpp\.gpu)\..*Skipped' "$OUT/ctest.log")"
+fi
 
 if [ $run_sanitizer = 1 ]; then
   echo "== compute-sanitizer"
   : >"$OUT/sanitizer.log"
-  for t in tests/gpu/test_device_api tests/gpu/test_device_rdc examples/ring; do
-    "$BUILD/bin/nvshmrun" -n 2 --timeout 500 compute-sanitizer --tool memcheck --error-exitcode 99 \
-      "$BUILD/$t" >>"$OUT/sanitizer.log" 2>&1
-    rc=$?
-    row "  memcheck $(basename $t)" "$([ $rc = 0 ] && echo 'no errors' || echo "rc=$rc")"
+  sanitize() {  # tool binary
+    timeout 300 "$BUILD/bin/nvshmrun" -n 2 --timeout 290 compute-sanitizer --tool "$1" --error-exitcode 99 \
+      "$BUILD/$2" >>"$OUT/sanitizer.log" 2>&1
+    local rc=$?
+    row "  $1 $(basename "$2")" "$([ $rc = 0 ] && echo 'no errors' || echo "rc=$rc")"
+  }
+  for t in tests/gpu/test_device_api tests/gpu/test_device_rdc tests/gpu/test_device_p2p tests/cpp/test_cpp_gpu \
+           examples/ring; do
+    [ -x "$BUILD/$t" ] && sanitize memcheck "$t"
   done
-  grep -E "ERROR SUMMARY" "$OUT/sanitizer.log" | sort | uniq -c
+  sanitize racecheck tests/gpu/test_device_p2p
+  grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/sanitizer.log" | sort | uniq -c
 fi
 
-if [ $run_perf = 1 ] && [ -x tools/perf-compare.sh ]; then
+if [ -x tools/api-coverage.sh ]; then
+  echo "== API coverage against NVIDIA's headers"
+  tools/api-coverage.sh -b "$BUILD" >"$OUT/coverage.txt" 2>&1
+  row api-coverage "rc=$? (coverage.txt)"
+  tail -15 "$OUT/coverage.txt"
+fi
+
+if [ -n "$perf_tests" ]; then
   echo "== perftests against NVIDIA NVSHMEM"
-  PERF_OUT="$OUT/perf.txt" tools/perf-compare.sh "$BUILD" 5 >"$OUT/perf.log" 2>&1
-  row perf-compare "rc=$? (table in perf.txt)"
-  cat "$OUT/perf.txt" 2>/dev/null
+  PERF_OUT="$OUT/perf.txt" tools/perf-compare.sh "$BUILD" 5 $perf_tests >"$OUT/perf.log" 2>&1
+  row perf-compare "rc=$? (perf.txt)"
+  cat "$OUT/perf.txt" 2>/dev/null || tail -30 "$OUT/perf.log"
 fi
 
 echo "== summary"
