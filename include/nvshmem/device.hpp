@@ -91,11 +91,48 @@ using dev_rma_entries = entry_list<list_head NVSHM_FOR_EACH_RMA_TYPE(NVSHM_CPP_D
 #undef NVSHM_CPP_DEV_RMA_LIST
 
 // Point-to-point synchronisation: the C API's wait table.
-#define NVSHM_CPP_DEV_WAIT_ENTRY(NAME, T)                                                                     \
-  struct dev_wait_##NAME {                                                                                    \
-    using type = T;                                                                                           \
-    __device__ static void wait_until(T *ivar, int cmp, T v) { ::nvshmem_##NAME##_wait_until(ivar, cmp, v); } \
-    __device__ static int test(T *ivar, int cmp, T v) { return ::nvshmem_##NAME##_test(ivar, cmp, v); }       \
+#define NVSHM_CPP_DEV_WAIT_ENTRY(NAME, T)                                                                          \
+  struct dev_wait_##NAME {                                                                                         \
+    using type = T;                                                                                                \
+    __device__ static void wait_until(T *ivar, int cmp, T v) { ::nvshmem_##NAME##_wait_until(ivar, cmp, v); }      \
+    __device__ static int test(T *ivar, int cmp, T v) { return ::nvshmem_##NAME##_test(ivar, cmp, v); }            \
+    __device__ static void wait_until_all(T *ivars, size_t n, const int *status, int cmp, T v) {                   \
+      ::nvshmem_##NAME##_wait_until_all(ivars, n, status, cmp, v);                                                 \
+    }                                                                                                              \
+    __device__ static size_t wait_until_any(T *ivars, size_t n, const int *status, int cmp, T v) {                 \
+      return ::nvshmem_##NAME##_wait_until_any(ivars, n, status, cmp, v);                                          \
+    }                                                                                                              \
+    __device__ static size_t wait_until_some(T *ivars, size_t n, size_t *idx, const int *status, int cmp, T v) {   \
+      return ::nvshmem_##NAME##_wait_until_some(ivars, n, idx, status, cmp, v);                                    \
+    }                                                                                                              \
+    __device__ static void wait_until_all_vector(T *ivars, size_t n, const int *status, int cmp, T *v) {           \
+      ::nvshmem_##NAME##_wait_until_all_vector(ivars, n, status, cmp, v);                                          \
+    }                                                                                                              \
+    __device__ static size_t wait_until_any_vector(T *ivars, size_t n, const int *status, int cmp, T *v) {         \
+      return ::nvshmem_##NAME##_wait_until_any_vector(ivars, n, status, cmp, v);                                   \
+    }                                                                                                              \
+    __device__ static size_t wait_until_some_vector(T *ivars, size_t n, size_t *idx, const int *status, int cmp,   \
+                                                    T *v) {                                                        \
+      return ::nvshmem_##NAME##_wait_until_some_vector(ivars, n, idx, status, cmp, v);                             \
+    }                                                                                                              \
+    __device__ static int test_all(T *ivars, size_t n, const int *status, int cmp, T v) {                          \
+      return ::nvshmem_##NAME##_test_all(ivars, n, status, cmp, v);                                                \
+    }                                                                                                              \
+    __device__ static size_t test_any(T *ivars, size_t n, const int *status, int cmp, T v) {                       \
+      return ::nvshmem_##NAME##_test_any(ivars, n, status, cmp, v);                                                \
+    }                                                                                                              \
+    __device__ static size_t test_some(T *ivars, size_t n, size_t *idx, const int *status, int cmp, T v) {         \
+      return ::nvshmem_##NAME##_test_some(ivars, n, idx, status, cmp, v);                                          \
+    }                                                                                                              \
+    __device__ static int test_all_vector(T *ivars, size_t n, const int *status, int cmp, T *v) {                  \
+      return ::nvshmem_##NAME##_test_all_vector(ivars, n, status, cmp, v);                                         \
+    }                                                                                                              \
+    __device__ static size_t test_any_vector(T *ivars, size_t n, const int *status, int cmp, T *v) {               \
+      return ::nvshmem_##NAME##_test_any_vector(ivars, n, status, cmp, v);                                         \
+    }                                                                                                              \
+    __device__ static size_t test_some_vector(T *ivars, size_t n, size_t *idx, const int *status, int cmp, T *v) { \
+      return ::nvshmem_##NAME##_test_some_vector(ivars, n, idx, status, cmp, v);                                   \
+    }                                                                                                              \
   };
 NVSHM_FOR_EACH_WAIT_TYPE(NVSHM_CPP_DEV_WAIT_ENTRY)
 #undef NVSHM_CPP_DEV_WAIT_ENTRY
@@ -266,6 +303,75 @@ template <class T>
 __device__ inline void wait_until(T *ivar, int cmp, T value) {
   static_assert(detail::dev_wait<T>::found, "nvshmem::device::wait_until: T is not in NVSHM_FOR_EACH_WAIT_TYPE");
   detail::dev_wait<T>::type::wait_until(ivar, cmp, value);
+}
+/// The set forms of wait/test (nvshmem_<T>_wait_until_all, ..._any, ..._some, their _vector forms with one
+/// comparison value per element, and the test_* forms): `nelems` local symmetric words, `status` (NULL: all
+/// active; non-zero entries are skipped), `indices` receives the satisfied indices (_some). One thread.
+template <class T>
+__device__ inline void wait_until_all(T *ivars, size_t nelems, const int *status, int cmp, T value) {
+  static_assert(detail::dev_wait<T>::found, "nvshmem::device::wait_until_all: T is not in NVSHM_FOR_EACH_WAIT_TYPE");
+  detail::dev_wait<T>::type::wait_until_all(ivars, nelems, status, cmp, value);
+}
+template <class T>
+__device__ inline size_t wait_until_any(T *ivars, size_t nelems, const int *status, int cmp, T value) {
+  static_assert(detail::dev_wait<T>::found, "nvshmem::device::wait_until_any: T is not in NVSHM_FOR_EACH_WAIT_TYPE");
+  return detail::dev_wait<T>::type::wait_until_any(ivars, nelems, status, cmp, value);
+}
+template <class T>
+__device__ inline size_t wait_until_some(T *ivars, size_t nelems, size_t *indices, const int *status, int cmp,
+                                         T value) {
+  static_assert(detail::dev_wait<T>::found, "nvshmem::device::wait_until_some: T is not in NVSHM_FOR_EACH_WAIT_TYPE");
+  return detail::dev_wait<T>::type::wait_until_some(ivars, nelems, indices, status, cmp, value);
+}
+template <class T>
+__device__ inline void wait_until_all_vector(T *ivars, size_t nelems, const int *status, int cmp, T *values) {
+  static_assert(detail::dev_wait<T>::found,
+                "nvshmem::device::wait_until_all_vector: T is not in NVSHM_FOR_EACH_WAIT_TYPE");
+  detail::dev_wait<T>::type::wait_until_all_vector(ivars, nelems, status, cmp, values);
+}
+template <class T>
+__device__ inline size_t wait_until_any_vector(T *ivars, size_t nelems, const int *status, int cmp, T *values) {
+  static_assert(detail::dev_wait<T>::found,
+                "nvshmem::device::wait_until_any_vector: T is not in NVSHM_FOR_EACH_WAIT_TYPE");
+  return detail::dev_wait<T>::type::wait_until_any_vector(ivars, nelems, status, cmp, values);
+}
+template <class T>
+__device__ inline size_t wait_until_some_vector(T *ivars, size_t nelems, size_t *indices, const int *status, int cmp,
+                                                T *values) {
+  static_assert(detail::dev_wait<T>::found,
+                "nvshmem::device::wait_until_some_vector: T is not in NVSHM_FOR_EACH_WAIT_TYPE");
+  return detail::dev_wait<T>::type::wait_until_some_vector(ivars, nelems, indices, status, cmp, values);
+}
+template <class T>
+__device__ inline int test_all(T *ivars, size_t nelems, const int *status, int cmp, T value) {
+  static_assert(detail::dev_wait<T>::found, "nvshmem::device::test_all: T is not in NVSHM_FOR_EACH_WAIT_TYPE");
+  return detail::dev_wait<T>::type::test_all(ivars, nelems, status, cmp, value);
+}
+template <class T>
+__device__ inline size_t test_any(T *ivars, size_t nelems, const int *status, int cmp, T value) {
+  static_assert(detail::dev_wait<T>::found, "nvshmem::device::test_any: T is not in NVSHM_FOR_EACH_WAIT_TYPE");
+  return detail::dev_wait<T>::type::test_any(ivars, nelems, status, cmp, value);
+}
+template <class T>
+__device__ inline size_t test_some(T *ivars, size_t nelems, size_t *indices, const int *status, int cmp, T value) {
+  static_assert(detail::dev_wait<T>::found, "nvshmem::device::test_some: T is not in NVSHM_FOR_EACH_WAIT_TYPE");
+  return detail::dev_wait<T>::type::test_some(ivars, nelems, indices, status, cmp, value);
+}
+template <class T>
+__device__ inline int test_all_vector(T *ivars, size_t nelems, const int *status, int cmp, T *values) {
+  static_assert(detail::dev_wait<T>::found, "nvshmem::device::test_all_vector: T is not in NVSHM_FOR_EACH_WAIT_TYPE");
+  return detail::dev_wait<T>::type::test_all_vector(ivars, nelems, status, cmp, values);
+}
+template <class T>
+__device__ inline size_t test_any_vector(T *ivars, size_t nelems, const int *status, int cmp, T *values) {
+  static_assert(detail::dev_wait<T>::found, "nvshmem::device::test_any_vector: T is not in NVSHM_FOR_EACH_WAIT_TYPE");
+  return detail::dev_wait<T>::type::test_any_vector(ivars, nelems, status, cmp, values);
+}
+template <class T>
+__device__ inline size_t test_some_vector(T *ivars, size_t nelems, size_t *indices, const int *status, int cmp,
+                                          T *values) {
+  static_assert(detail::dev_wait<T>::found, "nvshmem::device::test_some_vector: T is not in NVSHM_FOR_EACH_WAIT_TYPE");
+  return detail::dev_wait<T>::type::test_some_vector(ivars, nelems, indices, status, cmp, values);
 }
 /// nvshmem_signal_wait_until: returns the value that satisfied the comparison.
 __device__ inline uint64_t signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t value) {

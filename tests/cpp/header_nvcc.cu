@@ -54,10 +54,18 @@ NVSHM_INSTANTIATE(half, half)
 NVSHM_INSTANTIATE(uint8, uint8_t)
 #undef NVSHM_INSTANTIATE
 
-#define NVSHM_WAITS(NAME, T)                                                \
-  __global__ void waits_##NAME(T *ivar, T v) {                              \
-    nvshmem::device::wait_until(ivar, NVSHMEM_CMP_GE, v);                   \
-    *ivar = static_cast<T>(nvshmem::device::test(ivar, NVSHMEM_CMP_EQ, v)); \
+#define NVSHM_WAITS(NAME, T)                                                          \
+  __global__ void waits_##NAME(T *ivar, T v) {                                        \
+    nvshmem::device::wait_until(ivar, NVSHMEM_CMP_GE, v);                             \
+    *ivar = static_cast<T>(nvshmem::device::test(ivar, NVSHMEM_CMP_EQ, v));           \
+    size_t idx[2];                                                                    \
+    nvshmem::device::wait_until_all(ivar, 2, nullptr, NVSHMEM_CMP_GE, v);             \
+    (void)nvshmem::device::wait_until_any(ivar, 2, nullptr, NVSHMEM_CMP_GE, v);       \
+    (void)nvshmem::device::wait_until_some(ivar, 2, idx, nullptr, NVSHMEM_CMP_GE, v); \
+    nvshmem::device::wait_until_all_vector(ivar, 2, nullptr, NVSHMEM_CMP_GE, ivar);   \
+    (void)nvshmem::device::test_any_vector(ivar, 2, nullptr, NVSHMEM_CMP_GE, ivar);   \
+    (void)nvshmem::device::test_some(ivar, 2, idx, nullptr, NVSHMEM_CMP_GE, v);       \
+    (void)nvshmem::device::test_all(ivar, 2, nullptr, NVSHMEM_CMP_GE, v);             \
   }
 NVSHM_FOR_EACH_WAIT_TYPE(NVSHM_WAITS)
 #undef NVSHM_WAITS
