@@ -117,6 +117,38 @@ TEST(CppGpu, DeviceViewsInAKernel) {
   rt.barrier_all();
 }
 
+// Put-with-signal by a block, then a signal wait: each PE sends before it waits, so no PE blocks another.
+__global__ void signal_ring(DeviceView<long> dst, DeviceView<long> src, uint64_t *sig, DeviceView<int> ok) {
+  const int me = nvshmem::my_pe(), n = nvshmem::n_pes(), right = (me + 1) % n, left = (me + n - 1) % n;
+  nvshmem::device::put_signal<nvshmem::block>(dst.data(), src.data(), src.size(), sig, 1, NVSHMEM_SIGNAL_ADD, right);
+  if (threadIdx.x == 0) {
+    (void)nvshmem::device::signal_wait_until(sig, NVSHMEM_CMP_GE, 1);
+    int good = 1;
+    for (size_t i = 0; i < dst.size(); ++i) good &= dst[i] == left * 10000L + static_cast<long>(i);
+    ok[0] = good;
+  }
+}
+
+TEST(CppGpu, PutSignalAndWaitThroughGenerics) {
+  Runtime rt = Runtime::init();
+  const int me = rt.my_pe();
+  constexpr int kLen = 1000;
+  auto src = SymmetricBuffer<long>::allocate(rt, kLen);
+  auto dst = SymmetricBuffer<long>::zeroed(rt, kLen);
+  auto sig = SymmetricBuffer<uint64_t>::zeroed(rt, 1);
+  auto ok = SymmetricBuffer<int>::zeroed(rt, 1);
+  std::vector<long> mine(kLen);
+  for (int i = 0; i < kLen; ++i) mine[i] = me * 10000L + i;
+  src.copy_from_host(mine);
+  rt.barrier_all();
+  signal_ring<<<1, 128>>>(dst.view(), src.view(), sig.data(), ok.view());
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaDeviceSynchronize());
+  EXPECT_EQ(ok.g(me, 0), 1);
+  EXPECT_EQ(sig.g(me, 0), 1u);
+  rt.barrier_all();
+}
+
 TEST(CppGpu, BufferStreamForms) {
   Runtime rt = Runtime::init();
   const int me = rt.my_pe(), n = rt.n_pes(), right = (me + 1) % n, left = (me + n - 1) % n;
