@@ -114,7 +114,8 @@ TEST(StreamRma, PGStridedSizedSignal) {
   nvshmemx_quiet_on_stream(stream);
   nvshmemx_barrier_all_on_stream(stream);
   CUDA_CHECK(cudaStreamSynchronize(stream));
-  EXPECT_EQ(nvshmemx_short_g_on_stream(ps + 1, right, stream), static_cast<short>(1000 + right));
+  // The right neighbour's word holds what this PE wrote there with p_on_stream.
+  EXPECT_EQ(nvshmemx_short_g_on_stream(ps + 1, right, stream), static_cast<short>(1000 + me));
   EXPECT_EQ(nvshmemx_uint64_g_on_stream(sig, me, stream), 7u);
   const auto puts = to_host(dst, 8 * bytes), gets = to_host(got, 2 * bytes);
   const auto from_left = random_bytes(bytes, left, 31), from_right = random_bytes(bytes, right, 31);

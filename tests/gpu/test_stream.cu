@@ -70,7 +70,7 @@ TEST(Stream, CapturedGraphReplays) {
   cudaGraph_t graph;
   cudaGraphExec_t exec;
   CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
-  bump<<<1, 1, 0, stream>>>(src, me + 1);
+  bump<<<1, 64, 0, stream>>>(src, me + 1);
   nvshmemx_barrier_all_on_stream(stream);  // nobody reads dst while it is written
   nvshmemx_int_put_on_stream(dst, src, 64, right, stream);
   nvshmemx_int_put_nbi_on_stream(dst + 64, src, 64, right, stream);
