@@ -96,7 +96,7 @@ NVFLAGS=(-rdc=true -arch=sm_90 -std=c++17 -O3 -I"$NV_HOME/include" -I"$SRC_DIR/p
 export NVCC NV_HOME SRC_DIR WORK
 printf '%s\n' "${TESTS[@]}" | xargs -P "$(nproc)" -I{} sh -c '
   "$NVCC" -rdc=true -arch=sm_90 -std=c++17 -O3 -I"$NV_HOME/include" -I"$SRC_DIR/perftest/common" \
-    -x cu "$SRC_DIR/perftest/device/pt-to-pt/{}.cu" -x none "$WORK/nvidia/perftest.o" \
+    "$SRC_DIR/perftest/device/pt-to-pt/{}.cu" "$WORK/nvidia/perftest.o" \
     -L"$NV_HOME/lib" -l:libnvshmem_host.so.3 -lnvshmem_device -lcuda -Xlinker -rpath,"$NV_HOME/lib" \
     -o "$WORK/nvidia/{}" || { echo "perf-compare: building {} against NVIDIA failed" >&2; exit 255; }'
 
