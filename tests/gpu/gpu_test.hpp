@@ -36,6 +36,14 @@ inline std::vector<unsigned char> random_bytes(std::size_t n, int pe, int salt) 
   return v;
 }
 
+// The host barrier of the tests: first finish this PE's own CUDA work (cudaMemset and pageable
+// cudaMemcpy return before the device has written), then nvshmem_barrier_all, so no peer's put can
+// land before a poison or an input it would overwrite.
+inline void barrier() {
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  nvshmem_barrier_all();
+}
+
 inline std::vector<unsigned char> to_host(const void *device, std::size_t n) {
   std::vector<unsigned char> v(n);
   EXPECT_EQ(cudaMemcpy(v.data(), device, n, cudaMemcpyDeviceToHost), cudaSuccess);

@@ -30,13 +30,13 @@ void run_typed(TypedKernel<T> thread_kernel, TypedKernel<T> group_kernel, int sa
   CUDA_CHECK(cudaMemcpy(src, mine.data(), bytes, cudaMemcpyHostToDevice));
   CUDA_CHECK(cudaMemset(dst, kPoison, kPutSections * bytes));
   CUDA_CHECK(cudaMemset(got, kPoison, kPutSections * bytes));
-  nvshmem_barrier_all();
+  gpu_test::barrier();
 
   thread_kernel<<<1, 1>>>(dst, src, count, right, got);
   LAUNCH_CHECK();
   group_kernel<<<1, 128>>>(dst, src, count, right, got);
   LAUNCH_CHECK();
-  nvshmem_barrier_all();
+  gpu_test::barrier();
 
   const auto from_left = random_bytes(bytes, left, salt);
   const auto from_right = random_bytes(bytes, right, salt);
@@ -48,7 +48,7 @@ void run_typed(TypedKernel<T> thread_kernel, TypedKernel<T> group_kernel, int sa
     EXPECT_EQ(memcmp(get_result.data() + s * bytes, from_right.data(), check), 0) << "get section " << s;
     if (s == 2) EXPECT_EQ(put_result[s * bytes + sizeof(T)], kPoison) << "p wrote past its element";
   }
-  nvshmem_barrier_all();
+  gpu_test::barrier();
   CUDA_CHECK(cudaFree(got));
   nvshmem_free(dst);
   nvshmem_free(src);
@@ -120,17 +120,17 @@ void run_sized(void (*kernel)(void *, const void *, size_t, int, void *), size_t
   CUDA_CHECK(cudaMemcpy(src, mine.data(), bytes, cudaMemcpyHostToDevice));
   CUDA_CHECK(cudaMemset(dst, kPoison, 4 * bytes));
   CUDA_CHECK(cudaMemset(got, kPoison, 4 * bytes));
-  nvshmem_barrier_all();
+  gpu_test::barrier();
   kernel<<<1, 96>>>(dst, src, count, right, got);
   LAUNCH_CHECK();
-  nvshmem_barrier_all();
+  gpu_test::barrier();
   const auto puts = to_host(dst, 4 * bytes), gets = to_host(got, 4 * bytes);
   const auto from_left = random_bytes(bytes, left, salt), from_right = random_bytes(bytes, right, salt);
   for (int s = 0; s < 4; ++s) {
     EXPECT_EQ(memcmp(puts.data() + s * bytes, from_left.data(), bytes), 0) << "put section " << s;
     EXPECT_EQ(memcmp(gets.data() + s * bytes, from_right.data(), bytes), 0) << "get section " << s;
   }
-  nvshmem_barrier_all();
+  gpu_test::barrier();
   CUDA_CHECK(cudaFree(got));
   nvshmem_free(dst);
   nvshmem_free(src);
@@ -171,10 +171,10 @@ TEST(DeviceRma, MemAllAlignments) {
       for (const auto &off : offsets) {
         CUDA_CHECK(cudaMemset(dst, kPoison, cap));
         CUDA_CHECK(cudaMemset(got, kPoison, cap));
-        nvshmem_barrier_all();
+        gpu_test::barrier();
         mem_kernel<<<1, 256>>>(dst + off[1], src + off[0], bytes, right, got + off[1], scope);
         LAUNCH_CHECK();
-        nvshmem_barrier_all();
+        gpu_test::barrier();
         const auto puts = to_host(dst, cap), gets = to_host(got, cap);
         EXPECT_EQ(memcmp(puts.data() + off[1], left_src.data() + off[0], bytes), 0)
             << "scope " << scope << " bytes " << bytes << " offsets " << off[0] << "/" << off[1];
@@ -185,7 +185,7 @@ TEST(DeviceRma, MemAllAlignments) {
       }
     }
   }
-  nvshmem_barrier_all();
+  gpu_test::barrier();
   CUDA_CHECK(cudaFree(got));
   nvshmem_free(dst);
   nvshmem_free(src);

@@ -69,13 +69,13 @@ TEST(DeviceOrdering, FenceOrdersDataBeforeFlag) {
   int *errors = nullptr;
   CUDA_CHECK(cudaMalloc(&errors, sizeof(int)));
   CUDA_CHECK(cudaMemset(errors, 0, sizeof(int)));
-  nvshmem_barrier_all();
+  gpu_test::barrier();
   fence_kernel<<<1, 1>>>(data, flag, errors);
   LAUNCH_CHECK();
   int h = -1;
   CUDA_CHECK(cudaMemcpy(&h, errors, sizeof h, cudaMemcpyDeviceToHost));
   EXPECT_EQ(h, 0);
-  nvshmem_barrier_all();
+  gpu_test::barrier();
   CUDA_CHECK(cudaFree(errors));
   nvshmem_free(flag);
   nvshmem_free(data);
@@ -126,7 +126,7 @@ TEST(DeviceSignal, PutSignalEveryScopeAndOp) {
       CUDA_CHECK(cudaMemset(data, kPoison, 20 * bytes));
       CUDA_CHECK(cudaMemset(sig, 0, sizeof(uint64_t)));
       CUDA_CHECK(cudaMemset(errors, 0, sizeof(int)));
-      nvshmem_barrier_all();
+      gpu_test::barrier();
       signal_kernel<<<1, 128>>>(data, src, bytes, sig, scope, op, errors);
       LAUNCH_CHECK();
       int h = -1;
@@ -135,7 +135,7 @@ TEST(DeviceSignal, PutSignalEveryScopeAndOp) {
       uint64_t final_sig = 0;
       CUDA_CHECK(cudaMemcpy(&final_sig, sig, sizeof final_sig, cudaMemcpyDeviceToHost));
       EXPECT_EQ(final_sig, 20u) << "scope " << scope << " op " << op;
-      nvshmem_barrier_all();
+      gpu_test::barrier();
     }
   }
   CUDA_CHECK(cudaFree(errors));
@@ -160,13 +160,13 @@ __global__ void signal_op_kernel(uint64_t *sig, int *ivar, int rounds) {
 TEST(DeviceSignal, SignalOpAndWaits) {
   uint64_t *sig = static_cast<uint64_t *>(nvshmem_calloc(1, sizeof(uint64_t)));
   int *ivar = static_cast<int *>(nvshmem_calloc(1, sizeof(int)));
-  nvshmem_barrier_all();
+  gpu_test::barrier();
   signal_op_kernel<<<1, 1>>>(sig, ivar, 50);
   LAUNCH_CHECK();
   uint64_t h = 0;
   CUDA_CHECK(cudaMemcpy(&h, sig, sizeof h, cudaMemcpyDeviceToHost));
   EXPECT_EQ(h, 12345u);
-  nvshmem_barrier_all();
+  gpu_test::barrier();
   nvshmem_free(ivar);
   nvshmem_free(sig);
 }
@@ -204,14 +204,14 @@ TEST(DeviceBarrier, ThreadBlockAndSyncScopes) {
   for (int scope = 0; scope < 3; ++scope) {
     CUDA_CHECK(cudaMemset(counter, 0, sizeof(int)));
     CUDA_CHECK(cudaMemset(errors, 0, sizeof(int)));
-    nvshmem_barrier_all();
+    gpu_test::barrier();
     barrier_kernel<<<1, 64>>>(counter, 100, scope, errors);
     LAUNCH_CHECK();
     int h = -1;
     CUDA_CHECK(cudaMemcpy(&h, errors, sizeof h, cudaMemcpyDeviceToHost));
     EXPECT_EQ(h, 0) << "scope " << scope;
   }
-  nvshmem_barrier_all();
+  gpu_test::barrier();
   CUDA_CHECK(cudaFree(errors));
   nvshmem_free(counter);
 }
@@ -232,10 +232,10 @@ TEST(DeviceBarrier, ThreadBlockAndSyncScopes) {
     T *sym = static_cast<T *>(nvshmem_calloc(4, sizeof(T)));                                  \
     T *fetched = nullptr;                                                                     \
     CUDA_CHECK(cudaMalloc(&fetched, sizeof(T)));                                              \
-    nvshmem_barrier_all();                                                                    \
+    gpu_test::barrier();                                                                    \
     atomics_##NAME<<<1, 1>>>(sym, sym + 1, sym + 2, sym + 3, fetched);                        \
     LAUNCH_CHECK();                                                                           \
-    nvshmem_barrier_all();                                                                    \
+    gpu_test::barrier();                                                                    \
     T h[4], f;                                                                                \
     CUDA_CHECK(cudaMemcpy(h, sym, sizeof h, cudaMemcpyDeviceToHost));                         \
     CUDA_CHECK(cudaMemcpy(&f, fetched, sizeof f, cudaMemcpyDeviceToHost));                    \
@@ -247,7 +247,7 @@ TEST(DeviceBarrier, ThreadBlockAndSyncScopes) {
       EXPECT_GE(h[1], (T)1);                                                                  \
       EXPECT_LE(h[1], (T)n);                                                                  \
     }                                                                                         \
-    nvshmem_barrier_all();                                                                    \
+    gpu_test::barrier();                                                                    \
     CUDA_CHECK(cudaFree(fetched));                                                            \
     nvshmem_free(sym);                                                                        \
   }
@@ -280,7 +280,7 @@ TEST(DeviceLaunch, CollectiveLaunch) {
   EXPECT_EQ(
       nvshmemx_collective_launch((const void *)collective_kernel, dim3(max_grid + 1), dim3(128), args, 0, nullptr),
       NVSHMEMX_ERROR_COLLECTIVE_LAUNCH_FAILED);
-  nvshmem_barrier_all();
+  gpu_test::barrier();
   CUDA_CHECK(cudaFree(out));
 }
 

@@ -29,11 +29,11 @@ TEST(Module, CumoduleInitGivesKernelsTheState) {
   const int me = nvshmem_my_pe(), n = nvshmem_n_pes();
   int *dst = static_cast<int *>(nvshmem_malloc(sizeof(int)));
   CUDA_CHECK(cudaMemset(dst, 0xff, sizeof(int)));
-  nvshmem_barrier_all();
+  gpu_test::barrier();
   void *args[] = {&dst};
   ASSERT_EQ(launch(fn, 1, 1, 1, 1, 1, 1, 0, nullptr, args, nullptr), CUDA_SUCCESS);
   LAUNCH_CHECK();
-  nvshmem_barrier_all();
+  gpu_test::barrier();
   int h = 0;
   CUDA_CHECK(cudaMemcpy(&h, dst, sizeof h, cudaMemcpyDeviceToHost));
   EXPECT_EQ(h, (me + n - 1) % n + 1);

@@ -36,10 +36,10 @@ void run_arith(void (*kernel)(T *, T *, T *, int *)) {
   ASSERT_NE(sym, nullptr);
   CUDA_CHECK(cudaMalloc(&errors, sizeof(int)));
   CUDA_CHECK(cudaMemset(errors, 0, sizeof(int)));
-  nvshmem_barrier_all();
+  gpu_test::barrier();
   kernel<<<kBlocks, kThreads>>>(sym, sym + 1, sym + 2, errors);
   LAUNCH_CHECK();
-  nvshmem_barrier_all();
+  gpu_test::barrier();
   int h_errors = -1;
   CUDA_CHECK(cudaMemcpy(&h_errors, errors, sizeof(int), cudaMemcpyDeviceToHost));
   EXPECT_EQ(h_errors, 0) << "fetch_inc results of one thread must grow";
@@ -52,7 +52,7 @@ void run_arith(void (*kernel)(T *, T *, T *, int *)) {
     EXPECT_LE(h[1], static_cast<T>(n * kBlocks * kThreads));
     EXPECT_EQ(h[2], static_cast<T>(1)) << "exactly one compare_swap must win";
   }
-  nvshmem_barrier_all();
+  gpu_test::barrier();
   CUDA_CHECK(cudaFree(errors));
   nvshmem_free(sym);
 }
@@ -86,17 +86,17 @@ void run_fetch(void (*kernel)(T *, T *, unsigned long long *)) {
   ASSERT_NE(sym, nullptr);
   CUDA_CHECK(cudaMalloc(&sum, sizeof(unsigned long long)));
   CUDA_CHECK(cudaMemset(sum, 0, sizeof(unsigned long long)));
-  nvshmem_barrier_all();
+  gpu_test::barrier();
   kernel<<<kBlocks, kThreads>>>(sym, sym + 1, sum);
   LAUNCH_CHECK();
-  nvshmem_barrier_all();
+  gpu_test::barrier();
   unsigned long long local_sum = 0;
   CUDA_CHECK(cudaMemcpy(&local_sum, sum, sizeof local_sum, cudaMemcpyDeviceToHost));
   EXPECT_LT(local_sum, 1ull << 40) << "set then fetch on the right neighbour disagreed";
   // Sum the returned values over PEs through PE 0's heap.
   unsigned long long *all = static_cast<unsigned long long *>(nvshmem_calloc(1, sizeof(unsigned long long)));
   nvshmem_uint64_atomic_add(reinterpret_cast<uint64_t *>(all), local_sum % (1ull << 40), 0);
-  nvshmem_barrier_all();
+  gpu_test::barrier();
   if (me == 0) {
     T h[2];
     unsigned long long total = 0;
@@ -108,7 +108,7 @@ void run_fetch(void (*kernel)(T *, T *, unsigned long long *)) {
   T h_mine;
   CUDA_CHECK(cudaMemcpy(&h_mine, sym + 1, sizeof h_mine, cudaMemcpyDeviceToHost));
   EXPECT_EQ(h_mine, static_cast<T>((me + n - 1) % n + 7));
-  nvshmem_barrier_all();
+  gpu_test::barrier();
   nvshmem_free(all);
   CUDA_CHECK(cudaFree(sum));
   nvshmem_free(sym);
@@ -140,10 +140,10 @@ void run_logic(void (*kernel)(T *)) {
   ASSERT_NE(words, nullptr);
   const T init[3] = {static_cast<T>(0), static_cast<T>(0), static_cast<T>(~static_cast<T>(0))};
   CUDA_CHECK(cudaMemcpy(words, init, sizeof init, cudaMemcpyHostToDevice));
-  nvshmem_barrier_all();
+  gpu_test::barrier();
   kernel<<<kBlocks, kThreads>>>(words);
   LAUNCH_CHECK();
-  nvshmem_barrier_all();
+  gpu_test::barrier();
   if (nvshmem_my_pe() == 0) {
     T h[3];
     CUDA_CHECK(cudaMemcpy(h, words, sizeof h, cudaMemcpyDeviceToHost));
@@ -151,7 +151,7 @@ void run_logic(void (*kernel)(T *)) {
     EXPECT_EQ(h[1], static_cast<T>(~static_cast<T>(0)));
     EXPECT_EQ(h[2], static_cast<T>(0));
   }
-  nvshmem_barrier_all();
+  gpu_test::barrier();
   nvshmem_free(words);
 }
 NVSHM_FOR_EACH_AMO_LOGIC_TYPE(DEFINE_LOGIC_KERNEL)

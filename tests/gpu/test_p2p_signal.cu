@@ -108,10 +108,10 @@ void run_signal_forms(Kernel kernel, size_t elem, size_t count, int salt) {
   const auto mine = random_bytes(bytes, me, salt);
   CUDA_CHECK(cudaMemcpy(src, mine.data(), bytes, cudaMemcpyHostToDevice));
   CUDA_CHECK(cudaMemset(dest, kPoison, kForms * bytes));
-  nvshmem_barrier_all();
+  gpu_test::barrier();
   kernel<<<1, 96>>>(dest, src, count, sig, errors);
   LAUNCH_CHECK();
-  nvshmem_barrier_all();
+  gpu_test::barrier();
   int h_errors = -1;
   CUDA_CHECK(cudaMemcpy(&h_errors, errors, sizeof(int), cudaMemcpyDeviceToHost));
   EXPECT_EQ(h_errors, 0) << "a signal had the wrong value";
@@ -119,7 +119,7 @@ void run_signal_forms(Kernel kernel, size_t elem, size_t count, int salt) {
   const auto from_left = random_bytes(bytes, left, salt);
   for (int f = 0; f < kForms; ++f)
     EXPECT_EQ(memcmp(got.data() + f * bytes, from_left.data(), bytes), 0) << "form " << f;
-  nvshmem_barrier_all();
+  gpu_test::barrier();
   CUDA_CHECK(cudaFree(errors));
   nvshmem_free(sig);
   nvshmem_free(dest);
@@ -224,7 +224,7 @@ TEST(DeviceSignal, BigPutSignalFullyVisibleAfterWait) {
   fill_pattern<<<256, 256>>>(src, kBig / 4, nvshmem_my_pe());
   LAUNCH_CHECK();
   CUDA_CHECK(cudaMemset(dest, kPoison, kBig));
-  nvshmem_barrier_all();
+  gpu_test::barrier();
   big_put_signal<<<kChunks, 1024>>>(dest, src, sig, bad);
   LAUNCH_CHECK();
   unsigned long long h_bad = 1;
@@ -233,7 +233,7 @@ TEST(DeviceSignal, BigPutSignalFullyVisibleAfterWait) {
   uint64_t h_sig = 0;
   CUDA_CHECK(cudaMemcpy(&h_sig, sig, sizeof h_sig, cudaMemcpyDeviceToHost));
   EXPECT_EQ(h_sig, static_cast<uint64_t>(kChunks));
-  nvshmem_barrier_all();
+  gpu_test::barrier();
   CUDA_CHECK(cudaFree(bad));
   nvshmem_free(sig);
   nvshmem_free(dest);
@@ -255,19 +255,19 @@ TEST(DeviceSignal, SignalOpSelfAndPeer) {
   uint64_t *seen = nullptr;
   ASSERT_NE(sig, nullptr);
   CUDA_CHECK(cudaMalloc(&seen, 2 * sizeof(uint64_t)));
-  nvshmem_barrier_all();
+  gpu_test::barrier();
   signal_op_kernel<<<1, 256>>>(sig, seen);
   LAUNCH_CHECK();
   uint64_t h[2];
   CUDA_CHECK(cudaMemcpy(h, seen, sizeof h, cudaMemcpyDeviceToHost));
   EXPECT_EQ(h[0], 4242u + nvshmem_my_pe());
   EXPECT_EQ(h[1], 256u);
-  nvshmem_barrier_all();
+  gpu_test::barrier();
   // The host forms on the GPU heap: SET to the right neighbour, fetch after a barrier.
   nvshmemx_signal_op(sig, 99 + nvshmem_my_pe(), NVSHMEM_SIGNAL_SET, (nvshmem_my_pe() + 1) % nvshmem_n_pes());
-  nvshmem_barrier_all();
+  gpu_test::barrier();
   EXPECT_EQ(nvshmem_signal_fetch(sig), 99u + (nvshmem_my_pe() + nvshmem_n_pes() - 1) % nvshmem_n_pes());
-  nvshmem_barrier_all();
+  gpu_test::barrier();
   CUDA_CHECK(cudaFree(seen));
   nvshmem_free(sig);
 }

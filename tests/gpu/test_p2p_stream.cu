@@ -47,7 +47,7 @@ TEST(StreamSignal, GraphOfSignalsAndWaitsReplayed100Times) {
   CUDA_CHECK(cudaMemcpy(targets, &one, sizeof one, cudaMemcpyHostToDevice));
   cudaStream_t stream;
   CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  nvshmem_barrier_all();
+  gpu_test::barrier();
 
   cudaGraph_t graph;
   cudaGraphExec_t exec;
@@ -71,7 +71,7 @@ TEST(StreamSignal, GraphOfSignalsAndWaitsReplayed100Times) {
   EXPECT_EQ(h_errors, 0);
   EXPECT_EQ(h_replay, kReplays);
   EXPECT_EQ(h_sig[1], static_cast<uint64_t>(kReplays));
-  nvshmem_barrier_all();
+  gpu_test::barrier();
   CUDA_CHECK(cudaGraphExecDestroy(exec));
   CUDA_CHECK(cudaGraphDestroy(graph));
   CUDA_CHECK(cudaStreamDestroy(stream));
@@ -129,7 +129,7 @@ TEST(StreamRma, PGStridedSizedSignal) {
   EXPECT_EQ(memcmp(puts.data() + 5 * bytes, from_left.data(), bytes), 0) << "put32_nbi";
   EXPECT_EQ(memcmp(puts.data() + 6 * bytes, from_left.data(), bytes), 0) << "put64_signal_nbi";
   EXPECT_EQ(puts[7 * bytes], kPoison);
-  nvshmem_barrier_all();
+  gpu_test::barrier();
   CUDA_CHECK(cudaStreamDestroy(stream));
   CUDA_CHECK(cudaFree(got));
   nvshmem_free(sig);
@@ -155,7 +155,7 @@ TEST(StreamRma, PGStridedSizedSignal) {
     CUDA_CHECK(cudaMemcpy(targets, h_targets, sizeof h_targets, cudaMemcpyHostToDevice));                \
     cudaStream_t stream;                                                                                 \
     CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));                               \
-    nvshmem_barrier_all();                                                                               \
+    gpu_test::barrier();                                                                               \
     nvshmemx_##NAME##_p_on_stream(v + 3, static_cast<T>(3), (me + 1) % n, stream);                       \
     nvshmemx_##NAME##_iput_on_stream(v, targets, 1, 1, 3, (me + 1) % n, stream);                         \
     nvshmemx_##NAME##_wait_until_on_stream(v + 3, NVSHMEM_CMP_GE, static_cast<T>(3), stream);            \
@@ -167,7 +167,7 @@ TEST(StreamRma, PGStridedSizedSignal) {
     EXPECT_EQ(h[0], static_cast<T>(5));                                                                  \
     EXPECT_EQ(h[2], static_cast<T>(7));                                                                  \
     EXPECT_EQ(h[3], static_cast<T>(3));                                                                  \
-    nvshmem_barrier_all();                                                                               \
+    gpu_test::barrier();                                                                               \
     CUDA_CHECK(cudaStreamDestroy(stream));                                                               \
     CUDA_CHECK(cudaFree(targets));                                                                       \
     CUDA_CHECK(cudaFree(status));                                                                        \

@@ -79,10 +79,10 @@ void run_strided(Kernel kernel, size_t elem, int salt) {
   CUDA_CHECK(cudaMemcpy(src, mine.data(), src_bytes, cudaMemcpyHostToDevice));
   CUDA_CHECK(cudaMemset(dest, kPoison, kScopes * section));
   CUDA_CHECK(cudaMemset(got, kPoison, kScopes * section));
-  nvshmem_barrier_all();
+  gpu_test::barrier();
   kernel<<<1, 96>>>(dest, src, got, right);
   LAUNCH_CHECK();
-  nvshmem_barrier_all();
+  gpu_test::barrier();
   const auto puts = to_host(dest, kScopes * section), gets = to_host(got, kScopes * section);
   const auto from_left = random_bytes(src_bytes, left, salt), from_right = random_bytes(src_bytes, right, salt);
   for (int s = 0; s < kScopes; ++s) {
@@ -97,7 +97,7 @@ void run_strided(Kernel kernel, size_t elem, int salt) {
       }
     }
   }
-  nvshmem_barrier_all();
+  gpu_test::barrier();
   CUDA_CHECK(cudaFree(got));
   nvshmem_free(dest);
   nvshmem_free(src);

@@ -135,13 +135,13 @@ void run_waits(void (*kernel)(T *, int *, const int *, T *, int *)) {
     h_targets[8 + i] = static_cast<T>(40 + i);
   }
   CUDA_CHECK(cudaMemcpy(targets, h_targets, sizeof h_targets, cudaMemcpyHostToDevice));
-  nvshmem_barrier_all();
+  gpu_test::barrier();
   kernel<<<1, 1>>>(v, payload, status, targets, errors);
   LAUNCH_CHECK();
   int h[2] = {-1, -1};
   CUDA_CHECK(cudaMemcpy(h, errors, sizeof h, cudaMemcpyDeviceToHost));
   EXPECT_EQ(h[0], 0) << "last failing check at line " << h[1];
-  nvshmem_barrier_all();
+  gpu_test::barrier();
   CUDA_CHECK(cudaFree(targets));
   CUDA_CHECK(cudaFree(errors));
   CUDA_CHECK(cudaFree(status));

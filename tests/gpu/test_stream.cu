@@ -40,7 +40,7 @@ TEST(Stream, PutGetEveryForm) {
   for (int s = 0; s < 5; ++s) EXPECT_EQ(memcmp(puts.data() + s * bytes, from_left.data(), bytes), 0) << "put " << s;
   EXPECT_EQ(puts[5 * bytes], kPoison);
   for (int s = 0; s < 4; ++s) EXPECT_EQ(memcmp(gets.data() + s * bytes, from_right.data(), bytes), 0) << "get " << s;
-  nvshmem_barrier_all();
+  gpu_test::barrier();
   CUDA_CHECK(cudaStreamDestroy(stream));
   CUDA_CHECK(cudaFree(got));
   nvshmem_free(dst);
@@ -92,7 +92,7 @@ TEST(Stream, CapturedGraphReplays) {
       EXPECT_GE(gets[i], (replay - 1) * (right + 1)) << "replay " << replay << " get " << i;
       EXPECT_LE(gets[i], replay * (right + 1)) << "replay " << replay << " get " << i;
     }
-    nvshmem_barrier_all();
+    gpu_test::barrier();
   }
   CUDA_CHECK(cudaFree(got));
   CUDA_CHECK(cudaGraphExecDestroy(exec));
