@@ -1,74 +1,19 @@
 /* shmem_signal_ping_pong_latency: signal ping-pong: signal_op SET, signal_wait_until (us)
- *
- * Both PEs run one thread: PE 0 sends, then waits for PE 1's answer; PE 1 waits, then answers; -n
- * round trips per kernel. Flags carry the round number (never reset: each launch continues the
- * count), so no round can be mistaken for another. Latency = kernel time / iterations / 2 (half a
- * round trip, microseconds), measured on PE 0. */
-#include <nvshmem.h>
-#include <nvshmemx.h>
-
-#include <vector>
-
-#include "perftest.h"
+ * The round structure, timing and output are in perftest/common/ping_pong.cuh. */
+#include "ping_pong.cuh"
 
 namespace {
-constexpr const char *kJob = "shmem_signal_ping_pong_latency";
-
-__global__ void ping_pong(int *data, const int *source, size_t n, uint64_t *flag, int *iflag, int iters, uint64_t base,
-                          int me, int peer) {
-  (void)data;
-  (void)source;
-  (void)n;
-  (void)iflag;
-  for (int i = 0; i < iters; ++i) {
-    const uint64_t v = base + static_cast<uint64_t>(i) + 1;
-    if (me == 0) {
-      nvshmemx_signal_op(flag, v, NVSHMEM_SIGNAL_SET, peer);
-      nvshmem_signal_wait_until(flag, NVSHMEM_CMP_GE, v);
-    } else {
-      nvshmem_signal_wait_until(flag, NVSHMEM_CMP_GE, v);
-      nvshmemx_signal_op(flag, v, NVSHMEM_SIGNAL_SET, peer);
-    }
+struct Exchange {
+  __device__ static void send(const perftest::PingPongArgs &a, uint64_t round) {
+    nvshmemx_signal_op(a.flag, round, NVSHMEM_SIGNAL_SET, a.peer);
   }
-}
+  __device__ static void wait(const perftest::PingPongArgs &a, uint64_t round) {
+    nvshmem_signal_wait_until(a.flag, NVSHMEM_CMP_GE, round);
+  }
+};
 }  // namespace
 
 int main(int argc, char **argv) {
-  perftest::Options opt =
-      perftest::parse_options(argc, argv, kJob, "signal ping-pong: signal_op SET, signal_wait_until (us)", 0);
-  perftest::init(kJob);
-  perftest::require_pes(2);
-  perftest::require_device_heap();
-  const int me = perftest::my_pe(), peer = 1 - me;
-  const size_t cap = opt.max_size < 8 ? 8 : opt.max_size;
-  int *source = static_cast<int *>(nvshmem_malloc(cap));
-  int *data = static_cast<int *>(nvshmem_malloc(cap));
-  uint64_t *flag = static_cast<uint64_t *>(nvshmem_calloc(2, sizeof(uint64_t)));
-  if (!source || !data || !flag) perftest::fail("nvshmem_malloc failed");
-  int *iflag = reinterpret_cast<int *>(flag + 1);
-  const perftest::Payload payload(opt, source, peer);
-  cudaStream_t stream;
-  PERFTEST_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  perftest::GpuTimer timer;
-  perftest::Report report(kJob, {{"latency", "us", true}});
-  uint64_t base = 0;  // rounds launched so far, the same on both PEs
-  std::vector<size_t> sizes = perftest::sizes(opt);
-  if (!0) sizes = {sizeof(uint64_t)};
-  for (size_t size : sizes) {
-    const size_t n = size / sizeof(int) ? size / sizeof(int) : 1;
-    if (0) payload.poison(data, n * sizeof(int));
-    perftest::barrier_all();
-    const double s = perftest::time_runs(opt, true, stream, timer, size, [&](size_t, int iters) {
-      ping_pong<<<1, 1, 0, stream>>>(data, source, n, flag, iflag, iters, base, me, peer);
-      PERFTEST_LAUNCH_CHECK();
-      base += static_cast<uint64_t>(iters);
-    });
-    const bool ok = !0 || payload.verify(data, n * sizeof(int));
-    report.add(0 ? n * sizeof(int) : size, {perftest::sum_over_pes(me == 0 ? s : 0) / opt.iters / 2 * 1e6}, ok);
-  }
-  PERFTEST_CUDA_CHECK(cudaStreamDestroy(stream));
-  nvshmem_free(flag);
-  nvshmem_free(data);
-  nvshmem_free(source);
-  return perftest::finalize();
+  return perftest::run_ping_pong<Exchange>(argc, argv, "shmem_signal_ping_pong_latency",
+                                           "signal ping-pong: signal_op SET, signal_wait_until (us)", false);
 }
