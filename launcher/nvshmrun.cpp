@@ -23,6 +23,13 @@
 extern char **environ;
 
 namespace {
+
+// One nvshmem_global_exit request, as the bootstrap server thread passes it to the main loop.
+struct GlobalExit {
+  int rank;
+  int status;
+};
+
 using nvshm::boot::Clock;
 using nvshm::boot::Fd;
 
@@ -187,7 +194,9 @@ class Job {
   }
 
   // Waits for the job, forwarding signals and collecting output; returns nvshmrun's exit status.
-  int wait(int signal_fd) {
+  // Runs the job to its end: output, signals, PE exits, --timeout, and nvshmem_global_exit requests
+  // (GlobalExit records written to exit_fd by the bootstrap server's thread).
+  int wait(int signal_fd, int exit_fd) {
     auto limit =
         o_.timeout_s > 0
             ? Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o_.timeout_s))
@@ -201,7 +210,7 @@ class Job {
         begin_stop();
       }
       if (running() == 0) break;
-      std::vector<pollfd> fds{{signal_fd, POLLIN, 0}};
+      std::vector<pollfd> fds{{signal_fd, POLLIN, 0}, {exit_fd, POLLIN, 0}};
       std::vector<Stream *> streams;
       for (Pe &pe : pes_)
         for (Stream *s : {&pe.out, &pe.err})
@@ -213,8 +222,9 @@ class Job {
       }
       if (poll(fds.data(), fds.size(), wait_ms) <= 0) continue;
       if (fds[0].revents) forward_signals(signal_fd);
-      for (std::size_t i = 1; i < fds.size(); ++i)
-        if (fds[i].revents) streams[i - 1]->drain();
+      if (fds[1].revents) global_exit(exit_fd);
+      for (std::size_t i = 2; i < fds.size(); ++i)
+        if (fds[i].revents) streams[i - 2]->drain();
     }
     for (Pe &pe : pes_)  // every PE has exited: what they wrote is in the pipes
       for (Stream *s : {&pe.out, &pe.err})
@@ -357,6 +367,16 @@ class Job {
     }
   }
 
+  void global_exit(int exit_fd) {
+    GlobalExit e;
+    while (read(exit_fd, &e, sizeof e) == static_cast<ssize_t>(sizeof e)) {
+      if (status_ >= 0) continue;  // the job's status is already decided
+      status_ = e.status;
+      fprintf(stderr, "nvshmrun: PE %d called nvshmem_global_exit(%d); stopping the job\n", e.rank, e.status);
+      begin_stop();
+    }
+  }
+
   void forward_signals(int signal_fd) {
     unsigned char sigs[64];
     ssize_t n = read(signal_fd, sigs, sizeof sigs);
@@ -399,14 +419,25 @@ int main(int argc, char **argv) {
   for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGCHLD}) sigaction(sig, &sa, nullptr);
   signal(SIGPIPE, SIG_IGN);
 
-  std::unique_ptr<nvshm::boot::UidServer> server;
-  if (nvshm::boot::UidServer::start(env, {/*loopback=*/true, /*persistent=*/true}, &server) != nvshm::Status::ok)
+  // nvshmem_global_exit requests reach the main loop through a pipe from the server's thread.
+  int ep[2];
+  if (pipe2(ep, O_CLOEXEC | O_NONBLOCK) != 0) {
+    perror("nvshmrun: pipe");
     return 1;
+  }
+  Fd exit_read(ep[0]), exit_write(ep[1]);
+  nvshm::boot::ServerOptions server_options{/*loopback=*/true, /*persistent=*/true, [fd = ep[1]](int rank, int status) {
+                                              const GlobalExit e{rank, status};
+                                              ssize_t ignored = write(fd, &e, sizeof e);
+                                              (void)ignored;
+                                            }};
+  std::unique_ptr<nvshm::boot::UidServer> server;
+  if (nvshm::boot::UidServer::start(env, server_options, &server) != nvshm::Status::ok) return 1;
   int status;
   {
     Job job(o, nvshm::boot::uid_to_hex(server->id()));
     status = job.start();
-    if (status < 0) status = job.wait(signal_read.get());
+    if (status < 0) status = job.wait(signal_read.get(), exit_read.get());
   }
   server->stop();
   return status;

@@ -54,6 +54,14 @@ class TcpBootstrap final : public Bootstrap {
     return round("bootstrap allgather", in, out, bytes);
   }
   Status barrier() override { return round("bootstrap barrier", nullptr, nullptr, 0); }
+  void request_global_exit(int status) override {
+    if (!fd_ || broken_ != Status::ok) return;
+    boot::FrameHeader h;
+    h.type = static_cast<std::uint16_t>(Frame::global_exit);
+    h.code = static_cast<std::uint16_t>(status & 0xff);
+    h.rank = rank_;
+    boot::send_frame(fd_.get(), h, nullptr, Clock::now() + std::chrono::seconds(1));
+  }
 
  private:
   Status round(const char *where, const void *in, void *out, std::size_t bytes);

@@ -23,6 +23,9 @@ class Bootstrap {
   // Fails with Status::timeout after the bootstrap timeout, naming the ranks that did not arrive.
   virtual Status allgather(const void *in, void *out, std::size_t bytes) = 0;
   virtual Status barrier() = 0;
+  // nvshmem_global_exit: ask whoever started the job to end every PE with `status` (best effort, not
+  // collective; the caller exits right after). Methods without such a party do nothing.
+  virtual void request_global_exit(int status) { (void)status; }
 
  protected:
   int rank_ = 0;

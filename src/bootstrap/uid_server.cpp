@@ -254,6 +254,9 @@ struct UidServer::State {
       case Frame::bye:
         c.bye = true;
         return lost(c);
+      case Frame::global_exit:
+        if (srv.on_global_exit_) srv.on_global_exit_(c.rank, c.h.code);
+        return;
       default:
         break;
     }
@@ -270,8 +273,9 @@ struct UidServer::State {
     } else if (h.type == static_cast<std::uint16_t>(Frame::contrib)) {
       if (h.length > kMaxBlob)
         why = "CONTRIB of " + std::to_string(h.length) + " bytes (limit " + std::to_string(kMaxBlob) + ")";
-    } else if (h.type == static_cast<std::uint16_t>(Frame::bye)) {
-      if (h.length != 0) why = "BYE with a payload";
+    } else if (h.type == static_cast<std::uint16_t>(Frame::bye) ||
+               h.type == static_cast<std::uint16_t>(Frame::global_exit)) {
+      if (h.length != 0) why = std::string(frame_name(h.type)) + " with a payload";
     } else {
       why = "unexpected frame type " + std::to_string(h.type);
     }
@@ -379,6 +383,7 @@ Status UidServer::start(const Env &env, const ServerOptions &opts, std::unique_p
   s->timeout_s_ = std::min(env.bootstrap_timeout, kMaxTimeout);
   UidInfo info;
   s->persistent_ = opts.persistent;
+  s->on_global_exit_ = opts.on_global_exit;
   NVSHM_TRY(choose_listen_address(env.uid_sock_ifname, env.uid_sock_family, opts.loopback, &info.addr));
   if (getrandom(s->secret_, kSecretBytes, 0) != static_cast<ssize_t>(kSecretBytes)) {
     log_error(where, "getrandom failed: %s", strerror(errno));

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <thread>
 
@@ -19,6 +20,8 @@ namespace nvshm::boot {
 struct ServerOptions {
   bool loopback = false;    // listen on loopback (one-node jobs) unless an interface is named
   bool persistent = false;  // serve session after session until stop(); else end after the first
+  // Called on the server thread when a PE sends GLOBAL_EXIT (nvshmem_global_exit): rank, status.
+  std::function<void(int, int)> on_global_exit;
 };
 
 class UidServer {
@@ -56,6 +59,7 @@ class UidServer {
   Fd listen_, wake_read_, wake_write_;
   long timeout_s_ = 120;
   bool persistent_ = false;
+  std::function<void(int, int)> on_global_exit_;
   unsigned char secret_[kSecretBytes]{};
   std::thread thread_;
   pid_t owner_ = -1;  // the process that runs the thread

@@ -81,6 +81,8 @@ const char *frame_name(std::uint16_t type) {
       return "ERROR";
     case Frame::bye:
       return "BYE";
+    case Frame::global_exit:
+      return "GLOBAL_EXIT";
   }
   return "unknown";
 }

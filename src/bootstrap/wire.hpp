@@ -54,12 +54,13 @@ constexpr long kMaxTimeout = 10000000;  // seconds; larger NVSHMEM_BOOTSTRAP_TIM
 constexpr std::size_t kHelloBytes = kSecretBytes + 4;  // secret, then nranks (big-endian int32)
 
 enum class Frame : std::uint16_t {
-  hello = 1,    // client -> server: rank in header, payload secret + nranks
-  ready = 2,    // server -> client: every rank has said hello
-  contrib = 3,  // client -> server: one allgather contribution
-  result = 4,   // server -> client: nranks contributions in rank order
-  error = 5,    // server -> client: code = Status, payload = message text
-  bye = 6,      // client -> server: finalizing, will close
+  hello = 1,        // client -> server: rank in header, payload secret + nranks
+  ready = 2,        // server -> client: every rank has said hello
+  contrib = 3,      // client -> server: one allgather contribution
+  result = 4,       // server -> client: nranks contributions in rank order
+  error = 5,        // server -> client: code = Status, payload = message text
+  bye = 6,          // client -> server: finalizing, will close
+  global_exit = 7,  // client -> server: nvshmem_global_exit; code = the exit status (0-255)
 };
 
 struct FrameHeader {

@@ -69,6 +69,9 @@ void nvshmem_finalize(void) {
 void nvshmem_global_exit(int status) {
   fprintf(stderr, "nvshmem_global_exit(%d) called by PE %d: ending the job\n", status, log_pe());
   fflush(nullptr);
+  // Under nvshmrun the launcher then stops every PE with this status (also 0); elsewhere the other
+  // PEs learn of it when their next bootstrap call fails.
+  if (Runtime *rt = runtime()) rt->boot->request_global_exit(status);
   _exit(status);
 }
 

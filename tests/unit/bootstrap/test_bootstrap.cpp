@@ -205,7 +205,7 @@ TEST(Bootstrap, ThreadsAsPes) {
 TEST(Bootstrap, PersistentServerServesRepeatedSessions) {
   Env env = make_env(10);
   std::unique_ptr<boot::UidServer> server;
-  ASSERT_EQ(boot::UidServer::start(env, {true, true}, &server), Status::ok);
+  ASSERT_EQ(boot::UidServer::start(env, {true, true, nullptr}, &server), Status::ok);
   nvshmemx_uniqueid_t id = server->id();
   std::vector<int> bad(4, 0);
   run_threads(4, [&](int r) {
