@@ -36,6 +36,7 @@ Io PmiConn::send_raw(const std::string &l, Clock::time_point deadline) {
   std::size_t left = l.size();
   while (left > 0) {  // PMI_FD may be a blocking descriptor: never block in send itself
     ssize_t n = send(fd_, p, left, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (n < 0 && errno == ENOTSOCK) n = write(fd_, p, left);  // a pipe or terminal, not a socket
     if (n > 0) {
       p += n, left -= static_cast<std::size_t>(n);
       continue;
@@ -298,8 +299,8 @@ Status Pmi1Bootstrap::command(const std::string &line, const char *expect, PmiLi
   auto deadline = Clock::now() + std::chrono::seconds(t);
   std::string cmd = line.substr(4, line.find(' ') == std::string::npos ? std::string::npos : line.find(' ') - 4);
   if (conn_.send_line(line, deadline) != Io::ok) {
-    log_error(where, "PE %d could not send '%s' to the PMI server (PMI_FD/PMI_PORT): connection lost", rank_,
-              cmd.c_str());
+    log_error(where, "PE %d could not send '%s' to the PMI server (PMI_FD/PMI_PORT): %s", rank_, cmd.c_str(),
+              errno ? strerror(errno) : "connection lost");
     broken_ = true;
     return Status::peer_failed;
   }
