@@ -258,11 +258,13 @@ namespace {
 
 class Pmi1Bootstrap final : public Bootstrap {
  public:
+  // The process manager's PMI_FD gets 'finalize' once, at process exit (finalize_at_exit): hydra
+  // closes the connection after 'finalize', so finalizing at nvshmem_finalize would make a second
+  // nvshmem_init fail, while exiting without it makes hydra stop the whole job. Other connections
+  // are finalized now; one we opened (PMI_PORT) is also closed.
   ~Pmi1Bootstrap() override {
-    if (!broken_) {
-      std::string reply;
-      command("cmd=finalize", "finalize_ack", nullptr, 2);
-    }
+    if (at_exit_) return;
+    if (!broken_) command("cmd=finalize", "finalize_ack", nullptr, 2);
     if (owned_) close(conn_.fd());
   }
   const char *name() const override { return "PMI"; }
@@ -281,6 +283,7 @@ class Pmi1Bootstrap final : public Bootstrap {
 
   PmiConn conn_;
   bool owned_;
+  bool at_exit_ = false;  // finalized by finalize_at_exit
   bool broken_ = false;
   long timeout_s_ = 120;
   std::string kvsname_;
@@ -430,6 +433,16 @@ Status pmi1_connect_fd(int fd, int rank, int size, const Env &env, std::unique_p
   return Status::ok;
 }
 
+namespace {
+int g_exit_fd = -1;  // the process manager's PMI_FD, finalized once at exit
+void finalize_at_exit() {
+  PmiConn conn(g_exit_fd);
+  const auto deadline = Clock::now() + std::chrono::seconds(2);
+  std::string reply;
+  if (conn.send_line("cmd=finalize", deadline) == Io::ok) (void)conn.read_line(&reply, deadline);
+}
+}  // namespace
+
 Status pmi1_create(const Env &env, std::unique_ptr<Bootstrap> *out) {
   const char *where = "nvshmem_init (PMI-1 bootstrap)";
   long fd = -1, rank = -1, size = -1;
@@ -446,7 +459,13 @@ Status pmi1_create(const Env &env, std::unique_ptr<Bootstrap> *out) {
       return Status::invalid_value;
     }
     fcntl(static_cast<int>(fd), F_SETFD, FD_CLOEXEC);
-    return pmi1_connect_fd(static_cast<int>(fd), static_cast<int>(rank), static_cast<int>(size), env, out);
+    NVSHM_TRY(pmi1_connect_fd(static_cast<int>(fd), static_cast<int>(rank), static_cast<int>(size), env, out));
+    static_cast<Pmi1Bootstrap *>(out->get())->at_exit_ = true;
+    if (g_exit_fd < 0) {
+      g_exit_fd = static_cast<int>(fd);
+      atexit(finalize_at_exit);
+    }
+    return Status::ok;
   }
   if (port && *port) {
     // "host:port": connect, then the handshake "cmd=initack pmiid=<PMI_ID>" gives size and rank.
