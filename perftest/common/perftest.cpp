@@ -492,4 +492,37 @@ double GpuTimer::stop_seconds(cudaStream_t stream) {
   return ms / 1e3;
 }
 
+int run_one_sided(int argc, char **argv, const OneSidedTest &t, const OneSidedLaunch &launch) {
+  const Options opt = parse_options(argc, argv, t.job, t.what, t.latency ? 0u : static_cast<unsigned>(kGrid));
+  init(t.job);
+  require_pes(2);
+  require_device_heap();
+  const int me = my_pe();
+  void *source = nvshmem_malloc(opt.max_size);
+  void *dest = nvshmem_malloc(opt.max_size);
+  if (!source || !dest) fail("nvshmem_malloc of 2 x %zu bytes failed", opt.max_size);
+  const Payload payload(opt, source, me == t.receiver ? 1 - me : -1);
+  cudaStream_t stream;
+  PERFTEST_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  GpuTimer timer;
+  Report::Column column{"bw", "GB/s"};
+  if (t.latency) column = {"latency", "us", true};
+  Report report(t.job, {column});
+  for (size_t size : sizes(opt)) {
+    const size_t bytes = size < t.granule ? t.granule : size / t.granule * t.granule;
+    if (me == t.receiver) payload.poison(dest, bytes);
+    const double s = time_runs(opt, me == 0, stream, timer, size, [&](size_t, int iters) {
+      launch(dest, source, bytes, iters, stream, opt);
+      PERFTEST_LAUNCH_CHECK();
+    });
+    const bool ok = me != t.receiver || payload.verify(dest, bytes);
+    const double mine = me != 0 ? 0 : t.latency ? s / opt.iters * 1e6 : gbps(static_cast<double>(bytes) * opt.iters, s);
+    report.add(bytes, {sum_over_pes(mine)}, ok);
+  }
+  PERFTEST_CUDA_CHECK(cudaStreamDestroy(stream));
+  nvshmem_free(dest);
+  nvshmem_free(source);
+  return finalize();
+}
+
 }  // namespace perftest

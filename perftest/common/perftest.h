@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -174,6 +175,22 @@ double time_runs(const Options &opt, bool active, cudaStream_t stream, GpuTimer 
 inline double gbps(double bytes, double seconds) {
   return seconds > 0 ? bytes / seconds / 1e9 : 0.0;
 }
+
+/* The whole program of a one-sided transfer test (shmem_p_bw, shmem_g_bw, shmem_st_bw,
+ * shmem_put_latency, shmem_get_latency): for each size, PE 0 runs `launch`, which enqueues the test's
+ * kernel moving `bytes` between the symmetric `dest`/`source` of PE 0 and PE 1 `iters` times; the
+ * receiving PE verifies the data. Bandwidth tests (-c/-t grid) report GB/s = bytes * iterations /
+ * kernel time; latency tests report microseconds per iteration. */
+struct OneSidedTest {
+  const char *job;
+  const char *what;  // one line for -h and the report
+  int receiver;      // the PE whose `dest` receives the other PE's `source`: 1 put-like, 0 get-like
+  bool latency;      // microseconds per iteration, no grid options (else GB/s)
+  size_t granule;    // bytes per element: a size is rounded down to it, at least one element
+};
+using OneSidedLaunch = std::function<void(void *dest, const void *source, size_t bytes, int iters, cudaStream_t stream,
+                                          const Options &opt)>;
+int run_one_sided(int argc, char **argv, const OneSidedTest &test, const OneSidedLaunch &launch);
 
 }  // namespace perftest
 

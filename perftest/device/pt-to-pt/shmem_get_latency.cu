@@ -19,32 +19,9 @@ __global__ void get_kernel(char *dest, const char *source, size_t size, int iter
 }  // namespace
 
 int main(int argc, char **argv) {
-  perftest::Options opt = perftest::parse_options(argc, argv, kJob, "device getmem latency, one thread (us)", 0);
-  perftest::init(kJob);
-  perftest::require_pes(2);
-  perftest::require_device_heap();
-  const int me = perftest::my_pe();
-  char *source = static_cast<char *>(nvshmem_malloc(opt.max_size));
-  char *dest = static_cast<char *>(nvshmem_malloc(opt.max_size));
-  if (!source || !dest) perftest::fail("nvshmem_malloc of 2 x %zu bytes failed", opt.max_size);
-  // put: PE 1 receives PE 0's data; get: PE 0 receives PE 1's data (into its symmetric dest).
-  const int receiver = 0;
-  const perftest::Payload payload(opt, source, me == receiver ? 1 - me : -1);
-  cudaStream_t stream;
-  PERFTEST_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  perftest::GpuTimer timer;
-  perftest::Report report(kJob, {{"latency", "us", true}});
-  for (size_t size : perftest::sizes(opt)) {
-    if (me == receiver) payload.poison(dest, size);
-    const double s = perftest::time_runs(opt, me == 0, stream, timer, size, [&](size_t bytes, int iters) {
-      get_kernel<<<1, 1, 0, stream>>>(dest, source, bytes, iters, 1);
-      PERFTEST_LAUNCH_CHECK();
-    });
-    const bool ok = me != receiver || payload.verify(dest, size);
-    report.add(size, {perftest::sum_over_pes(s) / opt.iters * 1e6}, ok);
-  }
-  PERFTEST_CUDA_CHECK(cudaStreamDestroy(stream));
-  nvshmem_free(dest);
-  nvshmem_free(source);
-  return perftest::finalize();
+  return perftest::run_one_sided(
+      argc, argv, {kJob, "device getmem latency, one thread (us)", 0, true, 1},
+      [](void *dest, const void *source, size_t bytes, int iters, cudaStream_t stream, const perftest::Options &) {
+        get_kernel<<<1, 1, 0, stream>>>(static_cast<char *>(dest), static_cast<const char *>(source), bytes, iters, 1);
+      });
 }
