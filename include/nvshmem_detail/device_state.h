@@ -19,6 +19,24 @@
 #define NVSHM_DEVICE_STATE_SYMBOL "nvshm_device_state_d"
 #define NVSHM_DEVICE_STATE_VERSION ((1u << 16) + (unsigned)sizeof(struct nvshm_device_state))
 
+/* One team as device code sees it; docs/teams.md. src/team fills the table at init and whenever a
+ * team is created or destroyed, while no kernel of this PE uses that slot. */
+struct nvshm_team_device {
+  int size;             /* PEs in the team; 0: unused slot */
+  int my_pe;            /* this PE's index in the team; -1: this PE is not a member */
+  int start;            /* world PE of team PE 0 */
+  int stride;           /* world PE of team PE i = start + i * stride, when world_pes is NULL */
+  const int *world_pes; /* teams of arbitrary PEs (nvshmemx_team_init): device array [size] */
+  uint64_t *sync_flags; /* symmetric, NVSHM_TEAM_SYNC_WORDS(n_pes) words for this slot (zero at creation) */
+  uint64_t *sync_epoch; /* local, NVSHM_TEAM_EPOCH_WORDS words (zero at creation) */
+  char *scratch;        /* symmetric collective scratch of scratch_bytes (NVSHMEM_REDUCE_SCRATCH_SIZE) */
+  size_t scratch_bytes;
+};
+/* Per team slot: the symmetric synchronisation words (n_pes = world size) and local epoch counters.
+ * Collectives own their layout (include/nvshmem_detail/device/collectives.cuh). */
+#define NVSHM_TEAM_SYNC_WORDS(n_pes) (4 * (size_t)(n_pes) + 64)
+#define NVSHM_TEAM_EPOCH_WORDS 16
+
 struct nvshm_device_state {
   uint32_t version; /* NVSHM_DEVICE_STATE_VERSION of the library that wrote it */
   int initialized;  /* 1 between init and finalize */
@@ -34,6 +52,8 @@ struct nvshm_device_state {
   char *my_heap;           /* heap_base + my_pe * heap_stride */
   uint64_t *barrier_flags; /* symmetric, n_pes words: word i is written by PE i */
   uint64_t *barrier_epoch; /* local: number of device/stream barriers this PE entered */
+  struct nvshm_team_device *teams; /* device array [max_teams], indexed by nvshmem_team_t */
+  int max_teams;                   /* NVSHMEM_MAX_TEAMS */
 };
 
 NVSHM_EXTERN_C_BEGIN

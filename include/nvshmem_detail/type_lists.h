@@ -58,4 +58,51 @@
 #define NVSHM_FOR_EACH_AMO_FETCH_TYPE(X) NVSHM_FOR_EACH_AMO_ARITH_TYPE(X) NVSHM_FOR_EACH_AMO_EXTENDED_TYPE(X)
 #define NVSHM_FOR_EACH_AMO_LOGIC_TYPE(X) NVSHM_FOR_EACH_AMO_BITWISE_TYPE(X)
 
+/* Collective types ("Collective Communication"): broadcast, fcollect and alltoall take the RMA list.
+ * Reductions: and/or/xor over the bitwise list (14 types), min/max and sum/prod over the standard list
+ * (24 types): 138 (op, type) pairs. The *_WITH(X, A) lists call X(A, NAME, TYPE) so that an op can be
+ * carried through; the plain lists call X(NAME, TYPE). */
+#define NVSHM_FOR_EACH_COLL_TYPE(X) NVSHM_FOR_EACH_RMA_TYPE(X)
+#define NVSHM_REDUCE_BITWISE_TYPES_WITH(X, A)                                                           \
+  X(A, uchar, unsigned char)                                                                            \
+  X(A, ushort, unsigned short)                                                                          \
+  X(A, uint, unsigned int)                                                                              \
+  X(A, ulong, unsigned long)                                                                            \
+  X(A, ulonglong, unsigned long long)                                                                   \
+  X(A, int8, int8_t)                                                                                    \
+  X(A, int16, int16_t)                                                                                  \
+  X(A, int32, int32_t)                                                                                  \
+  X(A, int64, int64_t)                                                                                  \
+  X(A, uint8, uint8_t)                                                                                  \
+  X(A, uint16, uint16_t)                                                                                \
+  X(A, uint32, uint32_t)                                                                                \
+  X(A, uint64, uint64_t)                                                                                \
+  X(A, size, size_t)
+#define NVSHM_REDUCE_STANDARD_TYPES_WITH(X, A) \
+  NVSHM_REDUCE_BITWISE_TYPES_WITH(X, A)        \
+  X(A, char, char)                             \
+  X(A, schar, signed char)                     \
+  X(A, short, short)                           \
+  X(A, int, int)                               \
+  X(A, long, long)                             \
+  X(A, longlong, long long)                    \
+  X(A, bfloat16, __nv_bfloat16)                \
+  X(A, half, half)                             \
+  X(A, float, float)                           \
+  X(A, double, double)
+#define NVSHM_CALL_WITHOUT_ARG_(X, NAME, TYPE) X(NAME, TYPE)
+#define NVSHM_FOR_EACH_REDUCE_BITWISE_TYPE(X) NVSHM_REDUCE_BITWISE_TYPES_WITH(NVSHM_CALL_WITHOUT_ARG_, X)
+#define NVSHM_FOR_EACH_REDUCE_STANDARD_TYPE(X) NVSHM_REDUCE_STANDARD_TYPES_WITH(NVSHM_CALL_WITHOUT_ARG_, X)
+#define NVSHM_FOR_EACH_REDUCE_ARITH_TYPE(X) NVSHM_FOR_EACH_REDUCE_STANDARD_TYPE(X)
+
+/* X(OP, NAME, TYPE) for each of the 138 reduction pairs; OP is and, or, xor, min, max, sum, prod. */
+#define NVSHM_FOR_EACH_REDUCE_OP_TYPE(X)     \
+  NVSHM_REDUCE_BITWISE_TYPES_WITH(X, and)    \
+  NVSHM_REDUCE_BITWISE_TYPES_WITH(X, or)     \
+  NVSHM_REDUCE_BITWISE_TYPES_WITH(X, xor)    \
+  NVSHM_REDUCE_STANDARD_TYPES_WITH(X, min)   \
+  NVSHM_REDUCE_STANDARD_TYPES_WITH(X, max)   \
+  NVSHM_REDUCE_STANDARD_TYPES_WITH(X, sum)   \
+  NVSHM_REDUCE_STANDARD_TYPES_WITH(X, prod)
+
 #endif /* NVSHMEM_DETAIL_TYPE_LISTS_H */
