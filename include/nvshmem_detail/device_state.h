@@ -17,6 +17,11 @@
 #include "nvshmem_detail/macros.h"
 
 #define NVSHM_DEVICE_STATE_SYMBOL "nvshm_device_state_d"
+/* The heap base is stored XOR this mask, so that a state the library never wrote (no init, a heap
+ * in host memory, an unregistered module) decodes to a non-canonical base: a device RMA then faults
+ * with an illegal address instead of touching this PE's own memory, and the hot path needs no
+ * branch (docs/device-state.md). */
+#define NVSHM_HEAP_BASE_MASK ((uintptr_t)0xdead000000000000ull)
 #define NVSHM_DEVICE_STATE_VERSION ((1u << 16) + (unsigned)sizeof(struct nvshm_device_state))
 
 /* One team as device code sees it; docs/teams.md. src/team fills the table at init and whenever a
@@ -44,14 +49,14 @@ struct nvshm_device_state {
   int n_pes;
   int node_my_pe; /* PE index inside NVSHMEMX_TEAM_NODE (= NVSHMEM_TEAM_SHARED here) */
   int node_n_pes;
-  int node_pe_start;       /* world PE id of node PE 0 (node PEs are consecutive) */
-  int heap_on_device;      /* 1: heap in GPU memory; 0: host shared memory (no device access) */
-  char *heap_base;         /* where PE 0's heap is mapped in this process */
-  size_t heap_stride;      /* bytes from PE i's mapping to PE i+1's */
-  size_t heap_size;        /* usable bytes of each PE's heap */
-  char *my_heap;           /* heap_base + my_pe * heap_stride */
-  uint64_t *barrier_flags; /* symmetric, n_pes words: word i is written by PE i */
-  uint64_t *barrier_epoch; /* local: number of device/stream barriers this PE entered */
+  int node_pe_start;               /* world PE id of node PE 0 (node PEs are consecutive) */
+  int heap_on_device;              /* 1: heap in GPU memory; 0: host shared memory (no device access) */
+  uintptr_t heap_base_code;        /* (address of PE 0's heap here) XOR NVSHM_HEAP_BASE_MASK: see below */
+  size_t heap_stride;              /* bytes from PE i's mapping to PE i+1's */
+  size_t heap_size;                /* usable bytes of each PE's heap */
+  char *my_heap;                   /* heap_base + my_pe * heap_stride */
+  uint64_t *barrier_flags;         /* symmetric, n_pes words: word i is written by PE i */
+  uint64_t *barrier_epoch;         /* local: number of device/stream barriers this PE entered */
   struct nvshm_team_device *teams; /* device array [max_teams], indexed by nvshmem_team_t */
   int max_teams;                   /* NVSHMEM_MAX_TEAMS */
 };

@@ -76,7 +76,7 @@ Status init_device_state(Runtime &rt) {
   s.node_n_pes = static_cast<int>(rt.node.pes.size());
   s.node_pe_start = rt.node.pes.front();
   s.heap_on_device = rt.on_device();
-  s.heap_base = rt.heap->world_base();
+  s.heap_base_code = reinterpret_cast<uintptr_t>(rt.heap->world_base()) ^ NVSHM_HEAP_BASE_MASK;
   s.heap_stride = rt.heap->stride();
   s.heap_size = rt.heap->size();
   s.my_heap = rt.heap->local();

@@ -74,6 +74,7 @@ __device__ __forceinline__ void put_signal(void *dest, const void *source, size_
 template <Scope S>
 __device__ __forceinline__ void barrier_all(bool quiet_first) {
   const nvshm_device_state &st = state();
+  require_device_heap();
   Group<S>::sync();
   if (quiet_first && Group<S>::rank() == 0) fence_sc_sys();
   uint64_t epoch = 0;
@@ -159,7 +160,7 @@ NVSHM_HD_DEF void *nvshmem_ptr(const void *dest, int pe) {
   if (!st.initialized || !st.heap_on_device || pe < 0 || pe >= st.n_pes) return nullptr;
   const size_t offset = static_cast<size_t>(static_cast<const char *>(dest) - st.my_heap);
   if (offset >= st.heap_size) return nullptr;
-  return st.heap_base + static_cast<size_t>(pe) * st.heap_stride + offset;
+  return nvshm_dev::heap_base() + static_cast<size_t>(pe) * st.heap_stride + offset;
 }
 
 #define NVSHM_DEFINE_DEVICE_RMA(NAME, T)                                                        \
@@ -167,7 +168,7 @@ NVSHM_HD_DEF void *nvshmem_ptr(const void *dest, int pe) {
     nvshm_dev::store_scalar(nvshm_dev::peer_address(dest, pe), value);                          \
   }                                                                                             \
   NVSHM_HD_DEF T nvshmem_##NAME##_g(const T *source, int pe) {                                  \
-    return nvshm_dev::load_scalar(nvshm_dev::peer_address(source, pe));                         \
+    return nvshm_dev::load<nvshm_dev::Load::weak>(nvshm_dev::peer_address(source, pe));         \
   }                                                                                             \
   NVSHM_HD_DEF void nvshmem_##NAME##_put(T *dest, const T *source, size_t nelems, int pe) {     \
     nvshm_dev::put<nvshm_dev::Scope::thread, true>(dest, source, nelems * sizeof(T), pe);       \

@@ -46,8 +46,10 @@ __device__ __forceinline__ const nvshm_device_state &state() {
   return nvshm_device_state_d;
 }
 
-/* Called when a kernel uses the device interface but its state says the heap is not in GPU memory
- * (host-memory heap, library not initialised, or a driver-API module without nvshmemx_cumodule_init). */
+/* Called by the synchronising routines (quiet, barriers) when the state says the heap is not in GPU
+ * memory: the library was not initialised, the heap is in host memory (NVSHMEM_HEAP_KIND=SYSMEM), or
+ * a driver-API module was loaded without nvshmemx_cumodule_init. RMA and atomics do not check (a
+ * branch there costs ~40% of small-message bandwidth); their translation faults instead. */
 __device__ __noinline__ static void fail_no_device_heap() {
   printf(
       "nvshmem device call on PE %d: the symmetric heap is not in GPU memory here (no nvshmem_init, a heap in "
@@ -55,15 +57,21 @@ __device__ __noinline__ static void fail_no_device_heap() {
       state().my_pe);
   __trap();
 }
+__device__ __forceinline__ void require_device_heap() {
+  if (!state().heap_on_device) fail_no_device_heap();
+}
 
-/* PE `pe`'s address of the symmetric address `sym`; the one check is a uniform branch on the state. */
+__device__ __forceinline__ char *heap_base() {
+  return reinterpret_cast<char *>(state().heap_base_code ^ NVSHM_HEAP_BASE_MASK);
+}
+
+/* PE `pe`'s address of the symmetric address `sym`: base arithmetic, no branch. */
 template <typename T>
 __device__ __forceinline__ T *peer_address(T *sym, int pe) {
   const nvshm_device_state &st = state();
-  if (!st.heap_on_device) fail_no_device_heap();
   const char *p = reinterpret_cast<const char *>(sym);
   return reinterpret_cast<T *>(
-      const_cast<char *>(p - st.my_heap + st.heap_base + static_cast<size_t>(pe) * st.heap_stride));
+      const_cast<char *>(p - st.my_heap + heap_base() + static_cast<size_t>(pe) * st.heap_stride));
 }
 
 /* ---- fences ---- */
@@ -104,8 +112,51 @@ __device__ __forceinline__ void add_release(uint64_t *p, uint64_t v) {
   asm volatile("red.release.sys.global.add.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
 }
 
-/* A strong (relaxed, system-scope) store of a value of any size up to 8 bytes, used by `p` so that
- * a later release or fence orders it like any other store. Other sizes fall back to a plain store. */
+/* Scalar loads of 1-, 2-, 4- or 8-byte values with explicit semantics:
+ * - weak: a plain `ld.global` the hardware may overlap with its neighbours (nvshmem_g); in an asm
+ *   statement so that the compiler never merges or hoists it out of a loop;
+ * - relaxed: `ld.relaxed.sys`, a strong load (atomic_fetch);
+ * - acquire: `ld.acquire.sys`, the polling load of every wait and test: reading a value that a
+ *   release (or an atomic after it) wrote makes the writer's earlier stores visible, without the
+ *   cost of a separate system fence. */
+enum class Load { weak, relaxed, acquire };
+#define NVSHM_LOAD_ASM_(SUFFIX, REG, VAR)                                                            \
+  do {                                                                                               \
+    if constexpr (L == Load::weak)                                                                   \
+      asm volatile("ld.global." SUFFIX " %0, [%1];" : "=" REG(VAR) : "l"(p));                        \
+    else if constexpr (L == Load::relaxed)                                                           \
+      asm volatile("ld.relaxed.sys.global." SUFFIX " %0, [%1];" : "=" REG(VAR) : "l"(p) : "memory"); \
+    else                                                                                             \
+      asm volatile("ld.acquire.sys.global." SUFFIX " %0, [%1];" : "=" REG(VAR) : "l"(p) : "memory"); \
+  } while (0)
+template <Load L, typename T>
+__device__ __forceinline__ T load(const T *p) {
+  static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8, "scalar of 1-8 bytes");
+  T v;
+  if constexpr (sizeof(T) == 1) {
+    uint16_t bits;
+    NVSHM_LOAD_ASM_("u8", "h", bits);
+    const uint8_t byte = static_cast<uint8_t>(bits);
+    memcpy(&v, &byte, 1);
+  } else if constexpr (sizeof(T) == 2) {
+    uint16_t bits;
+    NVSHM_LOAD_ASM_("b16", "h", bits);
+    memcpy(&v, &bits, 2);
+  } else if constexpr (sizeof(T) == 4) {
+    uint32_t bits;
+    NVSHM_LOAD_ASM_("b32", "r", bits);
+    memcpy(&v, &bits, 4);
+  } else {
+    uint64_t bits;
+    NVSHM_LOAD_ASM_("b64", "l", bits);
+    memcpy(&v, &bits, 8);
+  }
+  return v;
+}
+#undef NVSHM_LOAD_ASM_
+
+/* A strong (relaxed, system-scope) store of a 4- or 8-byte value, used by `p` so that a later
+ * release or fence orders it like any other store. Other sizes use a plain store. */
 template <typename T>
 __device__ __forceinline__ void store_scalar(T *p, T v) {
   if constexpr (sizeof(T) == 4) {
@@ -119,20 +170,6 @@ __device__ __forceinline__ void store_scalar(T *p, T v) {
   } else {
     *reinterpret_cast<volatile T *>(p) = v;
   }
-}
-template <typename T>
-__device__ __forceinline__ T load_scalar(const T *p) {
-  T v;
-  if constexpr (sizeof(T) == 4) {
-    uint32_t bits = load_relaxed(reinterpret_cast<const uint32_t *>(p));
-    memcpy(&v, &bits, 4);
-  } else if constexpr (sizeof(T) == 8) {
-    uint64_t bits = load_relaxed(reinterpret_cast<const uint64_t *>(p));
-    memcpy(&v, &bits, 8);
-  } else {
-    v = *reinterpret_cast<const volatile T *>(p);
-  }
-  return v;
 }
 
 /* ---- group copy: the group moves n words, each thread U words in flight ---- */
@@ -204,14 +241,13 @@ __device__ __forceinline__ bool compare(T value, int cmp, T target) {
   }
 }
 
-/* Spin on a local word until the comparison holds, then acquire: later reads see what the writer
- * released before its store. Returns the value seen. */
+/* Spin on a local word with acquire loads until the comparison holds: later reads see what the
+ * writer released before its store. Returns the value seen. */
 template <typename T>
 __device__ __forceinline__ T wait_until(T *ivar, int cmp, T target) {
   T value;
-  while (!compare(value = load_scalar(ivar), cmp, target)) {
+  while (!compare(value = load<Load::acquire>(ivar), cmp, target)) {
   }
-  fence_acq_rel_sys();
   return value;
 }
 
@@ -258,28 +294,60 @@ enum class Amo {
   fetch_xor
 };
 
-/* One atomic on `pe`'s copy of `dest`: system-scope, relaxed (atom/red .sys). Non-fetching forms
- * ignore the result, so the compiler emits `red`. */
+/* A non-fetching atomic update: `red.relaxed.sys`, which the issuing thread does not wait for. */
+template <Amo Op, typename W>
+__device__ __forceinline__ void reduce_relaxed(W *p, W v) {
+  static_assert(sizeof(W) == 4 || sizeof(W) == 8, "AMO words are 4 or 8 bytes");
+#define NVSHM_RED_(OPNAME)                                                                                            \
+  if constexpr (sizeof(W) == 4)                                                                                       \
+    asm volatile("red.relaxed.sys.global." OPNAME "32 [%0], %1;" ::"l"(p), "r"(static_cast<uint32_t>(v)) : "memory"); \
+  else                                                                                                                \
+    asm volatile("red.relaxed.sys.global." OPNAME "64 [%0], %1;" ::"l"(p), "l"(static_cast<uint64_t>(v)) : "memory")
+  if constexpr (Op == Amo::inc || Op == Amo::add) {
+    NVSHM_RED_("add.u");
+  } else if constexpr (Op == Amo::and_) {
+    NVSHM_RED_("and.b");
+  } else if constexpr (Op == Amo::or_) {
+    NVSHM_RED_("or.b");
+  } else {
+    static_assert(Op == Amo::xor_, "non-fetching operations only");
+    NVSHM_RED_("xor.b");
+  }
+#undef NVSHM_RED_
+}
+
+/* One atomic on `pe`'s copy of `dest`: system-scope and relaxed. Non-fetching forms are `red` (or a
+ * relaxed store for set) and return T{}; fetching forms are `atom`. */
 template <Amo Op, typename T>
 __device__ __forceinline__ T amo(T *dest, T value, T cond, int pe) {
   using W = amo_word_t<T>;
   W *p = reinterpret_cast<W *>(peer_address(dest, pe));
   const W v = to_word(value);
-  if constexpr (Op == Amo::inc || Op == Amo::fetch_inc) {
+  if constexpr (Op == Amo::inc) {
+    reduce_relaxed<Op>(p, W(1));
+    return T{};
+  } else if constexpr (Op == Amo::add || Op == Amo::and_ || Op == Amo::or_ || Op == Amo::xor_) {
+    reduce_relaxed<Op>(p, v);
+    return T{};
+  } else if constexpr (Op == Amo::set) {
+    store_scalar(p, v);
+    return T{};
+  } else if constexpr (Op == Amo::fetch_inc) {
     return from_word<T>(atomicAdd_system(p, W(1)));
-  } else if constexpr (Op == Amo::add || Op == Amo::fetch_add) {
+  } else if constexpr (Op == Amo::fetch_add) {
     return from_word<T>(atomicAdd_system(p, v));
   } else if constexpr (Op == Amo::compare_swap) {
     return from_word<T>(atomicCAS_system(p, to_word(cond), v));
   } else if constexpr (Op == Amo::fetch) {
-    return load_scalar(reinterpret_cast<const T *>(p));
-  } else if constexpr (Op == Amo::set || Op == Amo::swap) {
+    return load<Load::relaxed>(reinterpret_cast<const T *>(p));
+  } else if constexpr (Op == Amo::swap) {
     return from_word<T>(atomicExch_system(p, v));
-  } else if constexpr (Op == Amo::and_ || Op == Amo::fetch_and) {
+  } else if constexpr (Op == Amo::fetch_and) {
     return from_word<T>(atomicAnd_system(p, v));
-  } else if constexpr (Op == Amo::or_ || Op == Amo::fetch_or) {
+  } else if constexpr (Op == Amo::fetch_or) {
     return from_word<T>(atomicOr_system(p, v));
   } else {
+    static_assert(Op == Amo::fetch_xor, "every AMO is handled");
     return from_word<T>(atomicXor_system(p, v));
   }
 }
@@ -300,28 +368,22 @@ __device__ __forceinline__ bool active(const int *status, size_t i) {
   return status == nullptr || status[i] == 0;
 }
 
-/* Test and wait are acquire operations when they succeed: the fence after the relaxed loads that
- * saw the values (docs/memory-model.md). */
+/* Test and wait are acquire operations: every word is read with an acquire load
+ * (docs/memory-model.md). */
 template <typename T>
 __device__ __forceinline__ int test(T *ivar, int cmp, T target) {
-  if (!compare(load_scalar(ivar), cmp, target)) return 0;
-  fence_acq_rel_sys();
-  return 1;
+  return compare(load<Load::acquire>(ivar), cmp, target) ? 1 : 0;
 }
 template <typename T, typename Target>
 __device__ __forceinline__ int test_all(T *ivars, size_t n, const int *status, int cmp, Target target) {
   for (size_t i = 0; i < n; ++i)
-    if (active(status, i) && !compare(load_scalar(ivars + i), cmp, target(i))) return 0;
-  fence_acq_rel_sys();
+    if (active(status, i) && !compare(load<Load::acquire>(ivars + i), cmp, target(i))) return 0;
   return 1;
 }
 template <typename T, typename Target>
 __device__ __forceinline__ size_t test_any(T *ivars, size_t n, const int *status, int cmp, Target target) {
   for (size_t i = 0; i < n; ++i) {
-    if (active(status, i) && compare(load_scalar(ivars + i), cmp, target(i))) {
-      fence_acq_rel_sys();
-      return i;
-    }
+    if (active(status, i) && compare(load<Load::acquire>(ivars + i), cmp, target(i))) return i;
   }
   return SIZE_MAX;
 }
@@ -330,8 +392,7 @@ __device__ __forceinline__ size_t test_some(T *ivars, size_t n, size_t *indices,
                                             Target target) {
   size_t count = 0;
   for (size_t i = 0; i < n; ++i)
-    if (active(status, i) && compare(load_scalar(ivars + i), cmp, target(i))) indices[count++] = i;
-  if (count) fence_acq_rel_sys();
+    if (active(status, i) && compare(load<Load::acquire>(ivars + i), cmp, target(i))) indices[count++] = i;
   return count;
 }
 __device__ __forceinline__ bool any_active(const int *status, size_t n) {
@@ -343,9 +404,8 @@ template <typename T, typename Target>
 __device__ __forceinline__ void wait_all(T *ivars, size_t n, const int *status, int cmp, Target target) {
   for (size_t i = 0; i < n; ++i)
     if (active(status, i))
-      while (!compare(load_scalar(ivars + i), cmp, target(i))) {
+      while (!compare(load<Load::acquire>(ivars + i), cmp, target(i))) {
       }
-  fence_acq_rel_sys();
 }
 template <typename T, typename Target>
 __device__ __forceinline__ size_t wait_any(T *ivars, size_t n, const int *status, int cmp, Target target) {
