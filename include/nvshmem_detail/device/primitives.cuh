@@ -193,6 +193,11 @@ template <Scope S>
 __device__ __forceinline__ void copy_bytes(void *dst, const void *src, size_t n) {
   char *d = static_cast<char *>(dst);
   const char *s = static_cast<const char *>(src);
+  if (((reinterpret_cast<uintptr_t>(d) | reinterpret_cast<uintptr_t>(s) | n) & 15) == 0) {
+    // The common case (symmetric buffers are 16-byte aligned): one vector loop, no head or tail.
+    copy_words<S>(reinterpret_cast<int4 *>(d), reinterpret_cast<const int4 *>(s), n / 16);
+    return;
+  }
   const uintptr_t mis = reinterpret_cast<uintptr_t>(d) ^ reinterpret_cast<uintptr_t>(s);
   const size_t word = (mis & 15) == 0 ? 16 : (mis & 7) == 0 ? 8 : (mis & 3) == 0 ? 4 : 1;
   if (word > 1 && n >= 2 * word) {
@@ -298,11 +303,11 @@ enum class Amo {
 template <Amo Op, typename W>
 __device__ __forceinline__ void reduce_relaxed(W *p, W v) {
   static_assert(sizeof(W) == 4 || sizeof(W) == 8, "AMO words are 4 or 8 bytes");
-#define NVSHM_RED_(OPNAME)                                                                                            \
-  if constexpr (sizeof(W) == 4)                                                                                       \
-    asm volatile("red.relaxed.sys.global." OPNAME "32 [%0], %1;" ::"l"(p), "r"(static_cast<uint32_t>(v)) : "memory"); \
-  else                                                                                                                \
-    asm volatile("red.relaxed.sys.global." OPNAME "64 [%0], %1;" ::"l"(p), "l"(static_cast<uint64_t>(v)) : "memory")
+#define NVSHM_RED_(OPNAME)                                                                                 \
+  if constexpr (sizeof(W) == 4)                                                                            \
+    asm volatile("red.relaxed.sys.global." OPNAME "32 [%0], %1;" ::"l"(p), "r"(static_cast<uint32_t>(v))); \
+  else                                                                                                     \
+    asm volatile("red.relaxed.sys.global." OPNAME "64 [%0], %1;" ::"l"(p), "l"(static_cast<uint64_t>(v)))
   if constexpr (Op == Amo::inc || Op == Amo::add) {
     NVSHM_RED_("add.u");
   } else if constexpr (Op == Amo::and_) {
