@@ -108,7 +108,7 @@ impl<T: Element> SymmetricBuffer<T> {
     pub fn peer_ptr(&self, pe: i32) -> Option<*mut T> {
         // SAFETY: a symmetric address of the live runtime.
         let p = unsafe { sys::nvshmem_ptr(self.ptr.as_ptr() as *const c_void, pe) };
-        (!p.is_null()).then(|| p as *mut T)
+        (!p.is_null()).then_some(p as *mut T)
     }
 
     /// The runtime this buffer keeps alive.
