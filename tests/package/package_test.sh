@@ -13,7 +13,10 @@
 #              NVSHMEM_PACKAGE_TEST_DPKG=1 as root, also dpkg -i it, build against /usr/local/nvshmem,
 #              and dpkg -r it again.
 #   contrib    build every contrib/*/CMakeLists.txt (copied out of the source tree) against the install,
-#              and run its tests
+#              and run its tests; all but contrib/nvshmem4rust, which the rust step builds
+#   rust       contrib/nvshmem4rust with its own configure line: generate the Rust bindings from the
+#              installed headers, build the crate with cargo --offline, run its tests as 2 PEs under
+#              the installed nvshmrun; skipped (77) without cargo and rustc
 set -euo pipefail
 step=$1
 build=$(cd "$2" && pwd)
@@ -72,7 +75,23 @@ need_tool() {
 case $step in
   pkgconfig) need_tool pkg-config ;;
   deb) need_tool pkg-config; need_tool dpkg-deb; need_tool cpack ;;
+  rust) need_tool cargo; need_tool rustc ;;
 esac
+
+# build_contrib NAME [cmake args]: contrib/NAME copied out of the source tree, configured against the
+# install, built, and its CTest tests run with the installed bin/ first on PATH.
+build_contrib() {
+  local name=$1
+  shift
+  rm -rf "${work:?}/contrib/${name:?}" "$work/contrib/$name-build"
+  mkdir -p "$work/contrib"
+  cp -r "$src/contrib/$name" "$work/contrib/$name"
+  say "building contrib/$name against $prefix"
+  cmake -S "$work/contrib/$name" -B "$work/contrib/$name-build" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" "$@" ||
+    fail "configuring contrib/$name"
+  cmake --build "$work/contrib/$name-build" || fail "building contrib/$name"
+  PATH=$prefix/bin:$PATH ctest --test-dir "$work/contrib/$name-build" --output-on-failure || fail "tests of contrib/$name"
+}
 
 case $step in
   install)
@@ -162,21 +181,21 @@ case $step in
     say ".deb and .tar.gz OK: $(basename "$deb"), $(basename "$tgz")"
     ;;
   contrib)
-    rm -rf "$work/contrib"
-    mkdir -p "$work/contrib"
     n=0
     for dir in "$src"/contrib/*/; do
-      [[ -f $dir/CMakeLists.txt ]] || continue
       name=$(basename "$dir")
-      cp -r "$dir" "$work/contrib/$name"
-      say "building contrib/$name against $prefix"
-      cmake -S "$work/contrib/$name" -B "$work/contrib/$name-build" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" ||
-        fail "configuring contrib/$name"
-      cmake --build "$work/contrib/$name-build" || fail "building contrib/$name"
-      PATH=$prefix/bin:$PATH ctest --test-dir "$work/contrib/$name-build" --output-on-failure || fail "tests of contrib/$name"
+      [[ -f $dir/CMakeLists.txt && $name != nvshmem4rust ]] || continue
+      build_contrib "$name"
       n=$((n + 1))
     done
     say "$n contrib project(s) built against the installed tree"
+    ;;
+  rust)
+    build_contrib nvshmem4rust -DNVSHMEM_SOURCE_DIR="$src" -DNVSHMEM_HOME="$prefix" \
+      -DNVSHMEM_CUDA_HOME="$(dirname "$CUDA_BIN")" -DNVSHMEM_BUILD_RUST_HOST_ONLY=ON
+    need_file "$work/contrib/nvshmem4rust-build/bindings/nvshmem_host.rs"
+    need_file "$work/contrib/nvshmem4rust-build/bindings/nvshmem_host_api.rs"
+    say "the nvshmem crate built with $(cargo --version) and tested as 2 PEs"
     ;;
   *)
     fail "unknown step $step"

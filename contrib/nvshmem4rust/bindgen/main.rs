@@ -1,0 +1,568 @@
+//! nvshmem4rust-bindgen: writes `nvshmem_host.rs` (the host API with its exact C names, resolved from
+//! the library at run time) and `nvshmem_host_api.rs` (the same functions without their
+//! `nvshmem_`/`nvshmemx_` prefix) from an installed NVSHMEM's headers.
+//!
+//! Our headers expand typed families from X-macro tables, so the names exist only after
+//! preprocessing: the generator runs the C preprocessor over `nvshmem_host.h`, keeps the exported
+//! declarations (`visibility("default")`) named `nvshmem_*`/`nvshmemx_*`, the `nvshmem*` structs,
+//! typedefs and enums, and asks the C compiler (a probe program it compiles and runs) for every
+//! struct's `sizeof` and every constant's value. The headers are C++ for a host compiler (CUDA's
+//! `half` and `__nv_bfloat16` are C++ types), so CXX is a C++ compiler. Standard library only; built
+//! with plain `rustc`.
+//!
+//! Usage: nvshmem4rust-bindgen CXX NVSHMEM_INCLUDE_DIR CUDA_INCLUDE_DIR OUT_DIR
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{exit, Command};
+
+/// Functions the crate wraps safely under the same prefix-stripped name (nvshmem::my_pe, ...):
+/// nvshmem_host_api.rs leaves them out so the names do not clash.
+const SAFE_WRAPPERS: &[&str] = &[
+    "nvshmem_my_pe",
+    "nvshmem_n_pes",
+    "nvshmem_barrier_all",
+    "nvshmemx_init_status",
+];
+
+struct Func {
+    name: String,
+    ret: String,
+    params: Vec<(String, String)>,
+}
+
+struct Field {
+    name: String,
+    ty: String,
+    array: Option<String>,
+}
+
+#[derive(Default)]
+struct Api {
+    funcs: Vec<Func>,
+    structs: Vec<(String, Vec<Field>)>,
+    aliases: Vec<(String, String)>,
+    enumerators: Vec<String>,
+}
+
+fn die(msg: &str) -> ! {
+    eprintln!("nvshmem4rust-bindgen: {}", msg);
+    exit(1)
+}
+
+fn run(cmd: &mut Command, what: &str) -> String {
+    let out = cmd.output().unwrap_or_else(|e| die(&format!("{}: {}", what, e)));
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        die(&format!(
+            "{} failed:\n{}",
+            what,
+            err.chars().take(4000).collect::<String>()
+        ));
+    }
+    String::from_utf8(out.stdout).unwrap_or_else(|_| die(&format!("{}: output is not UTF-8", what)))
+}
+
+/// C tokens: identifiers and numbers, string literals, single punctuation characters.
+fn tokenize(text: &str) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut tokens = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c.is_whitespace() {
+            i += 1;
+        } else if c.is_alphanumeric() || c == '_' {
+            let start = i;
+            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
+                i += 1;
+            }
+            tokens.push(chars[start..i].iter().collect());
+        } else if c == '"' || c == '\'' {
+            let start = i;
+            i += 1;
+            while i < chars.len() && chars[i] != c {
+                i += if chars[i] == '\\' { 2 } else { 1 };
+            }
+            i += 1;
+            tokens.push(chars[start..i.min(chars.len())].iter().collect());
+        } else if c == '.' && chars.get(i + 1) == Some(&'.') {
+            tokens.push("...".to_string());
+            i += 3;
+        } else {
+            tokens.push(c.to_string());
+            i += 1;
+        }
+    }
+    tokens
+}
+
+/// Top-level declarations: split at `;` outside brackets; a function body ends its declaration.
+/// The braces of `extern "C" { ... }` are transparent.
+fn statements(tokens: &[String]) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    let mut cur: Vec<String> = Vec::new();
+    let mut depth = 0i32;
+    let mut linkage_blocks = 0;
+    for t in tokens {
+        if t == "{" && depth == 0 && cur.len() >= 2 && cur[cur.len() - 2] == "extern" && cur[cur.len() - 1] == "\"C\"" {
+            cur.truncate(cur.len() - 2);
+            linkage_blocks += 1;
+            continue;
+        }
+        if t == "}" && depth == 0 && linkage_blocks > 0 {
+            linkage_blocks -= 1;
+            continue;
+        }
+        cur.push(t.clone());
+        match t.as_str() {
+            "(" | "{" | "[" => depth += 1,
+            ")" | "]" => depth -= 1,
+            "}" => {
+                depth -= 1;
+                let compound = matches!(cur[0].as_str(), "typedef" | "struct" | "enum" | "union");
+                if depth == 0 && !compound {
+                    out.push(std::mem::take(&mut cur));
+                }
+            }
+            ";" if depth == 0 => out.push(std::mem::take(&mut cur)),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Drops `__attribute__((...))` and qualifiers that do not change the ABI.
+fn strip_attributes(tokens: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        match tokens[i].as_str() {
+            "__attribute__" => {
+                let mut depth = 0;
+                i += 1;
+                while i < tokens.len() {
+                    match tokens[i].as_str() {
+                        "(" => depth += 1,
+                        ")" => depth -= 1,
+                        _ => {}
+                    }
+                    i += 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+            }
+            "extern" | "__extension__" | "__restrict" | "restrict" | "volatile" => i += 1,
+            _ => {
+                out.push(tokens[i].clone());
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+fn is_api_name(name: &str) -> bool {
+    name.starts_with("nvshmem_") || name.starts_with("nvshmemx_")
+}
+
+/// Splits `tokens` at top-level commas.
+fn split_commas(tokens: &[String]) -> Vec<Vec<String>> {
+    let mut parts = vec![Vec::new()];
+    let mut depth = 0;
+    for t in tokens {
+        match t.as_str() {
+            "(" | "[" | "{" => depth += 1,
+            ")" | "]" | "}" => depth -= 1,
+            "," if depth == 0 => {
+                parts.push(Vec::new());
+                continue;
+            }
+            _ => {}
+        }
+        parts.last_mut().unwrap().push(t.clone());
+    }
+    parts
+}
+
+/// A declarator `type tokens... name` into (name, type tokens joined by spaces).
+fn split_declarator(tokens: &[String]) -> (String, String) {
+    let (name, ty) = tokens.split_last().unwrap_or_else(|| die("empty declarator"));
+    (name.clone(), ty.join(" "))
+}
+
+fn parse(text: &str) -> Api {
+    let mut api = Api::default();
+    for stmt in statements(&tokenize(text)) {
+        let exported = stmt
+            .windows(3)
+            .any(|w| w[0] == "visibility" && w[1] == "(" && w[2] == "\"default\"");
+        let stmt = strip_attributes(&stmt);
+        if stmt.is_empty() {
+            continue;
+        }
+        if exported {
+            if let Some(f) = parse_function(&stmt) {
+                api.funcs.push(f);
+            }
+        } else if stmt[0] == "typedef" {
+            parse_typedef(&stmt, &mut api);
+        } else if stmt[0] == "enum" {
+            parse_enum(&stmt, &mut api);
+        }
+    }
+    api
+}
+
+fn parse_function(stmt: &[String]) -> Option<Func> {
+    let open = stmt.iter().position(|t| t == "(")?;
+    let name = stmt[open - 1].clone();
+    if !is_api_name(&name) || stmt.last().map(String::as_str) != Some(";") {
+        return None;
+    }
+    let close = stmt.len() - 2;
+    if stmt[close] != ")" {
+        die(&format!("cannot parse the declaration of {}", name));
+    }
+    let inner = &stmt[open + 1..close];
+    let mut params = Vec::new();
+    if !(inner.is_empty() || inner.len() == 1 && inner[0] == "void") {
+        for p in split_commas(inner) {
+            if p.iter().any(|t| t == "...") {
+                die(&format!(
+                    "{} is variadic; the generator does not bind variadic functions",
+                    name
+                ));
+            }
+            params.push(split_declarator(&p));
+        }
+    }
+    Some(Func {
+        name,
+        ret: stmt[..open - 1].join(" "),
+        params,
+    })
+}
+
+fn parse_typedef(stmt: &[String], api: &mut Api) {
+    let name = stmt[stmt.len() - 2].clone();
+    if !name.starts_with("nvshmem") {
+        return;
+    }
+    if stmt[1] == "struct" && stmt.contains(&"{".to_string()) {
+        let open = stmt.iter().position(|t| t == "{").unwrap();
+        let close = stmt.iter().rposition(|t| t == "}").unwrap();
+        let mut fields = Vec::new();
+        for decl in stmt[open + 1..close].split(|t| t == ";").filter(|d| !d.is_empty()) {
+            let (decl, array) = match decl.iter().position(|t| t == "[") {
+                Some(b) => (&decl[..b], Some(decl[b + 1..decl.len() - 1].join(" "))),
+                None => (decl, None),
+            };
+            let (fname, ty) = split_declarator(decl);
+            fields.push(Field { name: fname, ty, array });
+        }
+        api.structs.push((name, fields));
+    } else if stmt[1] == "enum" && stmt.contains(&"{".to_string()) {
+        parse_enum(&stmt[1..], api);
+        api.aliases.push((name, "int".to_string()));
+    } else if stmt[1] == "enum" {
+        api.aliases.push((name, "int".to_string()));
+    } else {
+        api.aliases.push((name, stmt[1..stmt.len() - 2].join(" ")));
+    }
+}
+
+fn parse_enum(stmt: &[String], api: &mut Api) {
+    let (open, close) = match (stmt.iter().position(|t| t == "{"), stmt.iter().rposition(|t| t == "}")) {
+        (Some(o), Some(c)) => (o, c),
+        _ => return,
+    };
+    for e in split_commas(&stmt[open + 1..close]) {
+        if let Some(n) = e.first().filter(|n| n.starts_with("NVSHMEM")) {
+            api.enumerators.push(n.clone());
+        }
+    }
+}
+
+/// The Rust spelling of a C type (tokens joined by spaces, `*` separate).
+fn rust_type(c: &str, known: &BTreeSet<String>) -> String {
+    let toks: Vec<&str> = c.split(' ').filter(|t| !t.is_empty()).collect();
+    if let Some(star) = toks.iter().rposition(|t| *t == "*") {
+        let pointee = toks[..star].join(" ");
+        let konst = toks[..star].contains(&"const");
+        let inner = rust_type(&pointee, known);
+        let inner = if inner == "()" { "c_void".to_string() } else { inner };
+        return format!("{} {}", if konst { "*const" } else { "*mut" }, inner);
+    }
+    let base: Vec<&str> = toks.into_iter().filter(|t| *t != "const").collect();
+    let base = base.join(" ");
+    let mapped = match base.as_str() {
+        "void" => "()",
+        "char" => "c_char",
+        "signed char" => "c_schar",
+        "unsigned char" => "c_uchar",
+        "short" | "short int" => "c_short",
+        "unsigned short" | "unsigned short int" => "c_ushort",
+        "int" | "signed" | "signed int" => "c_int",
+        "unsigned" | "unsigned int" => "c_uint",
+        "long" | "long int" => "c_long",
+        "unsigned long" | "unsigned long int" => "c_ulong",
+        "long long" | "long long int" => "c_longlong",
+        "unsigned long long" | "unsigned long long int" => "c_ulonglong",
+        "float" => "f32",
+        "double" => "f64",
+        "int8_t" => "i8",
+        "int16_t" => "i16",
+        "int32_t" => "i32",
+        "int64_t" => "i64",
+        "uint8_t" => "u8",
+        "uint16_t" => "u16",
+        "uint32_t" => "u32",
+        "uint64_t" => "u64",
+        "size_t" => "usize",
+        "ptrdiff_t" => "isize",
+        "half" => "Half",
+        "__nv_bfloat16" => "Bfloat16",
+        "cudaStream_t" => "cudaStream_t",
+        "CUmodule" => "CUmodule",
+        other if known.contains(other) => other,
+        other => die(&format!("no Rust mapping for the C type '{}'", other)),
+    };
+    mapped.to_string()
+}
+
+/// Compiles and runs a C program that prints `sizeof` of every struct and the value of every
+/// constant (enumerators and object-like integer macros of the headers).
+fn probe(
+    cxx: &str,
+    includes: &[&str],
+    out_dir: &Path,
+    structs: &[String],
+    consts: &[String],
+) -> BTreeMap<String, String> {
+    let mut src = String::from("#include <stdio.h>\n#include <nvshmem_host.h>\nint main() {\n");
+    for s in structs {
+        writeln!(src, "  printf(\"sizeof {} %zu\\n\", sizeof({}));", s, s).unwrap();
+    }
+    for c in consts {
+        writeln!(src, "  printf(\"const {} %lld\\n\", (long long)({}));", c, c).unwrap();
+    }
+    src.push_str("  return 0;\n}\n");
+    let c_file = out_dir.join("nvshmem4rust_probe.cpp");
+    let exe = out_dir.join("nvshmem4rust_probe");
+    fs::write(&c_file, src).unwrap_or_else(|e| die(&format!("writing {}: {}", c_file.display(), e)));
+    let mut cmd = Command::new(cxx);
+    cmd.arg("-DNVSHM_NO_VERSION_REGISTRATION");
+    for i in includes {
+        cmd.arg(format!("-I{}", i));
+    }
+    cmd.arg(&c_file).arg("-o").arg(&exe);
+    run(&mut cmd, "compiling the size/constant probe");
+    let mut values = BTreeMap::new();
+    for line in run(&mut Command::new(&exe), "running the probe").lines() {
+        let mut parts = line.splitn(3, ' ');
+        let (kind, name, value) = (parts.next(), parts.next(), parts.next());
+        if let (Some(kind), Some(name), Some(value)) = (kind, name, value) {
+            values.insert(format!("{} {}", kind, name), value.to_string());
+        }
+    }
+    values
+}
+
+/// Object-like macros named NVSHMEM*/NVSHMEMX* with an integer value (not include guards,
+/// initialisers or strings).
+fn integer_macros(cxx: &str, includes: &[&str], wrapper: &Path) -> Vec<String> {
+    let mut cmd = Command::new(cxx);
+    cmd.args(["-dM", "-E", "-DNVSHM_NO_VERSION_REGISTRATION"]);
+    for i in includes {
+        cmd.arg(format!("-I{}", i));
+    }
+    cmd.arg(wrapper);
+    let mut names = Vec::new();
+    for line in run(&mut cmd, "listing the macros").lines() {
+        let mut parts = line.splitn(3, ' ');
+        let (_, name, value) = (
+            parts.next(),
+            parts.next().unwrap_or(""),
+            parts.next().unwrap_or("").trim(),
+        );
+        let public = name.starts_with("NVSHMEM_") || name.starts_with("NVSHMEMX_");
+        if public && !name.contains('(') && !value.is_empty() && !value.contains(['{', '"']) {
+            names.push(name.to_string());
+        }
+    }
+    names
+}
+
+fn generate(cxx: &str, include: &str, cuda_include: &str, out_dir: &Path) {
+    let includes = [include, cuda_include];
+    let wrapper = out_dir.join("nvshmem4rust_wrapper.cpp");
+    fs::write(&wrapper, "#include <nvshmem_host.h>\n").unwrap_or_else(|e| die(&format!("writing the wrapper: {}", e)));
+    let mut cmd = Command::new(cxx);
+    cmd.args(["-E", "-P", "-DNVSHM_NO_VERSION_REGISTRATION"]);
+    for i in &includes {
+        cmd.arg(format!("-I{}", i));
+    }
+    cmd.arg(&wrapper);
+    let api = parse(&run(&mut cmd, "preprocessing nvshmem_host.h"));
+    if api.funcs.is_empty() {
+        die("no nvshmem_*/nvshmemx_* host functions found: is the include directory right?");
+    }
+
+    let mut consts = api.enumerators.clone();
+    consts.extend(integer_macros(cxx, &includes, &wrapper));
+    consts.sort();
+    consts.dedup();
+    let struct_names: Vec<String> = api.structs.iter().map(|(n, _)| n.clone()).collect();
+    let values = probe(cxx, &includes, out_dir, &struct_names, &consts);
+
+    let mut known: BTreeSet<String> = struct_names.iter().cloned().collect();
+    known.extend(api.aliases.iter().map(|(n, _)| n.clone()));
+
+    let mut host = String::new();
+    host.push_str(&format!(
+        "// Generated by nvshmem4rust-bindgen from {}/nvshmem_host.h: do not edit.\n\
+         // The host API of libnvshmem_host.so with its exact C names. Each function is resolved from the\n\
+         // library that crate::library opens (dlopen, RTLD_GLOBAL) at its first call; calling one whose\n\
+         // symbol the library lacks panics with the name.\n\n",
+        include
+    ));
+    host.push_str("use std::os::raw::{c_char, c_int, c_long, c_longlong, c_schar, c_short, c_uchar, c_uint, c_ulong, c_ulonglong, c_ushort, c_void};\n\n");
+    host.push_str("/// A CUDA stream (`cudaStream_t`); null is the legacy default stream.\npub type cudaStream_t = *mut c_void;\n");
+    host.push_str("/// A CUDA driver-API module (`CUmodule`).\npub type CUmodule = *mut c_void;\n");
+    host.push_str("/// CUDA's `half` (IEEE binary16), as its bits.\n#[repr(transparent)]\n#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]\npub struct Half(pub u16);\n");
+    host.push_str("/// CUDA's `__nv_bfloat16`, as its bits.\n#[repr(transparent)]\n#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]\npub struct Bfloat16(pub u16);\n\n");
+
+    for (name, target) in &api.aliases {
+        let target = rust_type(target, &known);
+        writeln!(host, "pub type {} = {};", name, target).unwrap();
+    }
+    host.push('\n');
+    for (name, fields) in &api.structs {
+        writeln!(host, "#[repr(C)]\n#[derive(Clone, Copy)]\npub struct {} {{", name).unwrap();
+        for f in fields {
+            let ty = rust_type(&f.ty, &known);
+            match &f.array {
+                Some(n) => writeln!(host, "    pub {}: [{}; {}],", f.name, ty, n).unwrap(),
+                None => writeln!(host, "    pub {}: {},", f.name, ty).unwrap(),
+            }
+        }
+        let size = values
+            .get(&format!("sizeof {}", name))
+            .unwrap_or_else(|| die(&format!("no sizeof for {}", name)));
+        writeln!(
+            host,
+            "}}\nconst _: () = assert!(std::mem::size_of::<{}>() == {}, \"{} differs from the C layout\");\n",
+            name, size, name
+        )
+        .unwrap();
+    }
+    for c in &consts {
+        let v: i64 = values[&format!("const {}", c)]
+            .parse()
+            .unwrap_or_else(|_| die(&format!("value of {}", c)));
+        let ty = if i32::try_from(v).is_ok() { "c_int" } else { "i64" };
+        writeln!(host, "pub const {}: {} = {};", c, ty, v).unwrap();
+    }
+
+    let sig = |f: &Func| -> (String, String, String) {
+        let params: Vec<String> = f
+            .params
+            .iter()
+            .map(|(n, t)| format!("{}: {}", n, rust_type(t, &known)))
+            .collect();
+        let ret = rust_type(&f.ret, &known);
+        let ret = if ret == "()" {
+            String::new()
+        } else {
+            format!(" -> {}", ret)
+        };
+        let types: Vec<String> = f.params.iter().map(|(_, t)| rust_type(t, &known)).collect();
+        (params.join(", "), ret, types.join(", "))
+    };
+    host.push_str("\n/// Every host function's address in the opened library (None: the library lacks it).\npub(crate) struct HostApi {\n");
+    for f in &api.funcs {
+        let (_, ret, types) = sig(f);
+        writeln!(
+            host,
+            "    {}: Option<unsafe extern \"C\" fn({}){}>,",
+            f.name, types, ret
+        )
+        .unwrap();
+    }
+    host.push_str("}\n\nimpl HostApi {\n    /// Looks every function up with `lookup` (a NUL-terminated name to its address or null).\n");
+    host.push_str(
+        "    pub(crate) unsafe fn resolve(lookup: impl Fn(&[u8]) -> *mut c_void) -> HostApi {\n        HostApi {\n",
+    );
+    for f in &api.funcs {
+        writeln!(
+            host,
+            "            {n}: {{ let p = lookup(b\"{n}\\0\"); if p.is_null() {{ None }} else {{ Some(std::mem::transmute(p)) }} }},",
+            n = f.name
+        )
+        .unwrap();
+    }
+    host.push_str("        }\n    }\n}\n\n");
+    for f in &api.funcs {
+        let (params, ret, _) = sig(f);
+        let args: Vec<&str> = f.params.iter().map(|(n, _)| n.as_str()).collect();
+        writeln!(
+            host,
+            "/// `{n}` of the C API (see its declaration in the NVSHMEM headers).\n#[inline]\npub unsafe fn {n}({p}){r} {{\n    (crate::library::host_api().{n}.unwrap_or_else(|| crate::library::missing_symbol(\"{n}\")))({a})\n}}\n",
+            n = f.name,
+            p = params,
+            r = ret,
+            a = args.join(", ")
+        )
+        .unwrap();
+    }
+
+    let mut stripped = String::from(
+        "// Generated by nvshmem4rust-bindgen: do not edit.\n\
+         // The host functions without their nvshmem_/nvshmemx_ prefix (nvshmemx_int_put_on_stream is\n\
+         // int_put_on_stream), except those the crate wraps safely under the same name.\n\n",
+    );
+    let mut seen = BTreeMap::new();
+    for f in &api.funcs {
+        if SAFE_WRAPPERS.contains(&f.name.as_str()) {
+            continue;
+        }
+        let short = f
+            .name
+            .trim_start_matches("nvshmemx_")
+            .trim_start_matches("nvshmem_")
+            .to_string();
+        if let Some(other) = seen.insert(short.clone(), f.name.clone()) {
+            die(&format!("{} and {} both strip to {}", other, f.name, short));
+        }
+        writeln!(stripped, "pub use crate::sys::{} as {};", f.name, short).unwrap();
+    }
+
+    write_file(&out_dir.join("nvshmem_host.rs"), &host);
+    write_file(&out_dir.join("nvshmem_host_api.rs"), &stripped);
+    let _ = fs::remove_file(&wrapper);
+    println!(
+        "nvshmem4rust-bindgen: {} functions, {} structs, {} constants into {}",
+        api.funcs.len(),
+        api.structs.len(),
+        consts.len(),
+        out_dir.display()
+    );
+}
+
+fn write_file(path: &Path, text: &str) {
+    fs::write(path, text).unwrap_or_else(|e| die(&format!("writing {}: {}", path.display(), e)));
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.len() != 5 {
+        die("usage: nvshmem4rust-bindgen CXX NVSHMEM_INCLUDE_DIR CUDA_INCLUDE_DIR OUT_DIR");
+    }
+    let out_dir = PathBuf::from(&args[4]);
+    fs::create_dir_all(&out_dir).unwrap_or_else(|e| die(&format!("creating {}: {}", out_dir.display(), e)));
+    generate(&args[1], &args[2], &args[3], &out_dir);
+}

@@ -1,0 +1,46 @@
+//! Rust host crate for NVSHMEM (this project's clean-room `libnvshmem_host.so`).
+//!
+//! Two layers:
+//! - [`sys`]: every host function of `nvshmem_host.h` under its exact C name (`nvshmem_int_p`,
+//!   `nvshmemx_putmem_on_stream`, ...), with the C structs, typedefs and constants, generated from the
+//!   installed headers (`build_bindings_rust`). The functions are `unsafe`: they take raw pointers and
+//!   follow the C rules. [`api`] re-exports them without their `nvshmem_`/`nvshmemx_` prefix
+//!   (`nvshmem::int_put_on_stream`), and the crate root re-exports [`api`].
+//! - The safe layer: [`NvshmemRuntime`] (a handle on the process-global runtime), [`SymmetricBuffer`]
+//!   (a typed, collectively allocated symmetric array), [`ModuleRegistration`], [`my_pe`], [`n_pes`],
+//!   [`barrier_all`], [`init_status`].
+//!
+//! The library is not linked: it is opened at run time with `dlopen(RTLD_NOW | RTLD_GLOBAL)` (see
+//! [`library`]), from `NVSHMEM_HOST_LIB_PATH`, else by name through `LD_LIBRARY_PATH`, else from the
+//! `NVSHMEM_HOST_LIB_DIR` given at build time.
+
+mod buffer;
+mod error;
+pub mod library;
+mod runtime;
+
+/// The raw host API with its exact C names, generated from the installed headers.
+#[allow(non_camel_case_types, non_upper_case_globals, clippy::all)]
+pub mod sys {
+    include!(concat!(
+        env!(
+            "NVSHMEM_RUST_BINDINGS_DIR",
+            "set NVSHMEM_RUST_BINDINGS_DIR to the folder where build_bindings_rust wrote nvshmem_host.rs (README.md)"
+        ),
+        "/nvshmem_host.rs"
+    ));
+}
+
+/// The raw host functions without their `nvshmem_`/`nvshmemx_` prefix (all `unsafe`), except
+/// `my_pe`, `n_pes`, `barrier_all` and `init_status`, which the crate root defines safely.
+pub mod api {
+    include!(concat!(env!("NVSHMEM_RUST_BINDINGS_DIR"), "/nvshmem_host_api.rs"));
+}
+
+pub use api::*;
+pub use buffer::{Element, SymmetricBuffer};
+pub use error::{Error, Result};
+pub use runtime::{
+    barrier_all, init_status, my_pe, n_pes, InitMethod, ModuleRegistration, MpiComm, NvshmemRuntime, UniqueId,
+};
+pub use sys::{cudaStream_t, Bfloat16, CUmodule, Half};

@@ -1,0 +1,439 @@
+//! The process-global runtime: [`NvshmemRuntime`] handles, how it bootstraps ([`InitMethod`]), and
+//! driver-API module registrations ([`ModuleRegistration`]).
+
+use std::fmt;
+use std::os::raw::{c_uint, c_void};
+use std::ptr;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
+
+use crate::error::{Error, Result};
+use crate::library;
+use crate::sys;
+
+/// The 128-byte id of a unique-id bootstrap (`nvshmemx_uniqueid_t`). A plain value: it owns nothing
+/// (the rendezvous server it names lives in the process that generated it until that process's
+/// runtime finalizes).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct UniqueId([u8; UniqueId::SIZE]);
+
+const _: () = assert!(std::mem::size_of::<sys::nvshmemx_uniqueid_t>() == UniqueId::SIZE);
+
+impl UniqueId {
+    /// Size of the raw id in bytes.
+    pub const SIZE: usize = 128;
+
+    /// Starts a rendezvous server in this process and returns its id (`nvshmemx_get_uniqueid`). One
+    /// process of the job calls it, before the job's init, then spreads [`UniqueId::as_bytes`] by its
+    /// own means. Errors with the library's status.
+    pub fn generate() -> Result<UniqueId> {
+        library::open()?;
+        let mut raw = UniqueId::default_raw();
+        // SAFETY: `raw` is a valid, writable nvshmemx_uniqueid_t.
+        Error::check(
+            unsafe { sys::nvshmemx_get_uniqueid(&mut raw) },
+            "nvshmemx_get_uniqueid",
+            "could not start a rendezvous server",
+        )?;
+        // SAFETY: nvshmemx_uniqueid_t is SIZE plain bytes (checked above).
+        Ok(UniqueId(unsafe {
+            std::mem::transmute::<sys::nvshmemx_uniqueid_t, [u8; UniqueId::SIZE]>(raw)
+        }))
+    }
+
+    /// An id received from the generating process.
+    pub fn from_bytes(bytes: [u8; UniqueId::SIZE]) -> UniqueId {
+        UniqueId(bytes)
+    }
+
+    /// The raw bytes, to send to the other processes.
+    pub fn as_bytes(&self) -> &[u8; UniqueId::SIZE] {
+        &self.0
+    }
+
+    fn default_raw() -> sys::nvshmemx_uniqueid_t {
+        sys::nvshmemx_uniqueid_t {
+            version: sys::NVSHMEMX_UNIQUEID_VERSION,
+            internal: [0; sys::NVSHMEM_UNIQUEID_INTERNAL_SIZE as usize],
+        }
+    }
+
+    fn to_raw(self) -> sys::nvshmemx_uniqueid_t {
+        // SAFETY: nvshmemx_uniqueid_t is SIZE plain bytes.
+        unsafe { std::mem::transmute::<[u8; UniqueId::SIZE], sys::nvshmemx_uniqueid_t>(self.0) }
+    }
+}
+
+impl fmt::Debug for UniqueId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "UniqueId(")?;
+        self.0.iter().take(8).try_for_each(|b| write!(f, "{:02x}", b))?;
+        write!(f, "..)")
+    }
+}
+
+/// A non-owning handle on an MPI communicator, for [`InitMethod::MpiComm`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MpiComm(*mut c_void);
+
+// SAFETY: the pointer is only handed to the library at init; from_raw's contract covers its use.
+unsafe impl Send for MpiComm {}
+unsafe impl Sync for MpiComm {}
+
+impl MpiComm {
+    /// Wraps `comm`, a pointer to an initialised `MPI_Comm` (the address of the communicator variable,
+    /// as `nvshmemx_init_attr_t::mpi_comm` expects).
+    ///
+    /// # Safety
+    /// The runtime loads the same MPI library as the application (the one `comm` belongs to), and both
+    /// the communicator and the variable it points to stay valid, with MPI initialised, until the
+    /// runtime initialised with it has finalized (the last [`NvshmemRuntime`], [`crate::SymmetricBuffer`]
+    /// and [`ModuleRegistration`] are dropped). A null pointer is accepted here and refused by init.
+    pub unsafe fn from_raw(comm: *mut c_void) -> MpiComm {
+        MpiComm(comm)
+    }
+
+    /// The pointer given to [`MpiComm::from_raw`].
+    pub fn as_raw(&self) -> *mut c_void {
+        self.0
+    }
+}
+
+/// How [`NvshmemRuntime::init`] finds the other PEs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InitMethod {
+    /// As `nvshmem_init`: the launcher's environment (`nvshmrun`, PMI, MPI as `NVSHMEM_BOOTSTRAP`
+    /// says), or a 1-PE job without a launcher.
+    BootstrapEnv,
+    /// Unique-id bootstrap: each of `nranks` processes passes the same `id` and its own `rank`
+    /// (0 <= rank < nranks).
+    UniqueId {
+        /// The id from [`UniqueId::generate`] in one process of the job.
+        id: UniqueId,
+        /// This process's rank.
+        rank: i32,
+        /// Number of processes (PEs).
+        nranks: i32,
+    },
+    /// MPI communicator bootstrap (`NVSHMEMX_INIT_WITH_MPI_COMM`): the communicator's ranks are the PEs.
+    MpiComm(MpiComm),
+}
+
+/// What a live runtime was started with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Started {
+    method: InitMethod,
+    cuda_device: Option<i32>,
+}
+
+/// The live runtime, shared by every handle, buffer and registration; dropping the last finalizes.
+struct RuntimeState {
+    started: Started,
+}
+
+/// The process-wide registry: the live state, and whether one exists (from its creation to the end
+/// of its finalize, so that an init racing with another thread's last drop waits for the finalize).
+struct Registry {
+    live: Option<Weak<RuntimeState>>,
+    exists: bool,
+}
+
+static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
+    live: None,
+    exists: false,
+});
+static FINALIZED: Condvar = Condvar::new();
+
+fn registry() -> MutexGuard<'static, Registry> {
+    REGISTRY.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Drop for RuntimeState {
+    fn drop(&mut self) {
+        let mut reg = registry();
+        // SAFETY: the runtime is live (this is its last owner); collective, as documented.
+        unsafe { sys::nvshmem_finalize() };
+        reg.exists = false;
+        reg.live = None;
+        FINALIZED.notify_all();
+    }
+}
+
+/// A handle on the process-global NVSHMEM runtime.
+///
+/// [`NvshmemRuntime::init`] initialises the runtime unless it is live; clones are cheap handles on the
+/// same state. The runtime finalizes (`nvshmem_finalize`, collective: every PE must drop its last
+/// owner at the same point of its program) when the last owner is dropped: the last handle,
+/// [`crate::SymmetricBuffer`] or [`ModuleRegistration`], in any order. After that, init may be called
+/// again. Handles are `Send` and `Sync`; the methods are as thread safe as their C calls (barriers:
+/// one thread per PE).
+#[derive(Clone)]
+pub struct NvshmemRuntime {
+    state: Arc<RuntimeState>,
+}
+
+impl fmt::Debug for NvshmemRuntime {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("NvshmemRuntime")
+            .field("method", &self.state.started.method)
+            .field("cuda_device", &self.state.started.cuda_device)
+            .finish()
+    }
+}
+
+impl NvshmemRuntime {
+    /// Initialises the runtime with `method` on `cuda_device` (None: the library picks, node-local PE
+    /// index modulo the visible GPUs), or joins the live one. Collective on the first init: every PE
+    /// calls it (one thread each). Opens the library first ([`crate::library`]).
+    ///
+    /// Errors:
+    /// - `NVSHMEMX_ERROR_INVALID_VALUE` when a runtime is live with another method or device (the
+    ///   message names both), when the runtime was initialised through the C API, or for an MPI
+    ///   communicator that is null;
+    /// - the library's status when `nvshmemx_set_attr_uniqueid_args` or `nvshmemx_init_attr` fail;
+    /// - `NVSHMEMX_ERROR_INTERNAL` when the library cannot be opened.
+    pub fn init(method: InitMethod, cuda_device: Option<i32>) -> Result<NvshmemRuntime> {
+        let wanted = Started { method, cuda_device };
+        let mut reg = registry();
+        loop {
+            if let Some(live) = reg.live.as_ref().and_then(Weak::upgrade) {
+                if live.started == wanted {
+                    return Ok(NvshmemRuntime { state: live });
+                }
+                let what = format!(
+                    "a runtime initialised with {:?} is live; asked for {:?} (drop every NvshmemRuntime, SymmetricBuffer and ModuleRegistration first)",
+                    live.started, wanted
+                );
+                drop(reg); // `live` may be the last owner: its drop takes the registry lock
+                drop(live);
+                return Err(Error::new(
+                    sys::NVSHMEMX_ERROR_INVALID_VALUE,
+                    "NvshmemRuntime::init",
+                    what,
+                ));
+            }
+            if !reg.exists {
+                break;
+            }
+            reg = FINALIZED.wait(reg).unwrap_or_else(|e| e.into_inner());
+        }
+        library::open()?;
+        // SAFETY: no arguments; callable at any time.
+        if unsafe { sys::nvshmemx_init_status() } != sys::NVSHMEM_STATUS_NOT_INITIALIZED {
+            return Err(Error::new(
+                sys::NVSHMEMX_ERROR_INVALID_VALUE,
+                "NvshmemRuntime::init",
+                "the runtime was initialised through the C API (nvshmem_init); the crate does not adopt it",
+            ));
+        }
+        let mut attr = init_attr(cuda_device);
+        let mut flags = 0;
+        let raw_id; // referenced by `attr` until nvshmemx_init_attr returns
+        match method {
+            InitMethod::BootstrapEnv => {}
+            InitMethod::UniqueId { id, rank, nranks } => {
+                raw_id = id.to_raw();
+                // SAFETY: valid pointers; `raw_id` outlives the init call below.
+                let rc = unsafe { sys::nvshmemx_set_attr_uniqueid_args(rank, nranks, &raw_id, &mut attr) };
+                Error::check(
+                    rc,
+                    "nvshmemx_set_attr_uniqueid_args",
+                    format!("bad unique-id arguments: rank {} of {}", rank, nranks),
+                )?;
+                flags = sys::NVSHMEMX_INIT_WITH_UNIQUEID as c_uint;
+            }
+            InitMethod::MpiComm(comm) => {
+                if comm.as_raw().is_null() {
+                    return Err(Error::new(
+                        sys::NVSHMEMX_ERROR_INVALID_VALUE,
+                        "NvshmemRuntime::init",
+                        "InitMethod::MpiComm with a null communicator",
+                    ));
+                }
+                attr.mpi_comm = comm.as_raw();
+                flags = sys::NVSHMEMX_INIT_WITH_MPI_COMM as c_uint;
+            }
+        }
+        // SAFETY: `attr` is fully initialised; the caller's MpiComm contract covers the communicator.
+        let rc = unsafe { sys::nvshmemx_init_attr(flags, &mut attr) };
+        Error::check(
+            rc,
+            "nvshmemx_init_attr",
+            format!("initialisation with {:?} failed", wanted),
+        )?;
+        let state = Arc::new(RuntimeState { started: wanted });
+        reg.live = Some(Arc::downgrade(&state));
+        reg.exists = true;
+        Ok(NvshmemRuntime { state })
+    }
+
+    /// True when a runtime started by [`NvshmemRuntime::init`] is live in this process.
+    pub fn is_live() -> bool {
+        registry().live.as_ref().map_or(false, |w| w.strong_count() > 0)
+    }
+
+    /// The method the live runtime was started with.
+    pub fn method(&self) -> InitMethod {
+        self.state.started.method
+    }
+
+    /// The CUDA device asked for at init (None: the library's choice).
+    pub fn cuda_device(&self) -> Option<i32> {
+        self.state.started.cuda_device
+    }
+
+    /// This PE's id in `NVSHMEM_TEAM_WORLD`, 0 .. n_pes()-1 (`nvshmem_my_pe`).
+    pub fn my_pe(&self) -> i32 {
+        my_pe()
+    }
+
+    /// Number of PEs of the job (`nvshmem_n_pes`).
+    pub fn n_pes(&self) -> i32 {
+        n_pes()
+    }
+
+    /// `nvshmem_barrier_all`: every PE, one thread each; completes this PE's RMA, then waits for all.
+    pub fn barrier_all(&self) {
+        barrier_all()
+    }
+
+    /// `nvshmem_sync_all`: every PE, one thread each; waits for all (no quiet).
+    pub fn sync_all(&self) {
+        // SAFETY: the runtime is live (self).
+        unsafe { sys::nvshmem_sync_all() }
+    }
+
+    /// `nvshmem_quiet`: completes every RMA this PE issued. Any thread.
+    pub fn quiet(&self) {
+        // SAFETY: the runtime is live (self).
+        unsafe { sys::nvshmem_quiet() }
+    }
+
+    /// The library's version (`nvshmemx_vendor_get_version_info`): (major, minor, patch).
+    pub fn library_version(&self) -> (i32, i32, i32) {
+        let (mut major, mut minor, mut patch) = (0, 0, 0);
+        // SAFETY: three writable ints.
+        unsafe { sys::nvshmemx_vendor_get_version_info(&mut major, &mut minor, &mut patch) };
+        (major, minor, patch)
+    }
+
+    /// Gives the kernels of `module` (a `CUmodule` loaded with the CUDA driver API: cubin, PTX,
+    /// NVRTC) access to the device state (`nvshmemx_cumodule_init`), returning a guard that keeps the
+    /// runtime alive and unregisters the module when finalized or dropped. Every PE that loaded the
+    /// module calls it, with the module's context current. Errors with the library's status (for
+    /// example `NVSHMEMX_ERROR_NOT_SUPPORTED` when the heap is in host memory).
+    ///
+    /// # Safety
+    /// `module` is a loaded module, and stays loaded until the guard is finalized or dropped.
+    pub unsafe fn register_module(&self, module: sys::CUmodule) -> Result<ModuleRegistration> {
+        Error::check(
+            sys::nvshmemx_cumodule_init(module),
+            "nvshmemx_cumodule_init",
+            "could not register the module",
+        )?;
+        Ok(ModuleRegistration {
+            _runtime: self.clone(),
+            module,
+            done: false,
+        })
+    }
+
+    pub(crate) fn check_pe(&self, pe: i32, call: &'static str) -> Result<()> {
+        if pe < 0 || pe >= self.n_pes() {
+            return Err(Error::new(
+                sys::NVSHMEMX_ERROR_INVALID_VALUE,
+                call,
+                format!("PE {} is not in 0..{}", pe, self.n_pes()),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// `NVSHMEMX_INIT_ATTR_INITIALIZER` with `cuda_device` (-1: the library picks).
+fn init_attr(cuda_device: Option<i32>) -> sys::nvshmemx_init_attr_t {
+    sys::nvshmemx_init_attr_t {
+        version: sys::NVSHMEMX_INIT_ATTR_VERSION,
+        mpi_comm: ptr::null_mut(),
+        args: sys::nvshmemx_init_args_t {
+            version: sys::NVSHMEMX_INIT_ARGS_VERSION,
+            uid_args: sys::nvshmemx_uniqueid_args_t {
+                version: sys::NVSHMEMX_UNIQUEID_ARGS_VERSION,
+                id: ptr::null_mut(),
+                myrank: -1,
+                nranks: -1,
+            },
+            cuda_device_id: cuda_device.unwrap_or(-1),
+            content: [0; 92],
+        },
+    }
+}
+
+/// A driver-API module's registration ([`NvshmemRuntime::register_module`]). Keeps the runtime alive.
+#[derive(Debug)]
+pub struct ModuleRegistration {
+    _runtime: NvshmemRuntime,
+    module: sys::CUmodule,
+    done: bool,
+}
+
+impl ModuleRegistration {
+    /// Unregisters now (`nvshmemx_cumodule_finalize`); the module may be unloaded afterwards. Errors
+    /// with the library's status; the registration then counts as finalized all the same.
+    pub fn finalize(mut self) -> Result<()> {
+        self.done = true;
+        // SAFETY: register_module's contract: the module is still loaded.
+        Error::check(
+            unsafe { sys::nvshmemx_cumodule_finalize(self.module) },
+            "nvshmemx_cumodule_finalize",
+            "could not unregister the module",
+        )
+    }
+
+    /// The registered module.
+    pub fn module(&self) -> sys::CUmodule {
+        self.module
+    }
+}
+
+impl Drop for ModuleRegistration {
+    /// Unregisters unless [`ModuleRegistration::finalize`] ran, printing a failure to stderr; then
+    /// releases the runtime (which may finalize it: collective).
+    fn drop(&mut self) {
+        if self.done {
+            return;
+        }
+        // SAFETY: register_module's contract: the module is still loaded.
+        let rc = unsafe { sys::nvshmemx_cumodule_finalize(self.module) };
+        if rc != sys::NVSHMEMX_SUCCESS {
+            eprintln!(
+                "{}",
+                Error::new(rc, "nvshmemx_cumodule_finalize", "ModuleRegistration dropped")
+            );
+        }
+    }
+}
+
+/// This PE's id (`nvshmem_my_pe`). Before init the library stops the process with a message.
+pub fn my_pe() -> i32 {
+    // SAFETY: no arguments; the library checks init.
+    unsafe { sys::nvshmem_my_pe() }
+}
+
+/// Number of PEs (`nvshmem_n_pes`). Before init the library stops the process with a message.
+pub fn n_pes() -> i32 {
+    // SAFETY: no arguments; the library checks init.
+    unsafe { sys::nvshmem_n_pes() }
+}
+
+/// `nvshmem_barrier_all`: every PE, one thread each. Before init the library stops the process.
+pub fn barrier_all() {
+    // SAFETY: no arguments; the library checks init.
+    unsafe { sys::nvshmem_barrier_all() }
+}
+
+/// `nvshmemx_init_status`: `NVSHMEM_STATUS_NOT_INITIALIZED` before init and after finalize,
+/// `NVSHMEM_STATUS_IS_INITIALIZED` between. Panics when the library cannot be opened.
+pub fn init_status() -> i32 {
+    // SAFETY: no arguments; callable at any time.
+    unsafe { sys::nvshmemx_init_status() }
+}

@@ -1,0 +1,250 @@
+//! The crate's tests, run as 2 PEs under nvshmrun (README.md): every PE runs the same tests in the
+//! same order (`--test-threads=1`), each starting and ending its own runtime. CPU backend in CI
+//! (NVSHMEM_HEAP_KIND=SYSMEM), GPU heap on the GPU machine: memory is read only through RMA.
+
+use std::ptr;
+
+use nvshmem::sys;
+use nvshmem::{Error, InitMethod, NvshmemRuntime, SymmetricBuffer, UniqueId};
+
+fn runtime() -> NvshmemRuntime {
+    NvshmemRuntime::init(InitMethod::BootstrapEnv, None).expect("init from the launcher's environment")
+}
+
+/// Deterministic pseudo-random values that differ per PE and per call site.
+fn random_values(seed: u64, len: usize) -> Vec<u64> {
+    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        })
+        .collect()
+}
+
+#[test]
+fn queries() {
+    let rt = runtime();
+    assert_eq!(rt.n_pes(), 2, "run under nvshmrun -n 2");
+    assert!(rt.my_pe() >= 0 && rt.my_pe() < 2);
+    assert_eq!(nvshmem::my_pe(), rt.my_pe());
+    assert_eq!(nvshmem::n_pes(), 2);
+    assert_eq!(nvshmem::init_status(), sys::NVSHMEM_STATUS_IS_INITIALIZED);
+    assert!(NvshmemRuntime::is_live());
+    assert_eq!(rt.library_version().0, sys::NVSHMEM_VENDOR_MAJOR_VERSION);
+    // The prefix-stripped raw aliases reach the same functions.
+    assert_eq!(unsafe { nvshmem::team_my_pe(sys::NVSHMEM_TEAM_WORLD) }, rt.my_pe());
+    rt.barrier_all();
+    nvshmem::barrier_all();
+    rt.sync_all();
+    rt.quiet();
+}
+
+#[test]
+fn heap_alloc_and_free() {
+    let rt = runtime();
+    let empty = SymmetricBuffer::<u32>::new(&rt, 0).unwrap();
+    assert!(empty.is_empty());
+    assert_eq!(empty.len(), 0);
+    let a = SymmetricBuffer::<u8>::new(&rt, 1).unwrap();
+    let b = SymmetricBuffer::<f64>::new(&rt, 1000).unwrap();
+    let c = SymmetricBuffer::<[u64; 4]>::new(&rt, 3).unwrap();
+    assert_eq!((a.len(), b.len(), b.bytes(), c.bytes()), (1, 1000, 8000, 96));
+    assert_eq!(b.as_ptr() as usize % 8, 0);
+    assert_eq!(c.as_ptr() as usize % 8, 0);
+    assert_ne!(a.as_ptr() as usize, b.as_ptr() as usize);
+    assert_eq!(b.peer_ptr(rt.my_pe()), Some(b.as_mut_ptr()));
+    // Overflowing sizes fail the same way on every PE, without a collective call.
+    let err = SymmetricBuffer::<u64>::new(&rt, usize::MAX / 4).unwrap_err();
+    assert_eq!(err.status, sys::NVSHMEMX_ERROR_INVALID_VALUE);
+    assert!(err.to_string().contains("overflow"), "{}", err);
+    drop(b);
+    drop(a);
+    // Freed space is reused: the same request gets an address again.
+    let d = SymmetricBuffer::<f64>::new(&rt, 1000).unwrap();
+    assert!(!d.as_ptr().is_null());
+}
+
+#[test]
+fn put_get_real_data() {
+    let rt = runtime();
+    let (me, n) = (rt.my_pe(), rt.n_pes());
+    let right = (me + 1) % n;
+    let left = (me + n - 1) % n;
+    let len = 4096 + 3;
+    let buf = SymmetricBuffer::<u64>::new(&rt, len).unwrap();
+    // Poison the own copy, then let the left neighbour overwrite it.
+    buf.put(0, &vec![u64::MAX; len], me).unwrap();
+    rt.barrier_all();
+    buf.put(0, &random_values(me as u64 + 1, len), right).unwrap();
+    rt.barrier_all();
+    let mut mine = vec![0u64; len];
+    buf.get(0, &mut mine, me).unwrap();
+    assert_eq!(mine, random_values(left as u64 + 1, len));
+    // get from the peer sees what this PE sent it.
+    let mut theirs = vec![0u64; 17];
+    buf.get(100, &mut theirs, right).unwrap();
+    assert_eq!(theirs, random_values(me as u64 + 1, len)[100..117].to_vec());
+    rt.barrier_all();
+    // Typed raw aliases: int_p / int_g on a buffer of i32.
+    let ints = SymmetricBuffer::<i32>::new(&rt, 2).unwrap();
+    unsafe { nvshmem::int_p(ints.as_mut_ptr().add(1), 1000 + me, right) };
+    rt.barrier_all();
+    assert_eq!(unsafe { nvshmem::int_g(ints.as_ptr().add(1), me) }, 1000 + left);
+    // Out-of-range requests are refused before any transfer.
+    assert_eq!(
+        buf.put(len - 1, &[1, 2], right).unwrap_err().status,
+        sys::NVSHMEMX_ERROR_INVALID_VALUE
+    );
+    assert_eq!(
+        buf.get(0, &mut [0u64; 1], n).unwrap_err().status,
+        sys::NVSHMEMX_ERROR_INVALID_VALUE
+    );
+    assert!(buf.put(usize::MAX, &[1], right).is_err());
+    rt.barrier_all();
+}
+
+#[test]
+fn signals() {
+    let rt = runtime();
+    let me = rt.my_pe();
+    let sig = SymmetricBuffer::<u64>::new(&rt, 1).unwrap();
+    unsafe { sys::nvshmemx_signal_op(sig.as_mut_ptr(), 0, sys::NVSHMEM_SIGNAL_SET, me) };
+    rt.barrier_all();
+    // Every PE adds (its id + 1) to PE 0's word.
+    unsafe { nvshmem::signal_op(sig.as_mut_ptr(), me as u64 + 1, sys::NVSHMEM_SIGNAL_ADD, 0) };
+    rt.barrier_all();
+    if me == 0 {
+        assert_eq!(unsafe { nvshmem::signal_fetch(sig.as_mut_ptr()) }, 3);
+    }
+    rt.barrier_all();
+    unsafe { sys::nvshmemx_signal_op(sig.as_mut_ptr(), 42 + me as u64, sys::NVSHMEM_SIGNAL_SET, 1 - me) };
+    rt.barrier_all();
+    assert_eq!(
+        unsafe { sys::nvshmem_signal_fetch(sig.as_mut_ptr()) },
+        42 + (1 - me) as u64
+    );
+    rt.barrier_all();
+}
+
+#[test]
+fn atomics() {
+    let rt = runtime();
+    let me = rt.my_pe();
+    let counter = SymmetricBuffer::<i64>::new(&rt, 1).unwrap();
+    let word = SymmetricBuffer::<u32>::new(&rt, 1).unwrap();
+    unsafe {
+        nvshmem::int64_atomic_set(counter.as_mut_ptr(), 0, me);
+        nvshmem::uint32_atomic_set(word.as_mut_ptr(), 0, me);
+    }
+    rt.barrier_all();
+    let rounds = 100;
+    for _ in 0..rounds {
+        let before = unsafe { nvshmem::int64_atomic_fetch_add(counter.as_mut_ptr(), me as i64 + 1, 0) };
+        assert!((0..3 * rounds).contains(&before));
+    }
+    unsafe { nvshmem::uint32_atomic_or(word.as_mut_ptr(), 1 << me, 0) };
+    rt.barrier_all();
+    if me == 0 {
+        assert_eq!(unsafe { nvshmem::int64_atomic_fetch(counter.as_ptr(), 0) }, 3 * rounds);
+        assert_eq!(unsafe { nvshmem::uint32_atomic_fetch(word.as_ptr(), 0) }, 0b11);
+    }
+    rt.barrier_all();
+    // compare_swap on PE 1's word: exactly one PE wins.
+    unsafe { nvshmem::int64_atomic_set(counter.as_mut_ptr(), 7, 1) };
+    rt.barrier_all();
+    let old = unsafe { nvshmem::int64_atomic_compare_swap(counter.as_mut_ptr(), 7, 100 + me as i64, 1) };
+    rt.barrier_all();
+    let now = unsafe { nvshmem::int64_atomic_fetch(counter.as_ptr(), 1) };
+    assert!(now == 100 || now == 101, "{}", now);
+    // The winner saw 7, the loser saw the winner's value.
+    assert!(old == 7 || old == now, "{} {}", old, now);
+    rt.barrier_all();
+}
+
+#[test]
+fn lifetime_buffer_outlives_handle() {
+    let rt = runtime();
+    let buf = SymmetricBuffer::<u32>::new(&rt, 8).unwrap();
+    drop(rt);
+    assert_eq!(nvshmem::init_status(), sys::NVSHMEM_STATUS_IS_INITIALIZED);
+    assert!(NvshmemRuntime::is_live());
+    let me = buf.runtime().my_pe();
+    buf.put(0, &[me as u32 + 5; 8], me).unwrap();
+    let mut back = [0u32; 8];
+    buf.get(0, &mut back, me).unwrap();
+    assert_eq!(back, [me as u32 + 5; 8]);
+    buf.runtime().barrier_all();
+    drop(buf);
+    assert_eq!(nvshmem::init_status(), sys::NVSHMEM_STATUS_NOT_INITIALIZED);
+    assert!(!NvshmemRuntime::is_live());
+}
+
+#[test]
+fn lifetime_clones_and_reinit() {
+    let rt = runtime();
+    let clone = rt.clone();
+    let joined = runtime(); // same method: a handle on the live runtime
+    drop(rt);
+    drop(joined);
+    assert_eq!(nvshmem::init_status(), sys::NVSHMEM_STATUS_IS_INITIALIZED);
+    let from_thread = std::thread::spawn(move || {
+        let n = clone.n_pes();
+        drop(clone);
+        n
+    })
+    .join()
+    .unwrap();
+    assert_eq!(from_thread, 2);
+    assert_eq!(nvshmem::init_status(), sys::NVSHMEM_STATUS_NOT_INITIALIZED);
+    // A new cycle after the full release.
+    let again = runtime();
+    assert_eq!(again.n_pes(), 2);
+}
+
+#[test]
+fn second_init_with_another_method_is_an_error() {
+    let rt = runtime();
+    let other = InitMethod::UniqueId {
+        id: UniqueId::from_bytes([7; UniqueId::SIZE]),
+        rank: rt.my_pe(),
+        nranks: 2,
+    };
+    let err: Error = NvshmemRuntime::init(other, None).unwrap_err();
+    assert_eq!(err.status, sys::NVSHMEMX_ERROR_INVALID_VALUE);
+    assert!(
+        err.message.contains("BootstrapEnv") && err.message.contains("UniqueId"),
+        "{}",
+        err
+    );
+    let other_device = NvshmemRuntime::init(InitMethod::BootstrapEnv, Some(0)).unwrap_err();
+    assert!(
+        other_device.message.contains("cuda_device: Some(0)"),
+        "{}",
+        other_device
+    );
+    let mpi = InitMethod::MpiComm(unsafe { nvshmem::MpiComm::from_raw(ptr::null_mut()) });
+    assert!(NvshmemRuntime::init(mpi, None).is_err());
+    // The live runtime is untouched.
+    assert_eq!(rt.n_pes(), 2);
+    rt.barrier_all();
+}
+
+#[test]
+fn module_registration_errors_are_reported() {
+    let rt = runtime();
+    // A null module is refused (on the CPU backend: no device interface at all).
+    let err = unsafe { rt.register_module(ptr::null_mut()) }.unwrap_err();
+    assert_ne!(err.status, sys::NVSHMEMX_SUCCESS);
+    rt.barrier_all();
+}
+
+#[test]
+fn unique_id_bytes_round_trip() {
+    let bytes: [u8; UniqueId::SIZE] = std::array::from_fn(|i| i as u8);
+    let id = UniqueId::from_bytes(bytes);
+    assert_eq!(id.as_bytes(), &bytes);
+    assert_eq!(UniqueId::from_bytes(*id.as_bytes()), id);
+}
