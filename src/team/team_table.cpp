@@ -15,6 +15,7 @@ namespace {
 // nvshmemx_team_init rendezvous entries per PE: a PE may have this many team unique ids in use at once.
 constexpr int kRendezvousEntries = 16;
 constexpr std::size_t kAlign = 256;
+constexpr int kMaxTeamsLimit = 65536;  // bounds the free-slot agreement (one round per 32 slots)
 
 std::size_t round_up(std::size_t v, std::size_t a) {
   return (v + a - 1) / a * a;
@@ -58,7 +59,7 @@ int Team::index_of(int world) const {
 }
 
 std::size_t TeamTable::workspace_bytes(int max_teams, std::size_t scratch_bytes, int n_pes) {
-  if (max_teams < NVSHMEM_TEAMS_MIN || max_teams > 65536) return 0;  // create() reports it
+  if (max_teams < NVSHMEM_TEAMS_MIN || max_teams > kMaxTeamsLimit) return 0;  // create() reports it
   return Layout(max_teams, scratch_bytes, n_pes).total;
 }
 
@@ -76,9 +77,9 @@ TeamTable::TeamTable(Bootstrap &boot, SymmetricHeap &heap, Transport &transport,
 Status TeamTable::create(Bootstrap &boot, const NodeInfo &node, SymmetricHeap &heap, Transport &transport,
                          int max_teams, std::size_t scratch_bytes, int timeout_s, std::unique_ptr<TeamTable> *out) {
   constexpr const char *kInit = "nvshmem_init";
-  if (max_teams < NVSHMEM_TEAMS_MIN || max_teams > 65536) {
-    log_error(kInit, "NVSHMEM_MAX_TEAMS=%d is outside [%d, 65536] (slots 0..%d hold the predefined teams)", max_teams,
-              NVSHMEM_TEAMS_MIN, NVSHMEM_TEAMS_MIN - 1);
+  if (max_teams < NVSHMEM_TEAMS_MIN || max_teams > kMaxTeamsLimit) {
+    log_error(kInit, "NVSHMEM_MAX_TEAMS=%d is outside [%d, %d] (slots 0..%d hold the predefined teams)", max_teams,
+              NVSHMEM_TEAMS_MIN, kMaxTeamsLimit, NVSHMEM_TEAMS_MIN - 1);
     return Status::invalid_value;
   }
   std::unique_ptr<TeamTable> t(new TeamTable(boot, heap, transport, max_teams, scratch_bytes, timeout_s));
