@@ -38,8 +38,6 @@ NVSHM_HOSTDEVICE NVSHM_API void nvshmem_global_exit(int status);
 
 NVSHM_HOSTDEVICE NVSHM_API int nvshmem_my_pe(void);
 NVSHM_HOSTDEVICE NVSHM_API int nvshmem_n_pes(void);
-NVSHM_HOSTDEVICE NVSHM_API int nvshmem_team_my_pe(nvshmem_team_t team);
-NVSHM_HOSTDEVICE NVSHM_API int nvshmem_team_n_pes(nvshmem_team_t team);
 /* OpenSHMEM specification level: 1.3. */
 NVSHM_HOSTDEVICE NVSHM_API void nvshmem_info_get_version(int *major, int *minor);
 /* "NVSHMEM v<major>.<minor>.<patch>" of this library, at most NVSHMEM_MAX_NAME_LEN bytes with the NUL. */
@@ -55,6 +53,47 @@ NVSHM_API int nvshmemx_set_attr_uniqueid_args(const int myrank, const int nranks
  * nvshmemx_init_attr(NVSHMEMX_INIT_WITH_MPI_COMM, attr). MPI must stay initialised until nvshmem_finalize.
  * Returns 0, or NVSHMEMX_ERROR_INVALID_VALUE when an argument is NULL. */
 NVSHM_API int nvshmemx_set_attr_mpi_comm_args(void *mpi_comm, nvshmemx_init_attr_t *attr);
+
+/* ---- Teams ("Team Management"; docs/teams.md) ----
+ * A team handle is local to a PE: it names a slot of this PE's table of NVSHMEM_MAX_TEAMS slots.
+ * Predefined: NVSHMEM_TEAM_WORLD, NVSHMEM_TEAM_SHARED and NVSHMEMX_TEAM_NODE (this node's PEs),
+ * NVSHMEMX_TEAM_SAME_MYPE_NODE (the PEs with this PE's node index). Creation and destruction are
+ * collective (one thread per PE); queries may be called by any thread. */
+
+/* This PE's index in `team` / the team's size; -1 for an invalid team. */
+NVSHM_HOSTDEVICE NVSHM_API int nvshmem_team_my_pe(nvshmem_team_t team);
+NVSHM_HOSTDEVICE NVSHM_API int nvshmem_team_n_pes(nvshmem_team_t team);
+/* The index in `dest_team` of the PE with index `src_pe` in `src_team`; -1 when a team is invalid,
+ * src_pe is out of range, or that PE is not in dest_team. */
+NVSHM_HOSTDEVICE NVSHM_API int nvshmem_team_translate_pe(nvshmem_team_t src_team, int src_pe, nvshmem_team_t dest_team);
+/* Collective over `parent_team`: the new team holds the parent's PEs start, start + stride, ...
+ * (size PEs; stride >= 1). Members get the new handle in *new_team, the others
+ * NVSHMEM_TEAM_INVALID. config/config_mask: NVSHMEM_TEAM_CONFIG_MASK_* fields to take from *config
+ * (0: defaults). Returns 0, or nonzero after a message (invalid arguments; no slot free on every
+ * parent PE, naming NVSHMEM_MAX_TEAMS; a PE that did not arrive within NVSHMEM_BOOTSTRAP_TIMEOUT),
+ * with *new_team = NVSHMEM_TEAM_INVALID. */
+NVSHM_API int nvshmem_team_split_strided(nvshmem_team_t parent_team, int start, int stride, int size,
+                                         const nvshmem_team_config_t *config, long config_mask,
+                                         nvshmem_team_t *new_team);
+/* Collective over `parent_team`, seen as a grid of rows of xrange PEs: *xaxis_team receives this PE's
+ * row, *yaxis_team its column. Returns as nvshmem_team_split_strided. */
+NVSHM_API int nvshmem_team_split_2d(nvshmem_team_t parent_team, int xrange, const nvshmem_team_config_t *xaxis_config,
+                                    long xaxis_mask, nvshmem_team_t *xaxis_team,
+                                    const nvshmem_team_config_t *yaxis_config, long yaxis_mask,
+                                    nvshmem_team_t *yaxis_team);
+/* The configuration `team` was created with (defaults for the fields its mask did not give). */
+NVSHM_API void nvshmem_team_get_config(nvshmem_team_t team, nvshmem_team_config_t *config);
+/* Collective over the team's members: frees its slot. NVSHMEM_TEAM_INVALID does nothing; a
+ * predefined team is refused with a message. */
+NVSHM_API void nvshmem_team_destroy(nvshmem_team_t team);
+/* An id for nvshmemx_team_init, made by one PE and passed to the future members by the application;
+ * at most 16 ids of one PE may be in use at once. Returns 0 or NVSHMEMX_ERROR_INVALID_VALUE. */
+NVSHM_API int nvshmemx_team_get_uniqueid(nvshmemx_team_uniqueid_t *uniqueid);
+/* Collective over the npes PEs that pass the same config->uniqueid (config_mask with
+ * NVSHMEM_TEAM_CONFIG_MASK_UNIQUEID), each with its own index pe_idx_in_team in [0, npes): a team of
+ * arbitrary PEs. Returns 0 or nonzero after a message, *team = NVSHMEM_TEAM_INVALID then. */
+NVSHM_API int nvshmemx_team_init(nvshmem_team_t *team, nvshmem_team_config_t *config, long config_mask, int npes,
+                                 int pe_idx_in_team);
 
 /* ---- Memory management (collective over all PEs; "Memory Management Routines") ---- */
 
@@ -260,5 +299,7 @@ NVSHM_API int nvshmemx_cumodule_init(CUmodule module);
 NVSHM_API int nvshmemx_cumodule_finalize(CUmodule module);
 
 NVSHM_EXTERN_C_END
+
+#include "nvshmem_detail/coll_host_api.h"
 
 #endif /* NVSHMEM_DETAIL_HOST_API_H */

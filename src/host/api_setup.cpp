@@ -82,36 +82,6 @@ int nvshmem_n_pes(void) {
   return require_init("nvshmem_n_pes").boot->size();
 }
 
-int nvshmem_team_my_pe(nvshmem_team_t team) {
-  Runtime &rt = require_init("nvshmem_team_my_pe");
-  switch (team) {
-    case NVSHMEM_TEAM_WORLD:
-      return rt.boot->rank();
-    case NVSHMEM_TEAM_SHARED:
-    case NVSHMEMX_TEAM_NODE:
-      return rt.node.my_index;
-    case NVSHMEMX_TEAM_SAME_MYPE_NODE:
-      return rt.node.pes.front() / static_cast<int>(rt.node.pes.size());
-    default:
-      return -1;
-  }
-}
-
-int nvshmem_team_n_pes(nvshmem_team_t team) {
-  Runtime &rt = require_init("nvshmem_team_n_pes");
-  switch (team) {
-    case NVSHMEM_TEAM_WORLD:
-      return rt.boot->size();
-    case NVSHMEM_TEAM_SHARED:
-    case NVSHMEMX_TEAM_NODE:
-      return static_cast<int>(rt.node.pes.size());
-    case NVSHMEMX_TEAM_SAME_MYPE_NODE:
-      return rt.node.n_nodes;
-    default:
-      return -1;
-  }
-}
-
 void nvshmem_info_get_version(int *major, int *minor) {
   *major = NVSHMEM_MAJOR_VERSION;
   *minor = NVSHMEM_MINOR_VERSION;

@@ -1,9 +1,21 @@
-// Host ordering and synchronisation: quiet, fence, barrier_all, sync_all.
+// Host ordering and synchronisation: quiet, fence, and the team barrier / sync whose WORLD case is
+// barrier_all / sync_all (docs/teams.md, "Host synchronisation").
+#include "common/log.hpp"
 #include "cuda/driver.hpp"
 #include "host/runtime.hpp"
 #include "nvshmem_host.h"
 
 using namespace nvshm;
+
+namespace {
+// barrier = quiet + sync. Returns the status; the C entry points decide between a code and abort.
+Status team_barrier(nvshmem_team_t team, bool quiet_first, const char *call) {
+  Runtime &rt = require_init(call);
+  ContextGuard guard(rt.context);
+  if (quiet_first) NVSHM_TRY(rt.transport->quiet());
+  return rt.teams->sync(team, call);
+}
+}  // namespace
 
 extern "C" {
 
@@ -19,16 +31,20 @@ void nvshmem_fence(void) {
   require_ok(rt.transport->fence(), "nvshmem_fence");
 }
 
+int nvshmem_barrier(nvshmem_team_t team) {
+  return team_barrier(team, true, "nvshmem_barrier") == Status::ok ? 0 : 1;
+}
+
+int nvshmem_team_sync(nvshmem_team_t team) {
+  return team_barrier(team, false, "nvshmem_team_sync") == Status::ok ? 0 : 1;
+}
+
 void nvshmem_barrier_all(void) {
-  Runtime &rt = require_init("nvshmem_barrier_all");
-  ContextGuard guard(rt.context);
-  require_ok(rt.transport->quiet(), "nvshmem_barrier_all");
-  require_ok(rt.boot->barrier(), "nvshmem_barrier_all");
+  require_ok(team_barrier(NVSHMEM_TEAM_WORLD, true, "nvshmem_barrier_all"), "nvshmem_barrier_all");
 }
 
 void nvshmem_sync_all(void) {
-  Runtime &rt = require_init("nvshmem_sync_all");
-  require_ok(rt.boot->barrier(), "nvshmem_sync_all");
+  require_ok(team_barrier(NVSHMEM_TEAM_WORLD, false, "nvshmem_sync_all"), "nvshmem_sync_all");
 }
 
 }  // extern "C"

@@ -88,6 +88,10 @@ Status init_device_state(Runtime &rt) {
   NVSHM_TRY(rt.heap->zero(epoch, sizeof(uint64_t)));
   s.barrier_flags = static_cast<uint64_t *>(flags);
   s.barrier_epoch = static_cast<uint64_t *>(epoch);
+  NVSHM_TRY(TeamTable::create(*rt.boot, rt.node, *rt.heap, *rt.transport, static_cast<int>(rt.env.max_teams),
+                              rt.env.reduce_scratch_size, static_cast<int>(rt.env.bootstrap_timeout), &rt.teams));
+  s.teams = rt.teams->device_table();
+  s.max_teams = rt.teams->max_teams();
   if (rt.on_device()) NVSHM_TRY(publish_device_state(s, rt.context));
   return Status::ok;
 }
@@ -124,7 +128,10 @@ Status init_steps(Runtime &rt, unsigned flags, const nvshmemx_init_attr_t *attr)
   }
   {
     ContextGuard guard(rt.context);
-    NVSHM_TRY(SymmetricHeap::create(*rt.boot, rt.node, kind, rt.device, rt.env.symmetric_size, kReservedHeapBytes,
+    const std::size_t reserved =
+        kReservedHeapBytes +
+        TeamTable::workspace_bytes(static_cast<int>(rt.env.max_teams), rt.env.reduce_scratch_size, rt.boot->size());
+    NVSHM_TRY(SymmetricHeap::create(*rt.boot, rt.node, kind, rt.device, rt.env.symmetric_size, reserved,
                                     static_cast<int>(rt.env.bootstrap_timeout), &rt.heap));
     if (kind == HeapKind::device)
       NVSHM_TRY(agree(*rt.boot, make_cuda_transport(&rt.transport)));
@@ -169,6 +176,7 @@ void runtime_finalize() {
     if (rt->on_device()) driver().cuCtxSynchronize();
     require_ok(rt->boot->barrier(), "nvshmem_finalize");
     withdraw_device_state();
+    rt->teams.reset();
     rt->transport.reset();
     rt->heap.reset();
   }
@@ -198,6 +206,12 @@ void *require_remote(const Runtime &rt, const void *sym, std::size_t bytes, int 
     fatal(call, "%s=%p (%zu bytes) is not inside the symmetric heap [%p, %p)", arg_name, sym, bytes,
           static_cast<void *>(rt.heap->local()), static_cast<void *>(rt.heap->local() + rt.heap->size()));
   return rt.heap->translate(sym, pe);
+}
+
+const Team &require_team(const Runtime &rt, nvshmem_team_t team, const char *call) {
+  const Team *t = rt.teams->find(team);
+  if (!t) fatal(call, "team %d is not a valid team of this PE", team);
+  return *t;
 }
 
 void require_ok(Status st, const char *call) {

@@ -10,6 +10,7 @@
 #include "heap/node.hpp"
 #include "heap/symmetric_heap.hpp"
 #include "nvshmem_detail/device_state.h"
+#include "team/team_table.hpp"
 #include "transport/transport.hpp"
 
 namespace nvshm {
@@ -22,6 +23,7 @@ struct Runtime {
   CUcontext context = nullptr;
   std::unique_ptr<SymmetricHeap> heap;
   std::unique_ptr<Transport> transport;
+  std::unique_ptr<TeamTable> teams;
   nvshm_device_state device_state{};
   bool on_device() const { return heap->kind() == HeapKind::device; }
 };
@@ -40,6 +42,8 @@ void require_pe(const Runtime &rt, int pe, const char *call);
 void *require_remote(const Runtime &rt, const void *sym, std::size_t bytes, int pe, const char *call,
                      const char *arg_name);
 void require_ok(Status st, const char *call);
+// The team, or abort naming the call when `team` is not a valid team of this PE.
+const Team &require_team(const Runtime &rt, nvshmem_team_t team, const char *call);
 
 // Writes the device state to every registered translation unit (device_state_registry.cpp).
 Status publish_device_state(const nvshm_device_state &state, CUcontext ctx);

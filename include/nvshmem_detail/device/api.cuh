@@ -99,33 +99,33 @@ __device__ __forceinline__ void barrier_all(bool quiet_first) {
   Group<S>::sync();
 }
 
-__device__ __forceinline__ int team_my_pe(nvshmem_team_t team) {
+/* Teams from the table src/team keeps in GPU memory (docs/teams.md); nullptr for an unused slot
+ * or an id out of range. */
+__device__ __forceinline__ const nvshm_team_device *team_entry(nvshmem_team_t team) {
   const nvshm_device_state &st = state();
-  switch (team) {
-    case NVSHMEM_TEAM_WORLD:
-      return st.my_pe;
-    case NVSHMEM_TEAM_SHARED:
-    case NVSHMEMX_TEAM_NODE:
-      return st.node_my_pe;
-    case NVSHMEMX_TEAM_SAME_MYPE_NODE:
-      return st.my_pe / st.node_n_pes;
-    default:
-      return -1;
-  }
+  if (team < 0 || team >= st.max_teams || st.teams == nullptr || st.teams[team].size == 0) return nullptr;
+  return &st.teams[team];
+}
+__device__ __forceinline__ int team_my_pe(nvshmem_team_t team) {
+  const nvshm_team_device *t = team_entry(team);
+  return t ? t->my_pe : -1;
 }
 __device__ __forceinline__ int team_n_pes(nvshmem_team_t team) {
-  const nvshm_device_state &st = state();
-  switch (team) {
-    case NVSHMEM_TEAM_WORLD:
-      return st.n_pes;
-    case NVSHMEM_TEAM_SHARED:
-    case NVSHMEMX_TEAM_NODE:
-      return st.node_n_pes;
-    case NVSHMEMX_TEAM_SAME_MYPE_NODE:
-      return st.n_pes / st.node_n_pes;
-    default:
-      return -1;
+  const nvshm_team_device *t = team_entry(team);
+  return t ? t->size : -1;
+}
+__device__ __forceinline__ int team_translate_pe(nvshmem_team_t src_team, int src_pe, nvshmem_team_t dest_team) {
+  const nvshm_team_device *s = team_entry(src_team), *d = team_entry(dest_team);
+  if (!s || !d || src_pe < 0 || src_pe >= s->size) return -1;
+  const int world = s->world_pes ? s->world_pes[src_pe] : s->start + src_pe * s->stride;
+  if (d->world_pes) {
+    for (int i = 0; i < d->size; ++i)
+      if (d->world_pes[i] == world) return i;
+    return -1;
   }
+  const int offset = world - d->start;
+  if (offset < 0 || offset % d->stride != 0 || offset / d->stride >= d->size) return -1;
+  return offset / d->stride;
 }
 
 }  // namespace nvshm_dev
@@ -145,6 +145,9 @@ NVSHM_HD_DEF int nvshmem_team_my_pe(nvshmem_team_t team) {
 }
 NVSHM_HD_DEF int nvshmem_team_n_pes(nvshmem_team_t team) {
   return nvshm_dev::team_n_pes(team);
+}
+NVSHM_HD_DEF int nvshmem_team_translate_pe(nvshmem_team_t src_team, int src_pe, nvshmem_team_t dest_team) {
+  return nvshm_dev::team_translate_pe(src_team, src_pe, dest_team);
 }
 NVSHM_HD_DEF void nvshmem_info_get_version(int *major, int *minor) {
   *major = NVSHMEM_MAJOR_VERSION;

@@ -1,0 +1,256 @@
+// Host blocking collectives over a team (docs/collectives.md, "Host path"): every member pulls what
+// it needs from the members' symmetric sources through the transport, between two host team
+// synchronisations, so they work on both heap kinds. Typed names are generated from the tables in
+// nvshmem_detail/type_lists.h.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+#include "common/log.hpp"
+#include "cuda/driver.hpp"
+#include "host/runtime.hpp"
+#include "nvshmem_host.h"
+
+using namespace nvshm;
+
+namespace {
+
+bool symmetric(const Runtime &rt, const void *p, std::size_t bytes, const char *call, const char *arg) {
+  if (bytes == 0 || rt.heap->contains(p, bytes)) return true;
+  log_error(call, "%s=%p (%zu bytes) is not inside the symmetric heap", arg, p, bytes);
+  return false;
+}
+
+// `bytes` of member `member`'s symmetric `source` into this PE's `local` (a heap or host address).
+Status pull(const Runtime &rt, const Team &t, int member, void *local, const void *source, std::size_t bytes) {
+  if (bytes == 0) return Status::ok;
+  return rt.transport->get(local, rt.heap->translate(source, t.world_pe(member)), bytes);
+}
+
+// The shape every host collective has: check, sync (every member's source is ready and its dest
+// free), `gather` (reads the members' sources), sync (the sources may be reused), `finish` (writes
+// this PE's dest: after the second sync, so dest may alias source). Returns 0 or 1 (after a message).
+template <typename Check, typename Gather, typename Finish>
+int collective(nvshmem_team_t team, const char *call, Check check, Gather gather, Finish finish) {
+  Runtime &rt = require_init(call);
+  ContextGuard guard(rt.context);
+  const Team *t = rt.teams->find(team);
+  if (!t) {
+    log_error(call, "team %d is not a valid team of this PE", team);
+    return 1;
+  }
+  if (!check(rt, *t)) return 1;
+  Status st = rt.teams->sync(team, call);
+  if (st == Status::ok) st = gather(rt, *t);
+  if (st == Status::ok) st = rt.teams->sync(team, call);
+  if (st == Status::ok) st = finish(rt, *t);
+  return st == Status::ok ? 0 : 1;
+}
+
+const auto kNothing = [](const Runtime &, const Team &) { return Status::ok; };
+
+int broadcast_bytes(nvshmem_team_t team, void *dest, const void *source, std::size_t bytes, int root,
+                    const char *call) {
+  return collective(
+      team, call,
+      [&](const Runtime &rt, const Team &t) {
+        if (root < 0 || root >= t.size) {
+          log_error(call, "PE_root=%d is not a PE index of team %d (%d PEs)", root, team, t.size);
+          return false;
+        }
+        return symmetric(rt, dest, bytes, call, "dest") && symmetric(rt, source, bytes, call, "source");
+      },
+      [&](const Runtime &rt, const Team &t) {
+        if (t.my_index == root && dest == source) return Status::ok;
+        return pull(rt, t, root, dest, source, bytes);
+      },
+      kNothing);
+}
+
+int fcollect_bytes(nvshmem_team_t team, void *dest, const void *source, std::size_t bytes, const char *call) {
+  return collective(
+      team, call,
+      [&](const Runtime &rt, const Team &t) {
+        return symmetric(rt, dest, bytes * t.size, call, "dest") && symmetric(rt, source, bytes, call, "source");
+      },
+      [&](const Runtime &rt, const Team &t) {
+        for (int k = 0; k < t.size; ++k) {
+          const int member = (t.my_index + k) % t.size;  // members start at different peers
+          NVSHM_TRY(pull(rt, t, member, static_cast<char *>(dest) + member * bytes, source, bytes));
+        }
+        return Status::ok;
+      },
+      kNothing);
+}
+
+int alltoall_bytes(nvshmem_team_t team, void *dest, const void *source, std::size_t bytes, const char *call) {
+  return collective(
+      team, call,
+      [&](const Runtime &rt, const Team &t) {
+        return symmetric(rt, dest, bytes * t.size, call, "dest") &&
+               symmetric(rt, source, bytes * t.size, call, "source");
+      },
+      [&](const Runtime &rt, const Team &t) {
+        for (int k = 0; k < t.size; ++k) {
+          const int member = (t.my_index + k) % t.size;
+          NVSHM_TRY(pull(rt, t, member, static_cast<char *>(dest) + member * bytes,
+                         static_cast<const char *>(source) + t.my_index * bytes, bytes));
+        }
+        return Status::ok;
+      },
+      kNothing);
+}
+
+// ---- reductions: combined in host memory, in team order, so every member gets the same bits ----
+template <typename T>
+constexpr bool kLowFloat = std::is_same_v<T, half> || std::is_same_v<T, __nv_bfloat16>;
+template <typename T>
+using Acc = std::conditional_t<kLowFloat<T>, float, T>;
+
+template <typename T>
+Acc<T> widen(T v) {
+  if constexpr (std::is_same_v<T, half>)
+    return __half2float(v);
+  else if constexpr (std::is_same_v<T, __nv_bfloat16>)
+    return __bfloat162float(v);
+  else
+    return v;
+}
+template <typename T>
+T narrow(Acc<T> v) {
+  if constexpr (std::is_same_v<T, half>)
+    return __float2half_rn(v);
+  else if constexpr (std::is_same_v<T, __nv_bfloat16>)
+    return __float2bfloat16_rn(v);
+  else
+    return v;
+}
+
+// Integer sum and product wrap in two's complement (computed in 64-bit unsigned, then truncated).
+struct OpSum {
+  template <typename A>
+  static A apply(A a, A b) {
+    if constexpr (std::is_integral_v<A>)
+      return static_cast<A>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+    else
+      return a + b;
+  }
+};
+struct OpProd {
+  template <typename A>
+  static A apply(A a, A b) {
+    if constexpr (std::is_integral_v<A>)
+      return static_cast<A>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+    else
+      return a * b;
+  }
+};
+struct OpMin {
+  template <typename A>
+  static A apply(A a, A b) {
+    return b < a ? b : a;
+  }
+};
+struct OpMax {
+  template <typename A>
+  static A apply(A a, A b) {
+    return a < b ? b : a;
+  }
+};
+struct OpAnd {
+  template <typename A>
+  static A apply(A a, A b) {
+    return static_cast<A>(a & b);
+  }
+};
+struct OpOr {
+  template <typename A>
+  static A apply(A a, A b) {
+    return static_cast<A>(a | b);
+  }
+};
+struct OpXor {
+  template <typename A>
+  static A apply(A a, A b) {
+    return static_cast<A>(a ^ b);
+  }
+};
+
+// reduce (scatter = false): every member reduces all of `source`; reducescatter: member i reduces
+// block i. nreduce counts result elements.
+template <typename T, typename Op>
+int reduce(nvshmem_team_t team, T *dest, const T *source, std::size_t nreduce, bool scatter, const char *call) {
+  std::vector<Acc<T>> acc;
+  std::vector<T> result;
+  const std::size_t bytes = nreduce * sizeof(T);
+  return collective(
+      team, call,
+      [&](const Runtime &rt, const Team &t) {
+        return symmetric(rt, dest, bytes, call, "dest") &&
+               symmetric(rt, source, scatter ? bytes * t.size : bytes, call, "source");
+      },
+      [&](const Runtime &rt, const Team &t) {
+        const T *block = source + (scatter ? t.my_index * nreduce : 0);
+        std::vector<T> in(nreduce);
+        acc.resize(nreduce);
+        for (int member = 0; member < t.size; ++member) {
+          NVSHM_TRY(pull(rt, t, member, in.data(), block, bytes));
+          for (std::size_t k = 0; k < nreduce; ++k)
+            acc[k] = member == 0 ? widen(in[k]) : Op::apply(acc[k], widen(in[k]));
+        }
+        result.resize(nreduce);
+        for (std::size_t k = 0; k < nreduce; ++k) result[k] = narrow<T>(acc[k]);
+        return Status::ok;
+      },
+      [&](const Runtime &rt, const Team &) {
+        return bytes ? rt.transport->put(dest, result.data(), bytes) : Status::ok;
+      });
+}
+
+}  // namespace
+
+extern "C" {
+
+#define NVSHM_DEFINE_HOST_COLL(NAME, T)                                                                       \
+  int nvshmem_##NAME##_broadcast(nvshmem_team_t team, T *dest, const T *source, size_t nelems, int PE_root) { \
+    return broadcast_bytes(team, dest, source, nelems * sizeof(T), PE_root, "nvshmem_" #NAME "_broadcast");   \
+  }                                                                                                           \
+  int nvshmem_##NAME##_fcollect(nvshmem_team_t team, T *dest, const T *source, size_t nelems) {               \
+    return fcollect_bytes(team, dest, source, nelems * sizeof(T), "nvshmem_" #NAME "_fcollect");              \
+  }                                                                                                           \
+  int nvshmem_##NAME##_alltoall(nvshmem_team_t team, T *dest, const T *source, size_t nelems) {               \
+    return alltoall_bytes(team, dest, source, nelems * sizeof(T), "nvshmem_" #NAME "_alltoall");              \
+  }
+NVSHM_FOR_EACH_COLL_TYPE(NVSHM_DEFINE_HOST_COLL)
+#undef NVSHM_DEFINE_HOST_COLL
+
+int nvshmem_broadcastmem(nvshmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root) {
+  return broadcast_bytes(team, dest, source, nelems, PE_root, "nvshmem_broadcastmem");
+}
+int nvshmem_fcollectmem(nvshmem_team_t team, void *dest, const void *source, size_t nelems) {
+  return fcollect_bytes(team, dest, source, nelems, "nvshmem_fcollectmem");
+}
+int nvshmem_alltoallmem(nvshmem_team_t team, void *dest, const void *source, size_t nelems) {
+  return alltoall_bytes(team, dest, source, nelems, "nvshmem_alltoallmem");
+}
+
+#define NVSHM_OP_and OpAnd
+#define NVSHM_OP_or OpOr
+#define NVSHM_OP_xor OpXor
+#define NVSHM_OP_min OpMin
+#define NVSHM_OP_max OpMax
+#define NVSHM_OP_sum OpSum
+#define NVSHM_OP_prod OpProd
+#define NVSHM_DEFINE_HOST_REDUCE(OP, NAME, T)                                                                      \
+  int nvshmem_##NAME##_##OP##_reduce(nvshmem_team_t team, T *dest, const T *source, size_t nreduce) {              \
+    return reduce<T, NVSHM_OP_##OP>(team, dest, source, nreduce, false, "nvshmem_" #NAME "_" #OP "_reduce");       \
+  }                                                                                                                \
+  int nvshmem_##NAME##_##OP##_reducescatter(nvshmem_team_t team, T *dest, const T *source, size_t nreduce) {       \
+    return reduce<T, NVSHM_OP_##OP>(team, dest, source, nreduce, true, "nvshmem_" #NAME "_" #OP "_reducescatter"); \
+  }
+NVSHM_FOR_EACH_REDUCE_OP_TYPE(NVSHM_DEFINE_HOST_REDUCE)
+
+}  // extern "C"

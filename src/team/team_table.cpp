@@ -1,0 +1,441 @@
+#include "team/team_table.hpp"
+
+#include <sched.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <string>
+
+#include "common/log.hpp"
+
+namespace nvshm {
+namespace {
+// nvshmemx_team_init rendezvous entries per PE: a PE may have this many team unique ids in use at once.
+constexpr int kRendezvousEntries = 16;
+constexpr std::size_t kAlign = 256;
+constexpr int kMaxTeamsLimit = 65536;  // bounds the free-slot agreement (one round per 32 slots)
+
+std::size_t round_up(std::size_t v, std::size_t a) {
+  return (v + a - 1) / a * a;
+}
+
+// Where each part of the workspace lies, as byte offsets into the pool (docs/teams.md).
+struct Layout {
+  std::size_t sync_words, mask_words, rendezvous_words, scratch_stride;
+  std::size_t epochs, pes, rendezvous, table, scratch, total;
+  Layout(int max_teams, std::size_t scratch_bytes, int n_pes) {
+    const std::size_t t = static_cast<std::size_t>(max_teams), n = static_cast<std::size_t>(n_pes);
+    sync_words = NVSHM_TEAM_SYNC_WORDS(n_pes);
+    mask_words = (t + 63) / 64;
+    rendezvous_words = mask_words + n;
+    scratch_stride = round_up(scratch_bytes, kAlign);
+    epochs = t * sync_words * sizeof(uint64_t);
+    pes = epochs + t * NVSHM_TEAM_EPOCH_WORDS * sizeof(uint64_t);
+    rendezvous = pes + round_up(t * n * sizeof(int), sizeof(uint64_t));
+    table = rendezvous + kRendezvousEntries * rendezvous_words * sizeof(uint64_t);
+    scratch = round_up(table + t * sizeof(nvshm_team_device), kAlign);
+    total = scratch + t * scratch_stride;
+  }
+};
+
+std::string pe_list(const std::vector<int> &pes) {
+  std::string s;
+  for (int pe : pes) s += (s.empty() ? "" : ", ") + std::to_string(pe);
+  return s;
+}
+}  // namespace
+
+int Team::index_of(int world) const {
+  if (size == 0) return -1;
+  if (!pes.empty()) {
+    auto it = std::find(pes.begin(), pes.end(), world);
+    return it == pes.end() ? -1 : static_cast<int>(it - pes.begin());
+  }
+  const int d = world - start;
+  if (d < 0 || d % stride != 0 || d / stride >= size) return -1;
+  return d / stride;
+}
+
+std::size_t TeamTable::workspace_bytes(int max_teams, std::size_t scratch_bytes, int n_pes) {
+  if (max_teams < NVSHMEM_TEAMS_MIN || max_teams > kMaxTeamsLimit) return 0;  // create() reports it
+  return Layout(max_teams, scratch_bytes, n_pes).total;
+}
+
+TeamTable::TeamTable(Bootstrap &boot, SymmetricHeap &heap, Transport &transport, int max_teams,
+                     std::size_t scratch_bytes, int timeout_s)
+    : boot_(boot),
+      heap_(heap),
+      transport_(transport),
+      my_pe_(boot.rank()),
+      n_pes_(boot.size()),
+      scratch_bytes_(scratch_bytes),
+      timeout_s_(timeout_s),
+      slots_(static_cast<std::size_t>(max_teams)) {}
+
+Status TeamTable::create(Bootstrap &boot, const NodeInfo &node, SymmetricHeap &heap, Transport &transport,
+                         int max_teams, std::size_t scratch_bytes, int timeout_s, std::unique_ptr<TeamTable> *out) {
+  constexpr const char *kInit = "nvshmem_init";
+  if (max_teams < NVSHMEM_TEAMS_MIN || max_teams > kMaxTeamsLimit) {
+    log_error(kInit, "NVSHMEM_MAX_TEAMS=%d is outside [%d, %d] (slots 0..%d hold the predefined teams)", max_teams,
+              NVSHMEM_TEAMS_MIN, kMaxTeamsLimit, NVSHMEM_TEAMS_MIN - 1);
+    return Status::invalid_value;
+  }
+  std::unique_ptr<TeamTable> t(new TeamTable(boot, heap, transport, max_teams, scratch_bytes, timeout_s));
+  const Layout layout(max_teams, scratch_bytes, boot.size());
+  void *pool = nullptr;
+  NVSHM_TRY(heap.allocate(boot, layout.total, kAlign, kInit, &pool));
+  t->pool_ = static_cast<char *>(pool);
+  NVSHM_TRY(heap.zero(pool, layout.scratch));  // everything but the scratch buffers
+  if (heap.kind() == HeapKind::device)
+    t->device_table_ = reinterpret_cast<nvshm_team_device *>(t->pool_ + layout.table);
+
+  const int me = boot.rank(), node_n = static_cast<int>(node.pes.size());
+  Team world;
+  world.size = boot.size();
+  world.my_index = me;
+  t->slots_[NVSHMEM_TEAM_WORLD] = world;
+  Team shared;  // the node's PEs (consecutive world ids on one node)
+  shared.size = node_n;
+  shared.my_index = node.my_index;
+  shared.start = node.pes.front();
+  if (!node.consecutive()) shared.pes = node.pes;
+  t->slots_[NVSHMEM_TEAM_SHARED] = shared;
+  t->slots_[NVSHMEMX_TEAM_NODE] = shared;
+  Team same;  // the PEs with this PE's node-local index, one per node (nodes of equal size, in blocks)
+  same.size = node.n_nodes;
+  same.my_index = (me - node.my_index) / node_n;
+  same.start = node.my_index;
+  same.stride = node_n;
+  t->slots_[NVSHMEMX_TEAM_SAME_MYPE_NODE] = same;
+  for (Team &team : t->slots_) team.config = NVSHMEM_TEAM_CONFIG_INITIALIZER;
+  // Slots 4 and 5 (NVSHMEM's internal same-GPU and GPU-leader teams) stay reserved and empty.
+  for (int slot = 0; slot < max_teams; ++slot) NVSHM_TRY(t->write_device_entry(slot));
+  *out = std::move(t);
+  return Status::ok;
+}
+
+uint64_t *TeamTable::sync_flags(int slot) const {
+  const Layout l(max_teams(), scratch_bytes_, n_pes_);
+  return reinterpret_cast<uint64_t *>(pool_) + static_cast<std::size_t>(slot) * l.sync_words;
+}
+
+uint64_t *TeamTable::rendezvous(int entry) const {
+  const Layout l(max_teams(), scratch_bytes_, n_pes_);
+  return reinterpret_cast<uint64_t *>(pool_ + l.rendezvous) + static_cast<std::size_t>(entry) * l.rendezvous_words;
+}
+
+Status TeamTable::write_device_entry(int slot) {
+  if (!device_table_) return Status::ok;
+  const Layout l(max_teams(), scratch_bytes_, n_pes_);
+  const Team &t = slots_[slot];
+  nvshm_team_device d{};
+  d.size = t.size;
+  d.my_pe = t.size ? t.my_index : -1;
+  d.start = t.start;
+  d.stride = t.pes.empty() ? t.stride : 0;
+  int *pes = reinterpret_cast<int *>(pool_ + l.pes) + static_cast<std::size_t>(slot) * n_pes_;
+  if (!t.pes.empty()) {
+    NVSHM_TRY(transport_.put(pes, t.pes.data(), t.pes.size() * sizeof(int)));
+    d.world_pes = pes;
+  }
+  d.sync_flags = sync_flags(slot);
+  d.sync_epoch =
+      reinterpret_cast<uint64_t *>(pool_ + l.epochs) + static_cast<std::size_t>(slot) * NVSHM_TEAM_EPOCH_WORDS;
+  d.scratch = pool_ + l.scratch + static_cast<std::size_t>(slot) * l.scratch_stride;
+  d.scratch_bytes = scratch_bytes_;
+  return transport_.put(device_table_ + slot, &d, sizeof d);
+}
+
+Status TeamTable::install(int slot, Team team) {
+  team.rounds = 0;
+  slots_[slot] = std::move(team);
+  return write_device_entry(slot);
+}
+
+const Team *TeamTable::find(nvshmem_team_t team) const {
+  if (team < 0 || team >= max_teams() || slots_[team].size == 0) return nullptr;
+  return &slots_[team];
+}
+
+int TeamTable::translate(nvshmem_team_t src, int src_pe, nvshmem_team_t dest) const {
+  const Team *s = find(src), *d = find(dest);
+  if (!s || !d || src_pe < 0 || src_pe >= s->size) return -1;
+  return d->index_of(s->world_pe(src_pe));
+}
+
+Status TeamTable::wait_words(const uint64_t *remote, int n, uint32_t tag, const char *what,
+                             const std::vector<int> &names, std::vector<uint64_t> *seen, const char *call) {
+  using clock = std::chrono::steady_clock;
+  const auto t0 = clock::now();
+  seen->assign(static_cast<std::size_t>(n), 0);
+  for (unsigned polls = 0;; ++polls) {
+    NVSHM_TRY(transport_.get(seen->data(), remote, static_cast<std::size_t>(n) * sizeof(uint64_t)));
+    std::vector<int> missing;
+    for (int i = 0; i < n; ++i)
+      if (static_cast<uint32_t>((*seen)[i] >> 32) != tag) missing.push_back(names[i]);
+    if (missing.empty()) break;
+    const auto waited = clock::now() - t0;
+    if (waited > std::chrono::seconds(timeout_s_)) {
+      log_error(call, "timed out after %d s (NVSHMEM_BOOTSTRAP_TIMEOUT): %s %s did not arrive", timeout_s_, what,
+                pe_list(missing).c_str());
+      return Status::timeout;
+    }
+    if (polls < 64) continue;
+    if (waited < std::chrono::milliseconds(1))
+      sched_yield();
+    else
+      usleep(50);
+  }
+  std::atomic_thread_fence(std::memory_order_acquire);  // the data written before the words
+  return Status::ok;
+}
+
+Status TeamTable::exchange(int slot, uint32_t mine, std::vector<uint32_t> *values, const char *call) {
+  Team &t = slots_[slot];
+  const uint64_t round = ++t.rounds;
+  const uint32_t tag = static_cast<uint32_t>(round);
+  // Two banks used in turn: a member can only be one round ahead, so it never overwrites a word of
+  // the round a slower member is still reading.
+  uint64_t *bank = host_words(slot) + (round & 1) * static_cast<std::size_t>(n_pes_);
+  const uint64_t word = (static_cast<uint64_t>(tag) << 32) | mine;
+  for (int k = 1; k < t.size; ++k) {
+    const int member = (t.my_index + k) % t.size;
+    void *remote = heap_.translate(bank + t.my_index, t.world_pe(member));
+    NVSHM_TRY(transport_.atomic(remote, AtomicArgs{AtomicOp::set, 8, word, 0}, nullptr));
+  }
+  NVSHM_TRY(transport_.put(bank + t.my_index, &word, sizeof word));  // own word: the wait checks every member
+  std::vector<int> names(static_cast<std::size_t>(t.size));
+  for (int i = 0; i < t.size; ++i) names[i] = t.world_pe(i);
+  std::vector<uint64_t> seen;
+  NVSHM_TRY(wait_words(bank, t.size, tag, "PEs", names, &seen, call));
+  values->resize(seen.size());
+  for (std::size_t i = 0; i < seen.size(); ++i) (*values)[i] = static_cast<uint32_t>(seen[i]);
+  return Status::ok;
+}
+
+Status TeamTable::sync(nvshmem_team_t team, const char *call) {
+  if (!find(team)) {
+    log_error(call, "team %d is not a valid team of this PE", team);
+    return Status::invalid_value;
+  }
+  std::vector<uint32_t> values;
+  return exchange(team, 0, &values, call);
+}
+
+uint32_t TeamTable::free_mask_chunk(int chunk) const {
+  uint32_t mask = 0;
+  for (int bit = 0; bit < 32; ++bit) {
+    const int slot = chunk * 32 + bit;
+    if (slot >= NVSHMEM_TEAMS_MIN && slot < max_teams() && slots_[slot].size == 0) mask |= 1u << bit;
+  }
+  return mask;
+}
+
+namespace {
+nvshmem_team_config_t effective_config(const nvshmem_team_config_t *config, long mask) {
+  nvshmem_team_config_t c = NVSHMEM_TEAM_CONFIG_INITIALIZER;
+  if (config && (mask & NVSHMEM_TEAM_CONFIG_MASK_NUM_CONTEXTS)) c.num_contexts = config->num_contexts;
+  if (config && (mask & NVSHMEM_TEAM_CONFIG_MASK_UNIQUEID)) c.uniqueid = config->uniqueid;
+  return c;
+}
+
+void log_out_of_slots(const char *call, int max_teams, const char *who) {
+  log_error(call,
+            "no team slot is free on every PE of %s: NVSHMEM_MAX_TEAMS=%d slots (%d predefined); destroy teams "
+            "that are no longer needed or raise NVSHMEM_MAX_TEAMS",
+            who, max_teams, NVSHMEM_TEAMS_MIN);
+}
+}  // namespace
+
+Status TeamTable::split(nvshmem_team_t parent, const Span &mine, const nvshmem_team_config_t *config, long config_mask,
+                        nvshmem_team_t *out, const char *call) {
+  const Team &p = slots_[parent];
+  // Agree on the lowest slot free on every member of the parent, 32 slots per round; every
+  // member sees the same AND, so all leave the loop at the same round.
+  int slot = -1;
+  std::vector<uint32_t> values;
+  for (int chunk = 0; chunk * 32 < max_teams() && slot < 0; ++chunk) {
+    NVSHM_TRY(exchange(parent, free_mask_chunk(chunk), &values, call));
+    uint32_t all = ~0u;
+    for (uint32_t v : values) all &= v;
+    if (all) slot = chunk * 32 + __builtin_ctz(all);
+  }
+  if (slot < 0) {
+    log_out_of_slots(call, max_teams(), "the parent team");
+    return Status::out_of_memory;
+  }
+  if (mine.size == 0) return Status::ok;
+  Team t;
+  t.size = mine.size;
+  t.my_index = (p.my_index - mine.start) / mine.stride;
+  if (p.pes.empty()) {
+    t.start = p.world_pe(mine.start);
+    t.stride = p.stride * mine.stride;
+  } else {
+    for (int i = 0; i < mine.size; ++i) t.pes.push_back(p.world_pe(mine.start + i * mine.stride));
+    t.start = t.pes.front();
+  }
+  t.config = effective_config(config, config_mask);
+  NVSHM_TRY(install(slot, std::move(t)));
+  *out = slot;
+  return Status::ok;
+}
+
+Status TeamTable::split_strided(nvshmem_team_t parent, int start, int stride, int size,
+                                const nvshmem_team_config_t *config, long config_mask, nvshmem_team_t *out,
+                                const char *call) {
+  *out = NVSHMEM_TEAM_INVALID;
+  const Team *p = find(parent);
+  if (!p) {
+    log_error(call, "parent team %d is not a valid team of this PE", parent);
+    return Status::invalid_value;
+  }
+  const char *cause = nullptr;
+  if (size < 1)
+    cause = "size must be at least 1";
+  else if (start < 0 || start >= p->size)
+    cause = "start must be a PE index of the parent team";
+  else if (stride < 1)
+    cause = "stride must be at least 1";
+  else if (static_cast<long long>(start) + static_cast<long long>(size - 1) * stride >= p->size)
+    cause = "the last PE, start + (size - 1) * stride, is past the parent team";
+  else if (config_mask != 0 && !config)
+    cause = "config is NULL but config_mask is not 0";
+  if (cause) {
+    log_error(call, "invalid arguments start=%d stride=%d size=%d for parent team %d of %d PEs: %s", start, stride,
+              size, parent, p->size, cause);
+    return Status::invalid_value;
+  }
+  const int d = p->my_index - start;
+  const bool member = d >= 0 && d % stride == 0 && d / stride < size;
+  return split(parent, member ? Span{start, stride, size} : Span{0, 1, 0}, config, config_mask, out, call);
+}
+
+Status TeamTable::split_2d(nvshmem_team_t parent, int xrange, const nvshmem_team_config_t *xconfig, long xmask,
+                           nvshmem_team_t *xteam, const nvshmem_team_config_t *yconfig, long ymask,
+                           nvshmem_team_t *yteam, const char *call) {
+  *xteam = *yteam = NVSHMEM_TEAM_INVALID;
+  const Team *p = find(parent);
+  if (!p) {
+    log_error(call, "parent team %d is not a valid team of this PE", parent);
+    return Status::invalid_value;
+  }
+  if (xrange < 1 || (xmask != 0 && !xconfig) || (ymask != 0 && !yconfig)) {
+    log_error(call, "invalid arguments for parent team %d: xrange=%d must be at least 1%s", parent, xrange,
+              (xmask && !xconfig) || (ymask && !yconfig) ? ", and a config is NULL with a non-zero mask" : "");
+    return Status::invalid_value;
+  }
+  const int n = p->size, x = std::min(xrange, n), me = p->my_index;
+  // Every row of x PEs is one x-team and every column one y-team; all rows (all columns) share one slot.
+  const int row_start = me / x * x, column = me % x;
+  NVSHM_TRY(split(parent, Span{row_start, 1, std::min(x, n - row_start)}, xconfig, xmask, xteam, call));
+  return split(parent, Span{column, x, (n - column + x - 1) / x}, yconfig, ymask, yteam, call);
+}
+
+Status TeamTable::destroy(nvshmem_team_t team, const char *call) {
+  if (team == NVSHMEM_TEAM_INVALID) return Status::ok;
+  if (!find(team)) {
+    log_error(call, "team %d is not a valid team of this PE", team);
+    return Status::invalid_value;
+  }
+  if (team < NVSHMEM_TEAMS_MIN) {
+    log_error(call,
+              "team %d is a predefined team; only teams created by a split or nvshmemx_team_init can be destroyed",
+              team);
+    return Status::invalid_value;
+  }
+  // After this round no member writes this PE's words of the slot any more, and no member reuses
+  // the slot before this PE offers it again (after zeroing), so the next team starts from zeros.
+  NVSHM_TRY(transport_.quiet());
+  NVSHM_TRY(sync(team, call));
+  const Layout l(max_teams(), scratch_bytes_, n_pes_);
+  NVSHM_TRY(heap_.zero(sync_flags(team), l.sync_words * sizeof(uint64_t)));
+  NVSHM_TRY(heap_.zero(pool_ + l.epochs + static_cast<std::size_t>(team) * NVSHM_TEAM_EPOCH_WORDS * sizeof(uint64_t),
+                       NVSHM_TEAM_EPOCH_WORDS * sizeof(uint64_t)));
+  return install(team, Team{});
+}
+
+Status TeamTable::make_uniqueid(nvshmemx_team_uniqueid_t *id, const char *call) {
+  if (!id) {
+    log_error(call, "uniqueid is NULL");
+    return Status::invalid_value;
+  }
+  if (static_cast<uint32_t>(++uniqueid_serial_) == 0) ++uniqueid_serial_;  // 0 marks an id as invalid
+  const uint32_t serial = static_cast<uint32_t>(uniqueid_serial_);
+  const Layout l(max_teams(), scratch_bytes_, n_pes_);
+  // The entry: the AND of the members' free-slot masks, then one word per member.
+  std::vector<uint64_t> entry(l.rendezvous_words, 0);
+  std::fill(entry.begin(), entry.begin() + static_cast<std::ptrdiff_t>(l.mask_words), ~0ull);
+  NVSHM_TRY(transport_.put(rendezvous(static_cast<int>(serial % kRendezvousEntries)), entry.data(),
+                           entry.size() * sizeof(uint64_t)));
+  *id = (static_cast<uint64_t>(my_pe_ + 1) << 32) | serial;
+  return Status::ok;
+}
+
+Status TeamTable::init_from_uniqueid(const nvshmem_team_config_t *config, long config_mask, int npes, int my_index,
+                                     nvshmem_team_t *out, const char *call) {
+  *out = NVSHMEM_TEAM_INVALID;
+  if (!config || !(config_mask & NVSHMEM_TEAM_CONFIG_MASK_UNIQUEID)) {
+    log_error(call,
+              "needs config->uniqueid (from nvshmemx_team_get_uniqueid) and NVSHMEM_TEAM_CONFIG_MASK_UNIQUEID "
+              "in config_mask");
+    return Status::invalid_value;
+  }
+  const int owner = static_cast<int>(config->uniqueid >> 32) - 1;
+  const uint32_t serial = static_cast<uint32_t>(config->uniqueid);
+  if (owner < 0 || owner >= n_pes_ || serial == 0) {
+    log_error(call, "uniqueid %#llx did not come from nvshmemx_team_get_uniqueid",
+              static_cast<unsigned long long>(config->uniqueid));
+    return Status::invalid_value;
+  }
+  if (npes < 1 || npes > n_pes_ || my_index < 0 || my_index >= npes) {
+    log_error(call, "invalid arguments npes=%d pe_idx_in_team=%d: need 1 <= npes <= %d and 0 <= pe_idx_in_team < npes",
+              npes, my_index, n_pes_);
+    return Status::invalid_value;
+  }
+  const Layout l(max_teams(), scratch_bytes_, n_pes_);
+  auto *entry =
+      static_cast<uint64_t *>(heap_.translate(rendezvous(static_cast<int>(serial % kRendezvousEntries)), owner));
+  // AND this PE's free-slot mask into the id owner's entry, then announce this PE; a member that
+  // sees every announcement sees every mask.
+  for (std::size_t w = 0; w < l.mask_words; ++w) {
+    const uint64_t mask = static_cast<uint64_t>(free_mask_chunk(static_cast<int>(2 * w))) |
+                          static_cast<uint64_t>(free_mask_chunk(static_cast<int>(2 * w + 1))) << 32;
+    NVSHM_TRY(transport_.atomic(entry + w, AtomicArgs{AtomicOp::and_, 8, mask, 0}, nullptr));
+  }
+  const uint64_t me = (static_cast<uint64_t>(serial) << 32) | static_cast<uint32_t>(my_pe_ + 1);
+  NVSHM_TRY(transport_.atomic(entry + l.mask_words + my_index, AtomicArgs{AtomicOp::set, 8, me, 0}, nullptr));
+  std::vector<int> indices(static_cast<std::size_t>(npes));
+  for (int i = 0; i < npes; ++i) indices[i] = i;
+  std::vector<uint64_t> seen;
+  NVSHM_TRY(wait_words(entry + l.mask_words, npes, serial, "the PEs with team indices", indices, &seen, call));
+  std::vector<uint64_t> masks(l.mask_words);
+  NVSHM_TRY(transport_.get(masks.data(), entry, masks.size() * sizeof(uint64_t)));
+  Team t;
+  t.size = npes;
+  t.my_index = my_index;
+  for (uint64_t w : seen) t.pes.push_back(static_cast<int>(static_cast<uint32_t>(w)) - 1);
+  std::vector<int> sorted = t.pes;
+  std::sort(sorted.begin(), sorted.end());
+  if (t.pes[my_index] != my_pe_ || std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
+    log_error(call, "the PEs of uniqueid %#llx disagree: team members (world PEs) %s for pe_idx_in_team 0..%d",
+              static_cast<unsigned long long>(config->uniqueid), pe_list(t.pes).c_str(), npes - 1);
+    return Status::invalid_value;
+  }
+  int slot = -1;
+  for (int s = NVSHMEM_TEAMS_MIN; s < max_teams() && slot < 0; ++s)
+    if (masks[s / 64] >> (s % 64) & 1) slot = s;
+  if (slot < 0) {
+    log_out_of_slots(call, max_teams(), "the new team");
+    return Status::out_of_memory;
+  }
+  t.start = t.pes.front();
+  t.config = effective_config(config, config_mask);
+  NVSHM_TRY(install(slot, std::move(t)));
+  *out = slot;
+  return Status::ok;
+}
+
+}  // namespace nvshm

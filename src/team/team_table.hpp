@@ -1,0 +1,106 @@
+// The team table (docs/teams.md): NVSHMEM_MAX_TEAMS slots, the predefined teams, team creation
+// agreed over the parent team through the transport, and the host-side team synchronisation every
+// host collective is built on. May use: transport/, heap/, bootstrap/, common/. See src/team/README.md.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "bootstrap/bootstrap.hpp"
+#include "heap/node.hpp"
+#include "heap/symmetric_heap.hpp"
+#include "nvshmem_detail/device_state.h"
+#include "nvshmem_detail/types.h"
+#include "transport/transport.hpp"
+
+namespace nvshm {
+
+// One team as this PE sees it (a member: teams this PE is not in are never stored).
+struct Team {
+  int size = 0;          // 0: unused slot
+  int my_index = -1;     // this PE's index in the team
+  int start = 0;         // world PE of member 0
+  int stride = 1;        // world PE of member i = start + i * stride when `pes` is empty
+  std::vector<int> pes;  // members' world PEs of a team from nvshmemx_team_init
+  nvshmem_team_config_t config{};
+  uint64_t rounds = 0;  // host synchronisation rounds done on this team (the same on every member)
+
+  int world_pe(int index) const { return pes.empty() ? start + index * stride : pes[index]; }
+  // This team's index of world PE `world`, or -1 when it is not a member.
+  int index_of(int world) const;
+};
+
+class TeamTable {
+ public:
+  // Symmetric heap bytes the table's workspace takes (the runtime reserves them beyond
+  // NVSHMEM_SYMMETRIC_SIZE).
+  static std::size_t workspace_bytes(int max_teams, std::size_t scratch_bytes, int n_pes);
+  // Collective over all PEs: allocates and zeroes the workspace, sets up the predefined teams.
+  static Status create(Bootstrap &boot, const NodeInfo &node, SymmetricHeap &heap, Transport &transport, int max_teams,
+                       std::size_t scratch_bytes, int timeout_s, std::unique_ptr<TeamTable> *out);
+
+  int max_teams() const { return static_cast<int>(slots_.size()); }
+  // The device array [max_teams] of nvshm_team_device (GPU heap), nullptr on the CPU backend.
+  nvshm_team_device *device_table() const { return device_table_; }
+  // The team, or nullptr when `team` is not a valid team of this PE.
+  const Team *find(nvshmem_team_t team) const;
+  // nvshmem_team_translate_pe: -1 for an invalid team or PE, or a PE that is not in `dest`.
+  int translate(nvshmem_team_t src, int src_pe, nvshmem_team_t dest) const;
+
+  // Collective over the parent team (`call` names the API call in messages). Invalid arguments,
+  // no free slot and timeouts are logged and returned; *out is NVSHMEM_TEAM_INVALID then, and on PEs
+  // that are not in the new team.
+  Status split_strided(nvshmem_team_t parent, int start, int stride, int size, const nvshmem_team_config_t *config,
+                       long config_mask, nvshmem_team_t *out, const char *call);
+  Status split_2d(nvshmem_team_t parent, int xrange, const nvshmem_team_config_t *xconfig, long xmask,
+                  nvshmem_team_t *xteam, const nvshmem_team_config_t *yconfig, long ymask, nvshmem_team_t *yteam,
+                  const char *call);
+  // Collective over the team's members; predefined teams are refused with a message.
+  Status destroy(nvshmem_team_t team, const char *call);
+  // nvshmemx_team_get_uniqueid / nvshmemx_team_init (collective over the PEs that pass the id).
+  Status make_uniqueid(nvshmemx_team_uniqueid_t *id, const char *call);
+  Status init_from_uniqueid(const nvshmem_team_config_t *config, long config_mask, int npes, int my_index,
+                            nvshmem_team_t *out, const char *call);
+
+  // Host synchronisation over the team's members (every member calls it, in the same order):
+  // returns when every member has entered; ordered after this PE's earlier blocking transport
+  // operations. Bounded by the timeout; the message names the PEs that did not arrive.
+  Status sync(nvshmem_team_t team, const char *call);
+
+ private:
+  TeamTable(Bootstrap &boot, SymmetricHeap &heap, Transport &transport, int max_teams, std::size_t scratch_bytes,
+            int timeout_s);
+  struct Span {  // a team inside its parent: members start + i * stride, i < size
+    int start, stride, size;
+  };
+  Status setup_workspace();
+  // One round over `slot`'s team: each member contributes `mine`; values[i] receives member i's.
+  Status exchange(int slot, uint32_t mine, std::vector<uint32_t> *values, const char *call);
+  // 32 bits of this PE's free-slot mask from slot 32 * chunk on.
+  uint32_t free_mask_chunk(int chunk) const;
+  // Split `parent` into teams agreed on one slot; `mine` is this PE's team (size 0: none).
+  Status split(nvshmem_team_t parent, const Span &mine, const nvshmem_team_config_t *config, long config_mask,
+               nvshmem_team_t *out, const char *call);
+  Status install(int slot, Team team);
+  Status write_device_entry(int slot);
+  Status wait_words(const uint64_t *remote, int n, uint32_t tag, const char *what, const std::vector<int> &pes_of,
+                    std::vector<uint64_t> *seen, const char *call);
+
+  uint64_t *sync_flags(int slot) const;
+  uint64_t *host_words(int slot) const { return sync_flags(slot) + 2 * n_pes_ + 32; }
+  uint64_t *rendezvous(int entry) const;
+
+  Bootstrap &boot_;
+  SymmetricHeap &heap_;
+  Transport &transport_;
+  int my_pe_, n_pes_;
+  std::size_t scratch_bytes_;
+  int timeout_s_;
+  std::vector<Team> slots_;
+  char *pool_ = nullptr;
+  nvshm_team_device *device_table_ = nullptr;
+  uint64_t uniqueid_serial_ = 0;
+};
+
+}  // namespace nvshm

@@ -1,0 +1,259 @@
+// Teams across real processes (docs/teams.md): predefined teams, split_strided (strides > 1,
+// invalid arguments), split_2d, translate in every direction, get_config, destroy and re-create
+// beyond NVSHMEM_MAX_TEAMS, running out of slots, nvshmemx_team_init over an arbitrary subset, and
+// PEs that arrive seconds apart. Run under nvshmrun with 1, 2, 3, 4 and 8 PEs.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <vector>
+
+#include "pe_test.hpp"
+
+namespace {
+
+int max_teams() {
+  const char *v = getenv("NVSHMEM_MAX_TEAMS");
+  return v ? atoi(v) : 32;
+}
+
+// Team index -> world PE through translate, checked against the expected members.
+void expect_members(nvshmem_team_t team, const std::vector<int> &world) {
+  const int me = nvshmem_my_pe();
+  ASSERT_EQ(nvshmem_team_n_pes(team), static_cast<int>(world.size()));
+  int my_index = -1;
+  for (std::size_t i = 0; i < world.size(); ++i) {
+    const int idx = static_cast<int>(i);
+    EXPECT_EQ(nvshmem_team_translate_pe(team, idx, NVSHMEM_TEAM_WORLD), world[i]) << "team index " << i;
+    EXPECT_EQ(nvshmem_team_translate_pe(NVSHMEM_TEAM_WORLD, world[i], team), idx);
+    EXPECT_EQ(nvshmem_team_translate_pe(team, idx, team), idx);
+    if (world[i] == me) my_index = idx;
+  }
+  EXPECT_EQ(nvshmem_team_my_pe(team), my_index);
+  EXPECT_EQ(nvshmem_team_translate_pe(team, -1, NVSHMEM_TEAM_WORLD), -1);
+  EXPECT_EQ(nvshmem_team_translate_pe(team, static_cast<int>(world.size()), NVSHMEM_TEAM_WORLD), -1);
+  for (int pe = 0; pe < nvshmem_n_pes(); ++pe) {  // world PEs outside the team translate to -1
+    bool in = false;
+    for (int w : world) in = in || w == pe;
+    if (!in) EXPECT_EQ(nvshmem_team_translate_pe(NVSHMEM_TEAM_WORLD, pe, team), -1) << "PE " << pe;
+  }
+}
+
+// First test: PEs arrive seconds apart right after init, and the split still works.
+TEST(Teams, SplitRightAfterInitWithLatePes) {
+  const int me = nvshmem_my_pe(), n = nvshmem_n_pes();
+  sleep(static_cast<unsigned>(me % 3));
+  nvshmem_team_t team = NVSHMEM_TEAM_INVALID;
+  ASSERT_EQ(nvshmem_team_split_strided(NVSHMEM_TEAM_WORLD, 0, 1, n, nullptr, 0, &team), 0);
+  ASSERT_NE(team, NVSHMEM_TEAM_INVALID);
+  EXPECT_EQ(nvshmem_team_n_pes(team), n);
+  EXPECT_EQ(nvshmem_team_my_pe(team), me);
+  sleep(static_cast<unsigned>((n - 1 - me) % 3));
+  EXPECT_EQ(nvshmem_team_sync(team), 0);
+  nvshmem_team_destroy(team);
+}
+
+TEST(Teams, Predefined) {
+  const int me = nvshmem_my_pe(), n = nvshmem_n_pes();
+  std::vector<int> all;
+  for (int pe = 0; pe < n; ++pe) all.push_back(pe);
+  expect_members(NVSHMEM_TEAM_WORLD, all);
+  expect_members(NVSHMEM_TEAM_SHARED, all);  // one node
+  expect_members(NVSHMEMX_TEAM_NODE, all);
+  expect_members(NVSHMEMX_TEAM_SAME_MYPE_NODE, {me});
+  EXPECT_EQ(nvshmem_team_my_pe(NVSHMEM_TEAM_INVALID), -1);
+  EXPECT_EQ(nvshmem_team_n_pes(NVSHMEM_TEAM_INVALID), -1);
+  EXPECT_EQ(nvshmem_team_n_pes(max_teams()), -1);
+  EXPECT_EQ(nvshmem_team_translate_pe(NVSHMEM_TEAM_INVALID, 0, NVSHMEM_TEAM_WORLD), -1);
+  EXPECT_EQ(nvshmem_team_translate_pe(NVSHMEM_TEAM_WORLD, 0, NVSHMEM_TEAM_INVALID), -1);
+  EXPECT_EQ(nvshmem_barrier(NVSHMEM_TEAM_WORLD), 0);
+  EXPECT_EQ(nvshmem_team_sync(NVSHMEMX_TEAM_NODE), 0);
+  EXPECT_EQ(nvshmem_team_sync(NVSHMEMX_TEAM_SAME_MYPE_NODE), 0);
+  EXPECT_NE(nvshmem_team_sync(NVSHMEM_TEAM_INVALID), 0);
+  nvshmem_team_destroy(NVSHMEM_TEAM_WORLD);  // refused with a message; the team stays
+  EXPECT_EQ(nvshmem_team_n_pes(NVSHMEM_TEAM_WORLD), n);
+  nvshmem_team_destroy(NVSHMEM_TEAM_INVALID);  // does nothing
+}
+
+TEST(Teams, SplitStrided) {
+  const int me = nvshmem_my_pe(), n = nvshmem_n_pes();
+  for (int stride = 1; stride <= 3; ++stride) {
+    for (int start = 0; start < n; ++start) {
+      const int size = (n - start + stride - 1) / stride;
+      nvshmem_team_config_t config = NVSHMEM_TEAM_CONFIG_INITIALIZER;
+      config.num_contexts = stride + start;
+      nvshmem_team_t team = 12345;
+      ASSERT_EQ(nvshmem_team_split_strided(NVSHMEM_TEAM_WORLD, start, stride, size, &config,
+                                           NVSHMEM_TEAM_CONFIG_MASK_NUM_CONTEXTS, &team),
+                0);
+      const bool member = me >= start && (me - start) % stride == 0;
+      if (!member) {
+        EXPECT_EQ(team, NVSHMEM_TEAM_INVALID) << "start " << start << " stride " << stride;
+        continue;
+      }
+      ASSERT_GE(team, NVSHMEM_TEAMS_MIN);
+      std::vector<int> world;
+      for (int i = 0; i < size; ++i) world.push_back(start + i * stride);
+      expect_members(team, world);
+      nvshmem_team_config_t got;
+      nvshmem_team_get_config(team, &got);
+      EXPECT_EQ(got.num_contexts, stride + start);
+      // A split of the split: every second member, translated through both teams.
+      nvshmem_team_t sub = NVSHMEM_TEAM_INVALID;
+      const int sub_size = (size + 1) / 2;
+      ASSERT_EQ(nvshmem_team_split_strided(team, 0, 2, sub_size, nullptr, 0, &sub), 0);
+      if (nvshmem_team_my_pe(team) % 2 == 0) {
+        std::vector<int> sub_world;
+        for (int i = 0; i < sub_size; ++i) sub_world.push_back(start + 2 * i * stride);
+        expect_members(sub, sub_world);
+        for (int i = 0; i < sub_size; ++i) EXPECT_EQ(nvshmem_team_translate_pe(sub, i, team), 2 * i);
+        for (int i = 0; i < size; ++i) EXPECT_EQ(nvshmem_team_translate_pe(team, i, sub), i % 2 ? -1 : i / 2);
+        nvshmem_team_get_config(sub, &got);
+        EXPECT_EQ(got.num_contexts, 0);
+        EXPECT_EQ(nvshmem_barrier(sub), 0);
+        nvshmem_team_destroy(sub);
+      } else {
+        EXPECT_EQ(sub, NVSHMEM_TEAM_INVALID);
+      }
+      EXPECT_EQ(nvshmem_barrier(team), 0);
+      nvshmem_team_destroy(team);
+    }
+  }
+}
+
+TEST(Teams, SplitStridedInvalidArguments) {
+  const int n = nvshmem_n_pes();
+  struct Case {
+    int start, stride, size;
+  } cases[] = {{-1, 1, 1}, {n, 1, 1},  {0, 0, 1},     {0, -1, 1},
+               {0, 1, 0},  {0, 1, -2}, {0, 1, n + 1}, {0, 2, (n + 1) / 2 + 1}};
+  for (const Case &c : cases) {
+    nvshmem_team_t team = 12345;
+    EXPECT_NE(nvshmem_team_split_strided(NVSHMEM_TEAM_WORLD, c.start, c.stride, c.size, nullptr, 0, &team), 0)
+        << c.start << " " << c.stride << " " << c.size;
+    EXPECT_EQ(team, NVSHMEM_TEAM_INVALID);
+  }
+  nvshmem_team_t team = 12345;
+  EXPECT_NE(nvshmem_team_split_strided(NVSHMEM_TEAM_INVALID, 0, 1, 1, nullptr, 0, &team), 0);
+  EXPECT_EQ(team, NVSHMEM_TEAM_INVALID);
+  EXPECT_NE(
+      nvshmem_team_split_strided(NVSHMEM_TEAM_WORLD, 0, 1, 1, nullptr, NVSHMEM_TEAM_CONFIG_MASK_NUM_CONTEXTS, &team),
+      0);
+  nvshmem_team_t x = 1, y = 1;
+  EXPECT_NE(nvshmem_team_split_2d(NVSHMEM_TEAM_WORLD, 0, nullptr, 0, &x, nullptr, 0, &y), 0);
+  EXPECT_EQ(x, NVSHMEM_TEAM_INVALID);
+  EXPECT_EQ(y, NVSHMEM_TEAM_INVALID);
+  EXPECT_EQ(nvshmem_barrier(NVSHMEM_TEAM_WORLD), 0);  // the rest still works
+}
+
+TEST(Teams, Split2d) {
+  const int me = nvshmem_my_pe(), n = nvshmem_n_pes();
+  for (int xrange : {1, 2, 3, n + 2}) {
+    nvshmem_team_t x = NVSHMEM_TEAM_INVALID, y = NVSHMEM_TEAM_INVALID;
+    ASSERT_EQ(nvshmem_team_split_2d(NVSHMEM_TEAM_WORLD, xrange, nullptr, 0, &x, nullptr, 0, &y), 0);
+    const int xr = xrange < n ? xrange : n;
+    std::vector<int> row, column;
+    for (int pe = me / xr * xr; pe < n && pe < me / xr * xr + xr; ++pe) row.push_back(pe);
+    for (int pe = me % xr; pe < n; pe += xr) column.push_back(pe);
+    expect_members(x, row);
+    expect_members(y, column);
+    EXPECT_EQ(nvshmem_team_sync(x), 0);
+    EXPECT_EQ(nvshmem_team_sync(y), 0);
+    nvshmem_team_destroy(x);
+    nvshmem_team_destroy(y);
+  }
+}
+
+TEST(Teams, DestroyAndRecreateBeyondTheLimit) {
+  const int n = nvshmem_n_pes();
+  for (int i = 0; i < 3 * max_teams(); ++i) {
+    nvshmem_team_t team = NVSHMEM_TEAM_INVALID;
+    ASSERT_EQ(nvshmem_team_split_strided(NVSHMEM_TEAM_WORLD, 0, 1, n, nullptr, 0, &team), 0) << "iteration " << i;
+    ASSERT_EQ(nvshmem_team_sync(team), 0);
+    nvshmem_team_destroy(team);
+  }
+}
+
+TEST(Teams, RunningOutOfSlotsLeavesTheRestWorking) {
+  const int n = nvshmem_n_pes();
+  std::vector<nvshmem_team_t> teams;
+  for (;;) {
+    nvshmem_team_t team = 12345;
+    const int rc = nvshmem_team_split_strided(NVSHMEM_TEAM_WORLD, 0, 1, n, nullptr, 0, &team);
+    if (rc != 0) {
+      EXPECT_EQ(team, NVSHMEM_TEAM_INVALID);
+      break;
+    }
+    teams.push_back(team);
+    ASSERT_LE(static_cast<int>(teams.size()), max_teams());
+  }
+  EXPECT_EQ(static_cast<int>(teams.size()), max_teams() - NVSHMEM_TEAMS_MIN);
+  for (nvshmem_team_t team : teams) EXPECT_EQ(nvshmem_team_sync(team), 0);
+  EXPECT_EQ(nvshmem_barrier(NVSHMEM_TEAM_WORLD), 0);
+  nvshmem_team_destroy(teams.back());
+  teams.pop_back();
+  nvshmem_team_t again = NVSHMEM_TEAM_INVALID;
+  EXPECT_EQ(nvshmem_team_split_strided(NVSHMEM_TEAM_WORLD, 0, 1, n, nullptr, 0, &again), 0);
+  teams.push_back(again);
+  for (nvshmem_team_t team : teams) nvshmem_team_destroy(team);
+}
+
+TEST(Teams, InitFromUniqueIdOverASubset) {
+  const int me = nvshmem_my_pe(), n = nvshmem_n_pes();
+  // Members: the odd PEs in reverse order (PE 0 alone in a 1-PE job); the last member makes the id.
+  std::vector<int> members;
+  for (int pe = n - 1; pe >= 0; --pe)
+    if (pe % 2 == 1 || n == 1) members.push_back(pe);
+  auto *id = static_cast<nvshmemx_team_uniqueid_t *>(nvshmem_malloc(sizeof(nvshmemx_team_uniqueid_t)));
+  auto *ints = static_cast<int *>(nvshmem_malloc(2 * sizeof(int)));
+  ASSERT_NE(id, nullptr);
+  ASSERT_NE(ints, nullptr);
+  if (me == members.back()) {
+    nvshmemx_team_uniqueid_t made = 0;
+    ASSERT_EQ(nvshmemx_team_get_uniqueid(&made), 0);
+    for (int pe = 0; pe < n; ++pe) nvshmem_uint64_p(id, made, pe);
+  }
+  nvshmem_barrier_all();
+  nvshmemx_team_uniqueid_t got = 0;
+  nvshmem_getmem(&got, id, sizeof got, me);
+  int index = -1;
+  for (std::size_t i = 0; i < members.size(); ++i)
+    if (members[i] == me) index = static_cast<int>(i);
+  if (index >= 0) {
+    if (index == 0) sleep(1);  // a late member
+    nvshmem_team_config_t config = NVSHMEM_TEAM_CONFIG_INITIALIZER;
+    config.uniqueid = got;
+    nvshmem_team_t team = NVSHMEM_TEAM_INVALID;
+    ASSERT_EQ(
+        nvshmemx_team_init(&team, &config, NVSHMEM_TEAM_CONFIG_MASK_UNIQUEID, static_cast<int>(members.size()), index),
+        0);
+    expect_members(team, members);
+    nvshmem_team_config_t back;
+    nvshmem_team_get_config(team, &back);
+    EXPECT_EQ(back.uniqueid, got);
+    // A collective on the new team: the sum of the members' world ids.
+    pe_test::write_local(ints, &me, sizeof me);
+    ASSERT_EQ(nvshmem_int_sum_reduce(team, ints + 1, ints, 1), 0);
+    int sum = 0, want = 0;
+    for (int pe : members) want += pe;
+    nvshmem_getmem(&sum, ints + 1, sizeof sum, me);
+    EXPECT_EQ(sum, want);
+    EXPECT_EQ(nvshmem_barrier(team), 0);
+    nvshmem_team_destroy(team);
+  }
+  nvshmem_team_config_t bad = NVSHMEM_TEAM_CONFIG_INITIALIZER;
+  nvshmem_team_t team = 12345;
+  EXPECT_NE(nvshmemx_team_init(&team, &bad, NVSHMEM_TEAM_CONFIG_MASK_UNIQUEID, 1, 0), 0);  // id 0
+  EXPECT_EQ(team, NVSHMEM_TEAM_INVALID);
+  bad.uniqueid = got;
+  EXPECT_NE(nvshmemx_team_init(&team, &bad, NVSHMEM_TEAM_CONFIG_MASK_UNIQUEID, 1, 1), 0);  // index >= npes
+  EXPECT_NE(nvshmemx_team_init(&team, &bad, 0, 1, 0), 0);                                  // no uniqueid in the mask
+  nvshmem_barrier_all();
+  nvshmem_free(ints);
+  nvshmem_free(id);
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  return pe_test::pe_test_main(argc, argv);
+}
