@@ -78,7 +78,7 @@ Status init_device_state(Runtime &rt) {
   s.heap_on_device = rt.on_device();
   s.heap_base = rt.heap->world_base();
   s.heap_stride = rt.heap->stride();
-  s.heap_size = rt.heap->size();
+  s.heap_size = rt.heap->span();
   s.my_heap = rt.heap->local();
   // The runtime's own symmetric objects: barrier flags (one word per PE) and the barrier epoch.
   void *flags = nullptr, *epoch = nullptr;
@@ -124,8 +124,10 @@ Status init_steps(Runtime &rt, unsigned flags, const nvshmemx_init_attr_t *attr)
   }
   {
     ContextGuard guard(rt.context);
+    // Registered symmetric buffers need CUDA VMM: the host heap's slots hold the heap only.
+    const std::size_t slot_bytes = kind == HeapKind::device ? rt.env.max_memory_per_gpu : 0;
     NVSHM_TRY(SymmetricHeap::create(*rt.boot, rt.node, kind, rt.device, rt.env.symmetric_size, kReservedHeapBytes,
-                                    static_cast<int>(rt.env.bootstrap_timeout), &rt.heap));
+                                    slot_bytes, static_cast<int>(rt.env.bootstrap_timeout), &rt.heap));
     if (kind == HeapKind::device)
       NVSHM_TRY(agree(*rt.boot, make_cuda_transport(&rt.transport)));
     else
@@ -167,6 +169,7 @@ void runtime_finalize() {
     ContextGuard guard(rt->context);
     require_ok(rt->transport->quiet(), "nvshmem_finalize");
     if (rt->on_device()) driver().cuCtxSynchronize();
+    unregister_user_buffers(*rt);
     require_ok(rt->boot->barrier(), "nvshmem_finalize");
     withdraw_device_state();
     rt->transport.reset();
@@ -198,6 +201,25 @@ void *require_remote(const Runtime &rt, const void *sym, std::size_t bytes, int 
     fatal(call, "%s=%p (%zu bytes) is not inside the symmetric heap [%p, %p)", arg_name, sym, bytes,
           static_cast<void *>(rt.heap->local()), static_cast<void *>(rt.heap->local() + rt.heap->size()));
   return rt.heap->translate(sym, pe);
+}
+
+int to_nvshmemx_status(Status st) {
+  switch (st) {
+    case Status::ok:
+      return NVSHMEMX_SUCCESS;
+    case Status::invalid_value:
+      return NVSHMEMX_ERROR_INVALID_VALUE;
+    case Status::out_of_memory:
+      return NVSHMEMX_ERROR_OUT_OF_MEMORY;
+    case Status::not_supported:
+      return NVSHMEMX_ERROR_NOT_SUPPORTED;
+    case Status::symmetry:
+      return NVSHMEMX_ERROR_SYMMETRY;
+    case Status::no_gpu:
+      return NVSHMEMX_ERROR_GPU_NOT_SELECTED;
+    default:
+      return NVSHMEMX_ERROR_INTERNAL;
+  }
 }
 
 void require_ok(Status st, const char *call) {

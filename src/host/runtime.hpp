@@ -3,7 +3,9 @@
 #pragma once
 #include <cuda.h>
 
+#include <map>
 #include <memory>
+#include <mutex>
 
 #include "bootstrap/bootstrap.hpp"
 #include "common/env.hpp"
@@ -23,6 +25,13 @@ struct Runtime {
   std::unique_ptr<SymmetricHeap> heap;
   std::unique_ptr<Transport> transport;
   nvshm_device_state device_state{};
+  // Local buffers registered with nvshmemx_buffer_register, by start address (api_buffer.cpp).
+  struct UserBuffer {
+    std::size_t bytes;
+    bool pinned;  // page-locked by the registration (cuMemHostRegister), unpinned when unregistered
+  };
+  std::mutex buffers_mutex;
+  std::map<const char *, UserBuffer> buffers;
   bool on_device() const { return heap->kind() == HeapKind::device; }
 };
 
@@ -40,6 +49,11 @@ void require_pe(const Runtime &rt, int pe, const char *call);
 void *require_remote(const Runtime &rt, const void *sym, std::size_t bytes, int pe, const char *call,
                      const char *arg_name);
 void require_ok(Status st, const char *call);
+// The nvshmemx_status code (NVSHMEMX_SUCCESS, NVSHMEMX_ERROR_*) of a Status.
+int to_nvshmemx_status(Status st);
+
+// Unregister every nvshmemx_buffer_register buffer (api_buffer.cpp; also at finalize).
+void unregister_user_buffers(Runtime &rt);
 
 // Writes the device state to every registered translation unit (device_state_registry.cpp).
 Status publish_device_state(const nvshm_device_state &state, CUcontext ctx);

@@ -162,6 +162,10 @@ NVSHM_HD_DEF void *nvshmem_ptr(const void *dest, int pe) {
   return st.heap_base + static_cast<size_t>(pe) * st.heap_stride + offset;
 }
 
+NVSHM_HD_DEF void *nvshmemx_mc_ptr(nvshmem_team_t, const void *) {
+  return nullptr;  // no multicast objects in this version
+}
+
 #define NVSHM_DEFINE_DEVICE_RMA(NAME, T)                                                        \
   NVSHM_HD_DEF void nvshmem_##NAME##_p(T *dest, const T value, int pe) {                        \
     nvshm_dev::store_scalar(nvshm_dev::peer_address(dest, pe), value);                          \
