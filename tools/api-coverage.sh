@@ -1,33 +1,37 @@
 #!/usr/bin/env bash
-# Point-to-point API coverage: every nvshmem_/nvshmemx_ name of the RMA, signal, ordering,
-# point-to-point synchronisation and atomic categories in a reference include tree (NVIDIA's
-# NVSHMEM headers by default), classified for this project as
-#   defined       declared in our headers, exported by our libnvshmem_host.so where the reference has
-#                 a host interface, with an inline device definition where the reference has a
-#                 device interface;
+# Public API coverage: every nvshmem_/nvshmemx_ function name (and the nvshmemx::tile_* C++
+# templates) in a reference include tree (NVIDIA's NVSHMEM headers by default), by category, classified
+# for this project as
+#   defined       declared in our headers; defined where the reference has a host interface (exported
+#                 by our libnvshmem_host.so, or inline in our headers) and, where the reference has a
+#                 device interface, with an inline device definition;
 #   declared-only declared, but some interface is not defined;
-#   missing       not declared by our headers.
+#   missing       not declared by our headers;
+#   exception     declared by the reference but implemented nowhere (docs/compatibility.md); not counted.
 # Names are read from the preprocessed headers (host pass: C++ without __CUDACC__; device pass: nvcc
 # with __CUDA_ARCH__), so macro-generated families count; a name is a device interface when its
 # declaration carries __device__.
 #
-# Usage: tools/api-coverage.sh [-b BUILD_DIR] [-v] [REFERENCE_INCLUDE_DIR]
+# Usage: tools/api-coverage.sh [-b BUILD_DIR] [-v] [-c CATEGORY] [REFERENCE_INCLUDE_DIR]
 #   REFERENCE_INCLUDE_DIR  default: NVIDIA's, from the nvidia.nvshmem Python package (GPU machine)
 #   -b BUILD_DIR           our build tree (generated headers, lib/libnvshmem_host.so); default build-p2p
-#                          or build, whichever exists. Without the library, host definitions are
-#                          taken as given (reported as such).
+#                          or build, whichever exists. Without the library, host declarations are
+#                          taken as defined (reported as such).
 #   -v                     list every missing and declared-only name (default: the first 40 each)
+#   -c CATEGORY            list only that category's names (e.g. -c memory)
 # Runs without a GPU (preprocessing only). Exit status 0; 1 when the inputs are unusable.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 build=""
 verbose=0
-while getopts "b:vh" opt; do
+only=""
+while getopts "b:vc:h" opt; do
   case $opt in
     b) build=$OPTARG ;;
     v) verbose=1 ;;
-    h) sed -n '2,22p' "$0"; exit 0 ;;
+    c) only=$OPTARG ;;
+    h) sed -n '2,24p' "$0"; exit 0 ;;
     *) exit 1 ;;
   esac
 done
@@ -66,13 +70,14 @@ else
   : > "$tmp/exports"
 fi
 
-python3 - "$tmp" "$ref" "$([[ -f $lib ]] && echo "$lib" || echo)" "$verbose" <<'EOF'
+python3 - "$tmp" "$ref" "$([[ -f $lib ]] && echo "$lib" || echo)" "$verbose" "$only" <<'EOF'
 import re, sys
-tmp, ref, lib, verbose = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] == "1"
-NAME = re.compile(r'\b(nvshmemx?_[A-Za-z0-9_]+)\s*\(')
+tmp, ref, lib, verbose, only = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] == "1", sys.argv[5]
+# C names, and the tile templates (nvshmemx::tile_*; their declarations are `tile_x<...>(` or `tile_x(`).
+NAME = re.compile(r'\b(nvshmemx?_[A-Za-z0-9_]+|tile_[a-z_]+)\s*(?:<[^;{}()]*>\s*)?\(')
 
 def scan(text):
-    """name -> (declared, device interface, device definition) from one preprocessed pass."""
+    """name -> (declared, device interface, device definition, host definition) from one pass."""
     out = {}
     for m in NAME.finditer(text):
         name = m.group(1)
@@ -95,8 +100,8 @@ def scan(text):
             i += 1
         rest = text[i + 1:i + 200].lstrip()
         is_def = rest.startswith('{')
-        d, dv, df = out.get(name, (False, False, False))
-        out[name] = (True, dv or dev, df or (is_def and dev))
+        d, dv, df, hf = out.get(name, (False, False, False, False))
+        out[name] = (True, dv or dev, df or (is_def and dev), hf or (is_def and not dev) or (is_def and '__host__' in head))
     return out
 
 def load(prefix):
@@ -108,10 +113,38 @@ ref_host, ref_dev = load(tmp + '/ref')
 our_host, our_dev = load(tmp + '/ours')
 exports = set(open(tmp + '/exports').read().split())
 
-COLL = re.compile(r'alltoall|broadcast|fcollect|reduce|barrier|sync|team|tile|_qp_|collective|^nvshmemx?_mc_')
+# Declared by NVIDIA 3.4.5, implemented nowhere (docs/compatibility.md, "Deliberate exceptions").
+EXCEPTION = re.compile(r'^nvshmem_realloc$|^nvshmemx?_\w+_alltoalls(_warp|_block|_on_stream)?$|^nvshmemx?_alltoalls')
+SETUP = re.compile(r'^nvshmemx?_(init|init_thread|finalize|query_thread|global_exit|my_pe|n_pes|info_get_version|'
+                   r'info_get_name|vendor_get_version_info|init_attr|init_status|hostlib_init_attr|hostlib_finalize|'
+                   r'set_attr_uniqueid_args|set_attr_mpi_comm_args|get_uniqueid)$')
+RMA = re.compile(r'(^|_)(i?put|i?get)(6|8|16|32|64|128)?(mem)?(_nbi)?(_warp|_block)?(_on_stream)?$')
+CATEGORIES = ['setup', 'modules', 'launch', 'memory', 'teams', 'rma', 'signal', 'ordering', 'p2p sync', 'atomics',
+              'barrier/sync', 'alltoall', 'broadcast', 'fcollect', 'reduce', 'reducescatter', 'qp', 'tile', 'other']
 def category(name):
-    if COLL.search(name):
-        return None
+    if EXCEPTION.search(name):
+        return 'exception'
+    if name.startswith('tile_'):
+        return 'tile'
+    if name.startswith('nvshmemx_qp_'):
+        return 'qp'
+    if SETUP.search(name):
+        return 'setup'
+    if re.search(r'^nvshmemx_cu(module|library)_(init|finalize)$', name):
+        return 'modules'
+    if name.startswith('nvshmemx_collective_launch'):
+        return 'launch'
+    if re.search(r'^nvshmemx?_(malloc|calloc|align|free|ptr|mc_ptr|buffer_\w+)$', name):
+        return 'memory'
+    if re.search(r'barrier|(^|_)sync(_all)?(_warp|_block|_warpgroup|_on_stream)?$', name):
+        return 'barrier/sync'
+    if re.search(r'^nvshmemx?_team_', name):
+        return 'teams'
+    for coll in ('reducescatter', 'alltoall', 'broadcast', 'fcollect'):
+        if coll in name:
+            return coll
+    if re.search(r'_reduce(_warp|_block|_on_stream)?$', name):
+        return 'reduce'
     if '_atomic_' in name:
         return 'atomics'
     if re.search(r'wait_until|_test(_all|_any|_some)?(_vector)?$', name):
@@ -120,49 +153,59 @@ def category(name):
         return 'signal'
     if re.fullmatch(r'nvshmemx?_(quiet|fence)(_on_stream)?', name):
         return 'ordering'
-    if re.search(r'(^|_)(i?put|i?get)(6|8|16|32|64|128)?(mem)?(_nbi)?(_warp|_block)?(_on_stream)?$', name) \
-            or re.search(r'_(p|g)(_on_stream)?$', name):
+    if RMA.search(name) or re.search(r'_(p|g)(_on_stream)?$', name):
         return 'rma'
-    return None
+    return 'other'
 
-ref_names = sorted(n for n in set(ref_host) | set(ref_dev) if category(n))
-cats = ['rma', 'signal', 'ordering', 'p2p sync', 'atomics']
-rows = {c: {'defined': [], 'declared-only': [], 'missing': []} for c in cats}
+ref_names = sorted(set(ref_host) | set(ref_dev))
+cats = [c for c in CATEGORIES if not only or c == only]
+rows = {c: {'defined': [], 'declared-only': [], 'missing': []} for c in CATEGORIES}
+exceptions = []
+NONE = (False, False, False, False)
 for n in ref_names:
     c = category(n)
+    if c == 'exception':
+        exceptions.append(n)
+        continue
     # A host definition is needed only where the reference declares a host interface (its
     # __device__-only declarations are visible in nvcc's host pass too).
     need_host = n in ref_host and not ref_host[n][1]
-    need_dev = ref_dev.get(n, (False, False, False))[1]
+    need_dev = ref_dev.get(n, NONE)[1]
     if n not in our_host and n not in our_dev:
         rows[c]['missing'].append(n)
         continue
-    host_ok = not need_host or (n in exports if lib else n in our_host)
-    dev_ok = not need_dev or our_dev.get(n, (False, False, False))[2]
+    host_ok = not need_host or (n in exports if lib else n in our_host) or our_host.get(n, NONE)[3]
+    dev_ok = not need_dev or our_dev.get(n, NONE)[2]
     rows[c]['defined' if host_ok and dev_ok else 'declared-only'].append(n)
 
-extra = sorted(n for n in set(our_host) | set(our_dev) if category(n) and n not in ref_host and n not in ref_dev)
+extra = sorted(n for n in set(our_host) | set(our_dev) if n not in ref_host and n not in ref_dev and
+               not n.startswith(('nvshmemi_', 'nvshm_')) and (not only or category(n) == only))
 print(f"reference: {ref}")
 print(f"ours: include/ + build headers; host definitions from {lib or '(no library: host declarations taken as defined)'}")
-print(f"{'category':<10} {'reference':>9} {'defined':>8} {'declared-only':>14} {'missing':>8} {'defined %':>9}")
+print(f"{'category':<14} {'reference':>9} {'defined':>8} {'declared-only':>14} {'missing':>8} {'defined %':>9}")
 tot = {'n': 0, 'defined': 0, 'declared-only': 0, 'missing': 0}
 for c in cats:
     r = rows[c]
     n = sum(len(v) for v in r.values())
+    if n == 0:
+        continue
     tot['n'] += n
     for k in ('defined', 'declared-only', 'missing'):
         tot[k] += len(r[k])
-    pct = 100.0 * len(r['defined']) / n if n else 100.0
-    print(f"{c:<10} {n:>9} {len(r['defined']):>8} {len(r['declared-only']):>14} {len(r['missing']):>8} {pct:>8.1f}%")
+    pct = 100.0 * len(r['defined']) / n
+    print(f"{c:<14} {n:>9} {len(r['defined']):>8} {len(r['declared-only']):>14} {len(r['missing']):>8} {pct:>8.1f}%")
 pct = 100.0 * tot['defined'] / tot['n'] if tot['n'] else 100.0
-print(f"{'total':<10} {tot['n']:>9} {tot['defined']:>8} {tot['declared-only']:>14} {tot['missing']:>8} {pct:>8.1f}%")
-limit = None if verbose else 40
+print(f"{'total':<14} {tot['n']:>9} {tot['defined']:>8} {tot['declared-only']:>14} {tot['missing']:>8} {pct:>8.1f}%")
+if exceptions and not only:
+    print(f"\nexceptions, declared by the reference and implemented nowhere, not counted ({len(exceptions)}): "
+          + " ".join(exceptions[:8]) + (" ..." if len(exceptions) > 8 else ""))
+limit = None if verbose or only else 40
 for kind in ('missing', 'declared-only'):
     names = [n for c in cats for n in rows[c][kind]]
     if names:
         print(f"\n{kind} ({len(names)}):")
         for n in names[:limit]:
-            print("  " + n)
+            print(f"  {category(n):<14} {n}")
         if limit and len(names) > limit:
             print(f"  ... {len(names) - limit} more (-v lists all)")
 if extra:

@@ -77,6 +77,24 @@ inline void free(void *ptr) {
 NVSHM_HOSTDEVICE inline void *ptr(const void *dest, int pe) {
   return ::nvshmem_ptr(dest, pe);
 }
+NVSHM_HOSTDEVICE inline void *mc_ptr(nvshmem_team_t team, const void *ptr) {
+  return ::nvshmemx_mc_ptr(team, ptr);
+}
+inline int buffer_register(void *addr, size_t length) {
+  return ::nvshmemx_buffer_register(addr, length);
+}
+inline int buffer_unregister(void *addr) {
+  return ::nvshmemx_buffer_unregister(addr);
+}
+inline int buffer_unregister_all() {
+  return ::nvshmemx_buffer_unregister_all();
+}
+inline void *buffer_register_symmetric(void *buf_ptr, size_t size, int flags) {
+  return ::nvshmemx_buffer_register_symmetric(buf_ptr, size, flags);
+}
+inline int buffer_unregister_symmetric(void *mmap_ptr, size_t size) {
+  return ::nvshmemx_buffer_unregister_symmetric(mmap_ptr, size);
+}
 
 // ---- RMA, typed (NVSHM_FOR_EACH_RMA_TYPE) ----
 #define NVSHM_CPP_ALIAS_RMA(NAME, T)                                                                           \
@@ -287,6 +305,12 @@ inline int cumodule_init(CUmodule module) {
 }
 inline int cumodule_finalize(CUmodule module) {
   return ::nvshmemx_cumodule_finalize(module);
+}
+inline int culibrary_init(CUlibrary library) {
+  return ::nvshmemx_culibrary_init(library);
+}
+inline int culibrary_finalize(CUlibrary library) {
+  return ::nvshmemx_culibrary_finalize(library);
 }
 
 #if defined(__CUDACC__)

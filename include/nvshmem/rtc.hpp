@@ -55,7 +55,8 @@ inline Headers headers() {
       "template <bool B, class T = void> struct enable_if {};\n"
       "template <class T> struct enable_if<true, T> { typedef T type; };\n"
       "}\n";
-  static const char *const cuda_h = "#pragma once\ntypedef struct CUmod_st *CUmodule;\n";
+  static const char *const cuda_h =
+      "#pragma once\ntypedef struct CUmod_st *CUmodule;\ntypedef struct CUlib_st *CUlibrary;\n";
   static const char *const cuda_runtime_api_h = "#pragma once\ntypedef struct CUstream_st *cudaStream_t;\n";
   Headers h;
   const char *const names[] = {"stdint.h",   "stddef.h", "cstdint",  "cstddef", "cstdio",

@@ -53,7 +53,7 @@ struct nvshm_device_state {
   int heap_on_device;              /* 1: heap in GPU memory; 0: host shared memory (no device access) */
   uintptr_t heap_base_code;        /* (address of PE 0's heap here) XOR NVSHM_HEAP_BASE_MASK: see below */
   size_t heap_stride;              /* bytes from PE i's mapping to PE i+1's */
-  size_t heap_size;                /* usable bytes of each PE's heap */
+  size_t heap_size;                /* bytes of each slot in use: heap + registered buffers */
   char *my_heap;                   /* heap_base + my_pe * heap_stride */
   uint64_t *barrier_flags;         /* symmetric, n_pes words: word i is written by PE i */
   uint64_t *barrier_epoch;         /* local: number of device/stream barriers this PE entered */

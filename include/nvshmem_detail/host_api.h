@@ -29,6 +29,10 @@ NVSHM_API void nvshmem_query_thread(int *provided);
  * NVSHMEMX_INIT_WITH_UNIQUEID (attr from nvshmemx_set_attr_uniqueid_args). Returns 0 or an
  * nvshmemx_status error code after printing why. */
 NVSHM_API int nvshmemx_init_attr(unsigned int flags, nvshmemx_init_attr_t *attr);
+/* The host-library entry pair NVIDIA offers host-only users (its device archive is bypassed): here
+ * the same as nvshmemx_init_attr and nvshmem_finalize. */
+NVSHM_API int nvshmemx_hostlib_init_attr(unsigned int flags, nvshmemx_init_attr_t *attr);
+NVSHM_API void nvshmemx_hostlib_finalize(void);
 /* NVSHMEM_STATUS_NOT_INITIALIZED before init and after finalize, NVSHMEM_STATUS_IS_INITIALIZED between. */
 NVSHM_API int nvshmemx_init_status(void);
 /* Collective: quiet, barrier, unmap the heap, close the bootstrap. A second call is harmless. */
@@ -111,6 +115,35 @@ NVSHM_API void nvshmem_free(void *ptr);
 /* Address of `pe`'s copy of the symmetric object `dest`, usable with loads and stores, or NULL when
  * `pe` is not reachable that way (or dest is not symmetric). */
 NVSHM_HOSTDEVICE NVSHM_API void *nvshmem_ptr(const void *dest, int pe);
+/* NVLink multicast (NVLS) address of symmetric `ptr` for `team`. Always NULL in this version (it
+ * never creates multicast objects); under NVSHMEM_DEBUG=INFO the host call says why. */
+NVSHM_HOSTDEVICE NVSHM_API void *nvshmemx_mc_ptr(nvshmem_team_t team, const void *ptr);
+
+/* ---- User buffers ("Memory Management Routines"; docs/compatibility.md) ---- */
+
+/* Register the local (non-symmetric) buffer [addr, addr+length) for use as the source or
+ * destination of RMA and collectives. Local to the calling PE, any thread. Registration is optional
+ * with this library's transports; on a GPU heap it page-locks pageable host memory so copies through
+ * it run asynchronously and kernels can address it. No alignment is required. Returns 0, or
+ * NVSHMEMX_ERROR_INVALID_VALUE (with a message) for NULL, zero length, a range overlapping a
+ * registered buffer or the symmetric heap. */
+NVSHM_API int nvshmemx_buffer_register(void *addr, size_t length);
+/* Unregister the buffer that starts at `addr` after completing this PE's RMA (quiet). Returns 0, or
+ * NVSHMEMX_ERROR_INVALID_VALUE when no registered buffer starts there. */
+NVSHM_API int nvshmemx_buffer_unregister(void *addr);
+/* Unregister every buffer this PE registered with nvshmemx_buffer_register. Returns 0. */
+NVSHM_API int nvshmemx_buffer_unregister_all(void);
+/* Collective over all PEs, GPU heap only: make the application's CUDA VMM buffer `buf_ptr` (a
+ * cuMemCreate allocation made with CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR among its handle types,
+ * mapped with cuMemMap; buf_ptr is the start of that mapping, `size` bytes of it, the same on every
+ * PE) a symmetric object. Returns its symmetric address (an alias of the buffer, usable in every
+ * host, stream and device call), or NULL on every PE with a message naming the PE and cause: flags
+ * not 0, not VMM memory, missing handle type, sizes that differ, overlap with a registered buffer,
+ * a heap in host memory, or no room (NVSHMEM_MAX_MEMORY_PER_GPU). */
+NVSHM_API void *nvshmemx_buffer_register_symmetric(void *buf_ptr, size_t size, int flags);
+/* Collective: undo nvshmemx_buffer_register_symmetric; `mmap_ptr` is the pointer it returned, `size`
+ * the size registered. Completes this PE's RMA first. Returns 0 or an nvshmemx_status error code. */
+NVSHM_API int nvshmemx_buffer_unregister_symmetric(void *mmap_ptr, size_t size);
 
 /* ---- Remote memory access from the host ("Remote Memory Access Routines") ----
  * put/get/p/g are blocking (the source may be reused, the destination holds the data, on return);
@@ -297,6 +330,9 @@ NVSHM_API void nvshmemx_sync_all_on_stream(cudaStream_t stream);
  * init on every PE that loaded the module; _finalize before unloading it. Return 0 or an error code. */
 NVSHM_API int nvshmemx_cumodule_init(CUmodule module);
 NVSHM_API int nvshmemx_cumodule_finalize(CUmodule module);
+/* The same for a CUlibrary (cuLibraryLoadData / cuLibraryLoadFromFile), in the runtime's context. */
+NVSHM_API int nvshmemx_culibrary_init(CUlibrary library);
+NVSHM_API int nvshmemx_culibrary_finalize(CUlibrary library);
 
 NVSHM_EXTERN_C_END
 

@@ -24,8 +24,15 @@ class HeapBacking {
   virtual Status map_local(char *at) = 0;
   // Map a peer's memory (its fd; closed by this call) at `at`.
   virtual Status map_peer(int fd, char *at, std::size_t bytes) = 0;
-  // Make [base, base+bytes) accessible once everything is mapped.
+  // Make [base, base+bytes), all of it mapped, accessible.
   virtual Status enable_access(char *base, std::size_t bytes) = 0;
+  // Undo a map_peer or map_local at `at`.
+  virtual Status unmap(char *at, std::size_t bytes) = 0;
+  // For nvshmemx_buffer_register_symmetric (`call` in messages): an exportable fd for the
+  // application's own allocation that is mapped at `buf` (which must be the start of that mapping
+  // and hold `bytes` bytes), and the bytes that allocation maps (*mapped: what every PE maps).
+  virtual Status export_user_allocation(const void *buf, std::size_t bytes, const char *call, int *fd,
+                                        std::size_t *mapped) = 0;
   // Zero this PE's memory; complete on return.
   virtual Status zero(void *at, std::size_t bytes) = 0;
   // Unmap and free everything (idempotent).

@@ -82,6 +82,42 @@ class DeviceBacking final : public HeapBacking {
     return Status::ok;
   }
 
+  Status unmap(char *at, std::size_t bytes) override {
+    const CUdeviceptr p = reinterpret_cast<CUdeviceptr>(at);
+    for (auto it = mapped_.begin(); it != mapped_.end(); ++it) {
+      if (it->first == p && it->second == bytes) {
+        mapped_.erase(it);
+        NVSHM_CU(kWhere, cuMemUnmap(p, bytes));
+        return Status::ok;
+      }
+    }
+    log_error(kWhere, "no mapping of %zu bytes at %p to undo", bytes, static_cast<void *>(at));
+    return Status::internal;
+  }
+
+  Status export_user_allocation(const void *buf, std::size_t bytes, const char *call, int *fd,
+                                std::size_t *mapped) override {
+    CUdeviceptr base = 0;
+    std::size_t length = 0;
+    CUmemGenericAllocationHandle h;
+    if (driver().cuMemGetAddressRange(&base, &length, reinterpret_cast<CUdeviceptr>(buf)) != CUDA_SUCCESS ||
+        driver().cuMemRetainAllocationHandle(&h, const_cast<void *>(buf)) != CUDA_SUCCESS) {
+      log_error(call, "buf_ptr=%p is not CUDA VMM memory: make the buffer with cuMemCreate and map it with cuMemMap",
+                buf);
+      return Status::invalid_value;
+    }
+    Status st = check_user_allocation(h, buf, bytes, base, length, call);
+    if (st == Status::ok) {
+      int out = -1;
+      st = cu_check(driver().cuMemExportToShareableHandle(&out, h, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0), call,
+                    "cuMemExportToShareableHandle");
+      *fd = out;
+      *mapped = length;
+    }
+    driver().cuMemRelease(h);  // the reference cuMemRetainAllocationHandle took
+    return st;
+  }
+
   // Synchronous: the caller barriers right after, and no peer's put may land before the zeros.
   Status zero(void *at, std::size_t bytes) override {
     NVSHM_CU(kWhere, cuMemsetD8(reinterpret_cast<CUdeviceptr>(at), 0, bytes));
@@ -99,6 +135,45 @@ class DeviceBacking final : public HeapBacking {
   }
 
  private:
+  // The application's allocation `h`, mapped at [base, base+length), can be registered from `buf`
+  // for `bytes` bytes.
+  Status check_user_allocation(CUmemGenericAllocationHandle h, const void *buf, std::size_t bytes, CUdeviceptr base,
+                               std::size_t length, const char *call) const {
+    CUmemAllocationProp prop{};
+    NVSHM_TRY(cu_check(driver().cuMemGetAllocationPropertiesFromHandle(&prop, h), call,
+                       "cuMemGetAllocationPropertiesFromHandle"));
+    std::size_t g = 0;
+    NVSHM_TRY(cu_check(driver().cuMemGetAllocationGranularity(&g, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM), call,
+                       "cuMemGetAllocationGranularity"));
+    const CUdeviceptr p = reinterpret_cast<CUdeviceptr>(buf);
+    if (base != p) {
+      log_error(call, "buf_ptr=%p is %zu bytes into the cuMemMap mapping at %p: pass the start of the mapping", buf,
+                static_cast<std::size_t>(p - base), reinterpret_cast<void *>(base));
+      return Status::invalid_value;
+    }
+    if (bytes > length) {
+      log_error(call,
+                "size %zu runs past the cuMemCreate allocation mapped at buf_ptr=%p (%zu bytes); register each "
+                "allocation separately",
+                bytes, buf, length);
+      return Status::invalid_value;
+    }
+    if (!(prop.requestedHandleTypes & CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)) {
+      log_error(call,
+                "the allocation at buf_ptr=%p was created without CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR in "
+                "CUmemAllocationProp::requestedHandleTypes, so the other PEs cannot map it; create it with that "
+                "handle type",
+                buf);
+      return Status::invalid_value;
+    }
+    if (granularity() % g != 0) {
+      log_error(call, "the allocation's granularity (%zu bytes) is coarser than the symmetric heap's (%zu bytes)", g,
+                granularity());
+      return Status::not_supported;
+    }
+    return Status::ok;
+  }
+
   Status map(CUmemGenericAllocationHandle h, char *at, std::size_t bytes) {
     const CUdeviceptr p = reinterpret_cast<CUdeviceptr>(at);
     NVSHM_CU(kWhere, cuMemMap(p, bytes, 0, h, 0));

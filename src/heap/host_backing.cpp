@@ -50,6 +50,20 @@ class HostBacking final : public HeapBacking {
   }
 
   Status enable_access(char *, std::size_t) override { return Status::ok; }
+  // Back to reserved address space.
+  Status unmap(char *at, std::size_t bytes) override {
+    if (mmap(at, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0) == MAP_FAILED) {
+      log_error(kWhere, "unmapping %zu bytes failed: %s", bytes, strerror(errno));
+      return Status::internal;
+    }
+    return Status::ok;
+  }
+  Status export_user_allocation(const void *, std::size_t, const char *call, int *, std::size_t *) override {
+    log_error(call,
+              "symmetric registration of an application buffer needs the symmetric heap in GPU memory (CUDA VMM); "
+              "this job's heap is in host shared memory (no GPU, or NVSHMEM_HEAP_KIND=SYSMEM)");
+    return Status::not_supported;
+  }
   Status zero(void *at, std::size_t bytes) override {
     memset(at, 0, bytes);
     return Status::ok;

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cinttypes>
 #include <vector>
 
@@ -20,7 +21,7 @@ Status agree(Bootstrap &boot, Status mine) {
 }
 
 Status SymmetricHeap::create(Bootstrap &boot, const NodeInfo &node, HeapKind kind, int device_ordinal,
-                             std::size_t user_bytes, std::size_t reserved_bytes, int timeout_s,
+                             std::size_t user_bytes, std::size_t reserved_bytes, std::size_t slot_bytes, int timeout_s,
                              std::unique_ptr<SymmetricHeap> *out) {
   const char *where = "symmetric heap";
   if (!node.consecutive()) {
@@ -32,19 +33,23 @@ Status SymmetricHeap::create(Bootstrap &boot, const NodeInfo &node, HeapKind kin
   heap->backing_ = kind == HeapKind::device ? make_device_backing(device_ordinal) : make_host_backing();
   const std::size_t g = heap->backing_->granularity();
   heap->user_bytes_ = user_bytes;
-  heap->stride_ = (user_bytes + reserved_bytes + g - 1) / g * g;
-  heap->capacity_ = heap->stride_;
+  heap->capacity_ = (user_bytes + reserved_bytes + g - 1) / g * g;
+  heap->stride_ = std::max(heap->capacity_, (slot_bytes + g - 1) / g * g);
   heap->first_node_pe_ = node.pes.front();
   heap->node_pes_ = static_cast<int>(node.pes.size());
+  heap->node_ = node;
+  heap->timeout_s_ = timeout_s;
 
   char *slot0 = nullptr;
   int my_fd = -1;
   Status st = heap->backing_->reserve(heap->stride_ * node.pes.size(), &slot0);
-  if (st == Status::ok) st = heap->backing_->create_local(heap->stride_, &my_fd);
+  if (st == Status::ok) st = heap->backing_->create_local(heap->capacity_, &my_fd);
   if (st != Status::ok)
-    log_error(where, "could not set up a heap of %zu bytes (NVSHMEM_SYMMETRIC_SIZE=%zu plus %zu reserved) for each of "
-              "the %zu PEs of this node; lower NVSHMEM_SYMMETRIC_SIZE", heap->stride_, user_bytes, reserved_bytes,
-              node.pes.size());
+    log_error(where,
+              "could not set up a heap of %zu bytes (NVSHMEM_SYMMETRIC_SIZE=%zu plus %zu reserved) in a slot of %zu "
+              "bytes of address space for each of the %zu PEs of this node; lower NVSHMEM_SYMMETRIC_SIZE or "
+              "NVSHMEM_MAX_MEMORY_PER_GPU",
+              heap->capacity_, user_bytes, reserved_bytes, heap->stride_, node.pes.size());
   NVSHM_TRY(agree(boot, st));
 
   std::vector<int> fds;
@@ -56,16 +61,18 @@ Status SymmetricHeap::create(Bootstrap &boot, const NodeInfo &node, HeapKind kin
     if (static_cast<int>(i) == node.my_index) {
       if (st == Status::ok) st = heap->backing_->map_local(at);
     } else if (st == Status::ok) {
-      st = heap->backing_->map_peer(fds[i], at, heap->stride_);
+      st = heap->backing_->map_peer(fds[i], at, heap->capacity_);
     } else {
       close(fds[i]);
     }
   }
-  if (st == Status::ok) st = heap->backing_->enable_access(slot0, heap->stride_ * node.pes.size());
+  for (std::size_t i = 0; st == Status::ok && i < node.pes.size(); ++i)
+    st = heap->backing_->enable_access(slot0 + i * heap->stride_, heap->capacity_);
   NVSHM_TRY(agree(boot, st));
   heap->local_ = slot0 + node.my_index * heap->stride_;
   heap->world_base_ = slot0 - static_cast<std::ptrdiff_t>(heap->first_node_pe_) * heap->stride_;
   heap->allocator_ = Allocator(heap->capacity_);
+  heap->buffer_offsets_ = Allocator(heap->stride_ - heap->capacity_);
   *out = std::move(heap);
   return Status::ok;
 }
@@ -76,7 +83,16 @@ SymmetricHeap::~SymmetricHeap() {
 
 bool SymmetricHeap::contains(const void *p, std::size_t bytes) const {
   const char *c = static_cast<const char *>(p);
-  return c >= local_ && bytes <= capacity_ && static_cast<std::size_t>(c - local_) <= capacity_ - bytes;
+  if (c < local_ || bytes > stride_) return false;
+  const std::size_t offset = static_cast<std::size_t>(c - local_);
+  if (bytes <= capacity_ && offset <= capacity_ - bytes) return true;
+  if (offset < capacity_ || offset >= stride_) return false;
+  const std::size_t in_region = offset - capacity_;
+  std::lock_guard<std::mutex> lock(buffers_mutex_);
+  auto it = buffers_.upper_bound(in_region);
+  if (it == buffers_.begin()) return false;
+  --it;
+  return in_region - it->first <= it->second.bytes && bytes <= it->second.bytes - (in_region - it->first);
 }
 
 void *SymmetricHeap::translate(const void *sym, int pe) const {
@@ -134,6 +150,149 @@ Status SymmetricHeap::release(Bootstrap &boot, void *ptr, const char *call) {
     return Status::invalid_value;
   }
   return Status::ok;
+}
+
+Status SymmetricHeap::register_buffer(Bootstrap &boot, void *buf, std::size_t bytes, const char *call, void **alias) {
+  *alias = nullptr;
+  int fd = -1;
+  std::size_t mapped = 0;
+  Status st = check_new_buffer(buf, bytes, call);
+  if (st == Status::ok) st = backing_->export_user_allocation(buf, bytes, call, &fd, &mapped);
+  struct Request {
+    int32_t status, unused;
+    uint64_t bytes, mapped;
+  } mine{static_cast<int32_t>(st), 0, bytes, mapped};
+  std::vector<Request> all(boot.size());
+  Status gathered = boot.allgather(&mine, all.data(), sizeof mine);
+  if (gathered != Status::ok) {
+    if (fd >= 0) close(fd);
+    return gathered;
+  }
+  for (int pe = 0; st == Status::ok && pe < boot.size(); ++pe) {
+    if (all[pe].status != 0) {
+      log_error(call, "PE %d could not register its buffer (see its message)", pe);
+      st = static_cast<Status>(all[pe].status);
+    } else if (all[pe].bytes != bytes || all[pe].mapped != mapped) {
+      log_error(call,
+                "PEs registered different sizes: PE %d %" PRIu64 " bytes (allocation of %" PRIu64
+                "), PE %d %zu bytes (allocation of %zu); every PE must register the same size",
+                pe, all[pe].bytes, all[pe].mapped, boot.rank(), bytes, mapped);
+      st = Status::symmetry;
+    }
+  }
+  // Every PE holds the same offsets, so all PEs take the same branch here.
+  std::size_t offset = 0;
+  if (st == Status::ok && !buffer_offsets_.allocate(mapped, backing_->granularity(), &offset)) {
+    log_error(call,
+              "no room for %zu bytes: registered buffers have %zu bytes of address space per PE "
+              "(NVSHMEM_MAX_MEMORY_PER_GPU minus the heap), %zu in use; raise NVSHMEM_MAX_MEMORY_PER_GPU",
+              mapped, buffer_offsets_.capacity(), buffer_offsets_.bytes_in_use());
+    st = Status::out_of_memory;
+  }
+  if (st != Status::ok) {
+    if (fd >= 0) close(fd);
+    return st;
+  }
+  std::vector<int> fds;
+  st = exchange_fds(boot, node_, fd, timeout_s_, &fds);
+  int done = 0;
+  if (st == Status::ok) {
+    st = map_buffer_everywhere(fd, fds, offset, mapped, &done);
+  } else {
+    close(fd);
+  }
+  st = agree(boot, st);
+  if (st != Status::ok) {
+    for (int i = 0; i < done; ++i) backing_->unmap(slot(i) + capacity_ + offset, mapped);
+    buffer_offsets_.release(offset);
+    return st;
+  }
+  {
+    std::lock_guard<std::mutex> lock(buffers_mutex_);
+    buffers_[offset] = Buffer{static_cast<const char *>(buf), bytes, mapped};
+  }
+  *alias = local_ + capacity_ + offset;
+  return Status::ok;
+}
+
+Status SymmetricHeap::check_new_buffer(const void *buf, std::size_t bytes, const char *call) const {
+  const char *start = static_cast<const char *>(buf);
+  if (overlaps_slots(buf, bytes)) {
+    log_error(call, "buf_ptr=%p lies in the symmetric address range: it is symmetric already", buf);
+    return Status::invalid_value;
+  }
+  std::lock_guard<std::mutex> lock(buffers_mutex_);
+  for (const auto &b : buffers_) {
+    if (start < b.second.user + b.second.bytes && b.second.user < start + bytes) {
+      log_error(call, "[%p, +%zu) overlaps the buffer [%p, +%zu) registered already (symmetric at %p)", buf, bytes,
+                static_cast<const void *>(b.second.user), b.second.bytes,
+                static_cast<const void *>(local_ + capacity_ + b.first));
+      return Status::invalid_value;
+    }
+  }
+  return Status::ok;
+}
+
+Status SymmetricHeap::map_buffer_everywhere(int my_fd, const std::vector<int> &fds, std::size_t offset,
+                                            std::size_t mapped, int *done) {
+  Status st = Status::ok;
+  for (int i = 0; i < static_cast<int>(fds.size()); ++i) {
+    const int fd = i == node_.my_index ? my_fd : fds[i];
+    if (st != Status::ok) {
+      close(fd);
+      continue;
+    }
+    char *at = slot(i) + capacity_ + offset;
+    st = backing_->map_peer(fd, at, mapped);
+    if (st == Status::ok) {
+      *done = i + 1;
+      st = backing_->enable_access(at, mapped);
+    }
+  }
+  return st;
+}
+
+Status SymmetricHeap::unregister_buffer(Bootstrap &boot, void *alias, std::size_t bytes, const char *call) {
+  const char *c = static_cast<const char *>(alias);
+  uint64_t offset = UINT64_MAX;
+  {
+    std::lock_guard<std::mutex> lock(buffers_mutex_);
+    const bool in_region = c >= local_ + capacity_ && c < local_ + stride_;
+    auto it = in_region ? buffers_.find(static_cast<std::size_t>(c - local_ - capacity_)) : buffers_.end();
+    if (it == buffers_.end())
+      log_error(call,
+                "mmap_ptr=%p is not a buffer registered with nvshmemx_buffer_register_symmetric (pass the "
+                "pointer it returned)",
+                alias);
+    else if (it->second.bytes != bytes)
+      log_error(call, "size %zu differs from the %zu bytes registered at mmap_ptr=%p", bytes, it->second.bytes, alias);
+    else
+      offset = it->first;
+  }
+  std::vector<uint64_t> all(boot.size());
+  NVSHM_TRY(boot.allgather(&offset, all.data(), sizeof offset));
+  for (int pe = 0; pe < boot.size(); ++pe) {
+    if (all[pe] == UINT64_MAX) return Status::invalid_value;
+    if (all[pe] != offset) {
+      log_error(call, "PEs unregistered different buffers: PE %d offset %" PRIu64 ", PE %d offset %" PRIu64, pe,
+                all[pe], boot.rank(), offset);
+      return Status::symmetry;
+    }
+  }
+  NVSHM_TRY(boot.barrier());  // every PE has completed its operations on the buffer
+  std::size_t mapped = 0;
+  {
+    std::lock_guard<std::mutex> lock(buffers_mutex_);
+    mapped = buffers_.at(offset).mapped;
+    buffers_.erase(offset);
+  }
+  Status st = Status::ok;
+  for (int i = 0; i < node_pes_; ++i) {
+    const Status s = backing_->unmap(slot(i) + capacity_ + offset, mapped);
+    if (st == Status::ok) st = s;
+  }
+  buffer_offsets_.release(offset);
+  return agree(boot, st);
 }
 
 }  // namespace nvshm

@@ -58,4 +58,14 @@ void *nvshmem_ptr(const void *dest, int pe) {
   return rt.heap->translate(dest, pe);
 }
 
+void *nvshmemx_mc_ptr(nvshmem_team_t team, const void *ptr) {
+  const char *call = "nvshmemx_mc_ptr";
+  Runtime &rt = require_init(call);
+  NVSHM_INFO(call, "no multicast address for %p in team %d: %s", ptr, team,
+             rt.env.disable_nvls ? "NVLink multicast is disabled by NVSHMEM_DISABLE_NVLS"
+                                 : "this version does not use NVLink multicast (NVLS); nvshmem_ptr gives each PE's "
+                                   "address");
+  return nullptr;
+}
+
 }  // extern "C"

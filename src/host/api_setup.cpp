@@ -13,23 +13,32 @@
 using namespace nvshm;
 
 namespace {
-int to_nvshmemx_status(Status st) {
-  switch (st) {
-    case Status::ok:
-      return NVSHMEMX_SUCCESS;
-    case Status::invalid_value:
-      return NVSHMEMX_ERROR_INVALID_VALUE;
-    case Status::out_of_memory:
-      return NVSHMEMX_ERROR_OUT_OF_MEMORY;
-    case Status::not_supported:
-      return NVSHMEMX_ERROR_NOT_SUPPORTED;
-    case Status::symmetry:
-      return NVSHMEMX_ERROR_SYMMETRY;
-    case Status::no_gpu:
-      return NVSHMEMX_ERROR_GPU_NOT_SELECTED;
-    default:
-      return NVSHMEMX_ERROR_INTERNAL;
+// Driver-API modules and libraries (cubin, PTX, NVRTC): write the runtime's device state into the
+// unit's state variable (publish) or clear it, found by `get_global` (cuModuleGetGlobal or
+// cuLibraryGetGlobal) in the runtime's context.
+template <typename Handle>
+int set_unit_state(const char *call, const char *unit,
+                   CUresult (*get_global)(CUdeviceptr *, size_t *, Handle, const char *), Handle handle, bool publish) {
+  Runtime &rt = require_init(call);
+  if (publish && !rt.on_device()) {
+    log_error(call, "the symmetric heap is in host memory: kernels cannot use the device interface");
+    return NVSHMEMX_ERROR_NOT_SUPPORTED;
   }
+  ContextGuard guard(rt.context);
+  CUdeviceptr address = 0;
+  size_t bytes = 0;
+  if (get_global(&address, &bytes, handle, NVSHM_DEVICE_STATE_SYMBOL) != CUDA_SUCCESS) {
+    log_error(call, "the %s has no '%s' symbol: it was not compiled with nvshmem.h", unit, NVSHM_DEVICE_STATE_SYMBOL);
+    return NVSHMEMX_ERROR_INVALID_VALUE;
+  }
+  if (bytes != sizeof rt.device_state) {
+    log_error(call, "the %s's device state has %zu bytes, this library's %zu: rebuild it with these headers", unit,
+              bytes, sizeof rt.device_state);
+    return NVSHMEMX_ERROR_INVALID_VALUE;
+  }
+  const nvshm_device_state cleared{};
+  return to_nvshmemx_status(
+      cu_check(driver().cuMemcpyHtoD(address, publish ? &rt.device_state : &cleared, bytes), call, "cuMemcpyHtoD"));
 }
 }  // namespace
 
@@ -56,6 +65,14 @@ int nvshmemx_init_attr(unsigned int flags, nvshmemx_init_attr_t *attr) {
     return NVSHMEMX_ERROR_INVALID_VALUE;
   }
   return to_nvshmemx_status(runtime_init(flags, attr));
+}
+
+int nvshmemx_hostlib_init_attr(unsigned int flags, nvshmemx_init_attr_t *attr) {
+  return nvshmemx_init_attr(flags, attr);
+}
+
+void nvshmemx_hostlib_finalize(void) {
+  runtime_finalize();
 }
 
 int nvshmemx_init_status(void) {
@@ -133,44 +150,16 @@ int nvshmemx_set_attr_mpi_comm_args(void *mpi_comm, nvshmemx_init_attr_t *attr) 
 }
 
 int nvshmemx_cumodule_init(CUmodule module) {
-  const char *call = "nvshmemx_cumodule_init";
-  Runtime &rt = require_init(call);
-  if (!rt.on_device()) {
-    log_error(call, "the symmetric heap is in host memory: kernels cannot use the device interface");
-    return NVSHMEMX_ERROR_NOT_SUPPORTED;
-  }
-  ContextGuard guard(rt.context);
-  CUdeviceptr address = 0;
-  size_t bytes = 0;
-  if (driver().cuModuleGetGlobal(&address, &bytes, module, NVSHM_DEVICE_STATE_SYMBOL) != CUDA_SUCCESS) {
-    log_error(call, "the module has no '%s' symbol: it was not compiled with nvshmem.h", NVSHM_DEVICE_STATE_SYMBOL);
-    return NVSHMEMX_ERROR_INVALID_VALUE;
-  }
-  if (bytes != sizeof rt.device_state) {
-    log_error(call, "the module's device state has %zu bytes, this library's %zu: rebuild it with these headers", bytes,
-              sizeof rt.device_state);
-    return NVSHMEMX_ERROR_INVALID_VALUE;
-  }
-  if (cu_check(driver().cuMemcpyHtoD(address, &rt.device_state, bytes), call, "cuMemcpyHtoD") != Status::ok)
-    return NVSHMEMX_ERROR_INTERNAL;
-  return NVSHMEMX_SUCCESS;
+  return set_unit_state("nvshmemx_cumodule_init", "module", driver().cuModuleGetGlobal, module, true);
 }
-
 int nvshmemx_cumodule_finalize(CUmodule module) {
-  const char *call = "nvshmemx_cumodule_finalize";
-  Runtime &rt = require_init(call);
-  ContextGuard guard(rt.context);
-  CUdeviceptr address = 0;
-  size_t bytes = 0;
-  if (driver().cuModuleGetGlobal(&address, &bytes, module, NVSHM_DEVICE_STATE_SYMBOL) != CUDA_SUCCESS ||
-      bytes != sizeof rt.device_state) {
-    log_error(call, "the module has no device state of this library");
-    return NVSHMEMX_ERROR_INVALID_VALUE;
-  }
-  const nvshm_device_state cleared{};
-  return cu_check(driver().cuMemcpyHtoD(address, &cleared, bytes), call, "cuMemcpyHtoD") == Status::ok
-             ? NVSHMEMX_SUCCESS
-             : NVSHMEMX_ERROR_INTERNAL;
+  return set_unit_state("nvshmemx_cumodule_finalize", "module", driver().cuModuleGetGlobal, module, false);
+}
+int nvshmemx_culibrary_init(CUlibrary library) {
+  return set_unit_state("nvshmemx_culibrary_init", "library", driver().cuLibraryGetGlobal, library, true);
+}
+int nvshmemx_culibrary_finalize(CUlibrary library) {
+  return set_unit_state("nvshmemx_culibrary_finalize", "library", driver().cuLibraryGetGlobal, library, false);
 }
 
 }  // extern "C"

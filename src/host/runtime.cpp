@@ -78,7 +78,7 @@ Status init_device_state(Runtime &rt) {
   s.heap_on_device = rt.on_device();
   s.heap_base_code = reinterpret_cast<uintptr_t>(rt.heap->world_base()) ^ NVSHM_HEAP_BASE_MASK;
   s.heap_stride = rt.heap->stride();
-  s.heap_size = rt.heap->size();
+  s.heap_size = rt.heap->span();
   s.my_heap = rt.heap->local();
   // The runtime's own symmetric objects: barrier flags (one word per PE) and the barrier epoch.
   void *flags = nullptr, *epoch = nullptr;
@@ -131,7 +131,9 @@ Status init_steps(Runtime &rt, unsigned flags, const nvshmemx_init_attr_t *attr)
     const std::size_t reserved =
         kReservedHeapBytes +
         TeamTable::workspace_bytes(static_cast<int>(rt.env.max_teams), rt.env.reduce_scratch_size, rt.boot->size());
-    NVSHM_TRY(SymmetricHeap::create(*rt.boot, rt.node, kind, rt.device, rt.env.symmetric_size, reserved,
+    // Registered symmetric buffers need CUDA VMM: the host heap's slots hold the heap only.
+    const std::size_t slot_bytes = kind == HeapKind::device ? rt.env.max_memory_per_gpu : 0;
+    NVSHM_TRY(SymmetricHeap::create(*rt.boot, rt.node, kind, rt.device, rt.env.symmetric_size, reserved, slot_bytes,
                                     static_cast<int>(rt.env.bootstrap_timeout), &rt.heap));
     if (kind == HeapKind::device)
       NVSHM_TRY(agree(*rt.boot, make_cuda_transport(&rt.transport)));
@@ -174,6 +176,7 @@ void runtime_finalize() {
     ContextGuard guard(rt->context);
     require_ok(rt->transport->quiet(), "nvshmem_finalize");
     if (rt->on_device()) driver().cuCtxSynchronize();
+    unregister_user_buffers(*rt);
     require_ok(rt->boot->barrier(), "nvshmem_finalize");
     withdraw_device_state();
     rt->teams.reset();
@@ -212,6 +215,25 @@ const Team &require_team(const Runtime &rt, nvshmem_team_t team, const char *cal
   const Team *t = rt.teams->find(team);
   if (!t) fatal(call, "team %d is not a valid team of this PE", team);
   return *t;
+}
+
+int to_nvshmemx_status(Status st) {
+  switch (st) {
+    case Status::ok:
+      return NVSHMEMX_SUCCESS;
+    case Status::invalid_value:
+      return NVSHMEMX_ERROR_INVALID_VALUE;
+    case Status::out_of_memory:
+      return NVSHMEMX_ERROR_OUT_OF_MEMORY;
+    case Status::not_supported:
+      return NVSHMEMX_ERROR_NOT_SUPPORTED;
+    case Status::symmetry:
+      return NVSHMEMX_ERROR_SYMMETRY;
+    case Status::no_gpu:
+      return NVSHMEMX_ERROR_GPU_NOT_SELECTED;
+    default:
+      return NVSHMEMX_ERROR_INTERNAL;
+  }
 }
 
 void require_ok(Status st, const char *call) {

@@ -3,7 +3,9 @@
 #pragma once
 #include <cuda.h>
 
+#include <map>
 #include <memory>
+#include <mutex>
 
 #include "bootstrap/bootstrap.hpp"
 #include "common/env.hpp"
@@ -25,6 +27,13 @@ struct Runtime {
   std::unique_ptr<Transport> transport;
   std::unique_ptr<TeamTable> teams;
   nvshm_device_state device_state{};
+  // Local buffers registered with nvshmemx_buffer_register, by start address (api_buffer.cpp).
+  struct UserBuffer {
+    std::size_t bytes;
+    bool pinned;  // page-locked by the registration (cuMemHostRegister), unpinned when unregistered
+  };
+  std::mutex buffers_mutex;
+  std::map<const char *, UserBuffer> buffers;
   bool on_device() const { return heap->kind() == HeapKind::device; }
 };
 
@@ -44,6 +53,12 @@ void *require_remote(const Runtime &rt, const void *sym, std::size_t bytes, int 
 void require_ok(Status st, const char *call);
 // The team, or abort naming the call when `team` is not a valid team of this PE.
 const Team &require_team(const Runtime &rt, nvshmem_team_t team, const char *call);
+
+// The nvshmemx_status code (NVSHMEMX_SUCCESS, NVSHMEMX_ERROR_*) of a Status.
+int to_nvshmemx_status(Status st);
+
+// Unregister every nvshmemx_buffer_register buffer (api_buffer.cpp; also at finalize).
+void unregister_user_buffers(Runtime &rt);
 
 // Writes the device state to every registered translation unit (device_state_registry.cpp).
 Status publish_device_state(const nvshm_device_state &state, CUcontext ctx);

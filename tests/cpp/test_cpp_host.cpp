@@ -485,6 +485,20 @@ TEST(Aliases, EveryRmaTypeThroughAliases) {
   EXPECT_EQ(r[1], static_cast<std::uint32_t>((me + n - 1) % n));
   EXPECT_EQ(r[3], r[1]);
   EXPECT_EQ(nvshmem::ptr(words, me) == nullptr, nvshmem_ptr(words, me) == nullptr);
+  EXPECT_EQ(nvshmem::mc_ptr(NVSHMEM_TEAM_WORLD, words), nullptr);
+  // User buffers through aliases: a registered local buffer as a put source.
+  std::uint32_t local[2] = {7u, 9u};
+  EXPECT_EQ(nvshmem::buffer_register(local, sizeof local), 0);
+  nvshmem::putmem(words + 2, local, sizeof local, me);
+  EXPECT_EQ(nvshmem::buffer_unregister(local), 0);
+  EXPECT_EQ(nvshmem::buffer_register(local, sizeof local), 0);
+  EXPECT_EQ(nvshmem::buffer_unregister_all(), 0);
+  EXPECT_NE(nvshmem::buffer_unregister(local), 0);
+  std::uint32_t back[2] = {};
+  nvshmem::getmem(back, words + 2, sizeof back, me);
+  EXPECT_EQ(back[0], 7u);
+  EXPECT_EQ(back[1], 9u);
+  nvshmem::barrier_all();
   // Signals and atomics through aliases.
   auto *sig = static_cast<std::uint64_t *>(nvshmem::calloc(1, sizeof(std::uint64_t)));
   nvshmem::signal_op(sig, 3, NVSHMEM_SIGNAL_ADD, right);

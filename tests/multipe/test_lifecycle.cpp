@@ -68,6 +68,17 @@ TEST(Lifecycle, FiftyCyclesLeakNothing) {
   EXPECT_LT(rss_kib() - rss, 16 * 1024) << "resident memory grew by more than 16 MiB over 50 cycles";
 }
 
+// The host-library pair works like nvshmemx_init_attr / nvshmem_finalize.
+TEST(Lifecycle, HostlibInitAndFinalize) {
+  nvshmemx_init_attr_t attr = NVSHMEMX_INIT_ATTR_INITIALIZER;
+  ASSERT_EQ(nvshmemx_hostlib_init_attr(0, &attr), 0);
+  EXPECT_EQ(nvshmemx_init_status(), NVSHMEM_STATUS_IS_INITIALIZED);
+  nvshmem_barrier_all();
+  nvshmemx_hostlib_finalize();
+  EXPECT_EQ(nvshmemx_init_status(), NVSHMEM_STATUS_NOT_INITIALIZED);
+  one_cycle(3);
+}
+
 // Without a GPU, asking for the heap in GPU memory fails on every PE with a status (not a crash),
 // and the runtime can be initialised normally afterwards.
 TEST(Lifecycle, ForcedDeviceHeapWithoutGpuFailsCleanly) {

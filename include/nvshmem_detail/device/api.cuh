@@ -153,6 +153,16 @@ NVSHM_HD_DEF void nvshmem_info_get_version(int *major, int *minor) {
   *major = NVSHMEM_MAJOR_VERSION;
   *minor = NVSHMEM_MINOR_VERSION;
 }
+/* The version of these headers (the library that wrote the state is checked to match at init). */
+NVSHM_HD_DEF void nvshmemx_vendor_get_version_info(int *major, int *minor, int *patch) {
+  *major = NVSHMEM_VENDOR_MAJOR_VERSION;
+  *minor = NVSHMEM_VENDOR_MINOR_VERSION;
+  *patch = NVSHMEM_VENDOR_PATCH_VERSION;
+}
+NVSHM_HD_DEF void nvshmem_info_get_name(char *name) {
+  const char vendor[] = NVSHMEM_VENDOR_STRING;
+  for (size_t i = 0; i < sizeof vendor; ++i) name[i] = vendor[i];
+}
 NVSHM_HD_DEF void nvshmem_global_exit(int status) {
   printf("nvshmem_global_exit(%d) called on the device by PE %d: trapping\n", status, nvshm_dev::state().my_pe);
   __trap();
@@ -164,6 +174,10 @@ NVSHM_HD_DEF void *nvshmem_ptr(const void *dest, int pe) {
   const size_t offset = static_cast<size_t>(static_cast<const char *>(dest) - st.my_heap);
   if (offset >= st.heap_size) return nullptr;
   return nvshm_dev::heap_base() + static_cast<size_t>(pe) * st.heap_stride + offset;
+}
+
+NVSHM_HD_DEF void *nvshmemx_mc_ptr(nvshmem_team_t, const void *) {
+  return nullptr;  // no multicast objects in this version
 }
 
 #define NVSHM_DEFINE_DEVICE_RMA(NAME, T)                                                        \
