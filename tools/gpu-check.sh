@@ -66,6 +66,15 @@ if [ $run_sanitizer = 1 ]; then
   grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/sanitizer.log" | sort | uniq -c
 fi
 
+# The Rust crate's tests (contrib/nvshmem4rust): the test binary is built where cargo is (this machine
+# has none) and carried as ./nvshmem4rust-host-test; it opens this build's libnvshmem_host.so.
+if [ -x nvshmem4rust-host-test ]; then
+  echo "== nvshmem4rust tests"
+  NVSHMEM_HOST_LIB_PATH=$PWD/$BUILD/lib/libnvshmem_host.so timeout 200 "$BUILD/bin/nvshmrun" -n 2 --timeout 180 \
+    ./nvshmem4rust-host-test --test-threads=1 >"$OUT/rust.log" 2>&1
+  row nvshmem4rust "rc=$? ($(grep -c 'test result: ok' "$OUT/rust.log") of 2 PEs ok)"
+fi
+
 if [ -x tools/api-coverage.sh ]; then
   echo "== API coverage against NVIDIA's headers"
   tools/api-coverage.sh -b "$BUILD" >"$OUT/coverage.txt" 2>&1
