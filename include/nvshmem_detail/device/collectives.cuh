@@ -200,6 +200,15 @@ __device__ __forceinline__ int alltoall(nvshmem_team_t team, void *dest, const v
 
 /* ---- reductions ---- */
 enum class ROp { and_, or_, xor_, min, max, sum, prod };
+/* The enumerator of an op as the type tables spell it (and, or, xor, min, max, sum, prod). */
+#define NVSHM_ROP(OP) NVSHM_ROP_##OP
+#define NVSHM_ROP_and and_
+#define NVSHM_ROP_or or_
+#define NVSHM_ROP_xor xor_
+#define NVSHM_ROP_min min
+#define NVSHM_ROP_max max
+#define NVSHM_ROP_sum sum
+#define NVSHM_ROP_prod prod
 
 template <typename T>
 constexpr bool is_low_float = std::is_same<T, half>::value || std::is_same<T, __nv_bfloat16>::value;

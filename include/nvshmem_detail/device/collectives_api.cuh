@@ -27,18 +27,11 @@
   DEF int NAME(nvshmem_team_t team, T *dest, const T *source, size_t nelems) {                \
     return nvshm_dev::alltoall<nvshm_dev::Scope::SCOPE>(team, dest, source, nelems * (ELEM)); \
   }
-#define NVSHM_COLL_REDUCE_DEF(DEF, NAME, SCOPE, OP, T, SCATTER)                                                       \
-  DEF int NAME(nvshmem_team_t team, T *dest, const T *source, size_t nreduce) {                                       \
-    return nvshm_dev::reduce<nvshm_dev::Scope::SCOPE, nvshm_dev::ROp::NVSHM_ROP_##OP, T>(team, dest, source, nreduce, \
-                                                                                         SCATTER);                    \
+#define NVSHM_COLL_REDUCE_DEF(DEF, NAME, SCOPE, OP, T, SCATTER)                                                      \
+  DEF int NAME(nvshmem_team_t team, T *dest, const T *source, size_t nreduce) {                                      \
+    return nvshm_dev::reduce<nvshm_dev::Scope::SCOPE, nvshm_dev::ROp::NVSHM_ROP(OP), T>(team, dest, source, nreduce, \
+                                                                                        SCATTER);                    \
   }
-#define NVSHM_ROP_and and_
-#define NVSHM_ROP_or or_
-#define NVSHM_ROP_xor xor_
-#define NVSHM_ROP_min min
-#define NVSHM_ROP_max max
-#define NVSHM_ROP_sum sum
-#define NVSHM_ROP_prod prod
 
 /* Every data family of one scope: PREFIX is nvshmem_ (thread) or nvshmemx_, SUFFIX empty or _warp/_block. */
 #define NVSHM_COLL_TYPED(DEF, PREFIX, SUFFIX, SCOPE, NAME, T)                          \
@@ -92,13 +85,6 @@ NVSHM_FOR_EACH_REDUCE_OP_TYPE(NVSHM_COLL_GROUP_REDUCE)
 #undef NVSHM_COLL_REDUCE
 #undef NVSHM_COLL_MEM
 #undef NVSHM_COLL_TYPED
-#undef NVSHM_ROP_and
-#undef NVSHM_ROP_or
-#undef NVSHM_ROP_xor
-#undef NVSHM_ROP_min
-#undef NVSHM_ROP_max
-#undef NVSHM_ROP_sum
-#undef NVSHM_ROP_prod
 #undef NVSHM_COLL_REDUCE_DEF
 #undef NVSHM_COLL_ALLTOALL_DEF
 #undef NVSHM_COLL_FCOLLECT_DEF
