@@ -4,7 +4,6 @@
 #define NVSHMEM_HOST_H
 
 #include "nvshmem_detail/host_api.h"
-#include "nvshmem_detail/coll_host_api.h" /* TEMP until the teams branch lands */
 #include "nvshmem_detail/collective_launch.h"
 #include "nvshmem_detail/version_registration.h"
 

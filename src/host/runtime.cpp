@@ -4,7 +4,6 @@
 #include <strings.h>
 
 #include <cstdlib>
-#include <cstring>
 #include <vector>
 
 #include "common/log.hpp"
@@ -16,7 +15,7 @@ namespace {
 constexpr const char *kInit = "nvshmem_init";
 Runtime *g_runtime = nullptr;
 // Bytes of heap kept for the runtime's own symmetric objects beyond NVSHMEM_SYMMETRIC_SIZE.
-constexpr std::size_t kReservedHeapBytes = 4 << 20;  // TEMP: 1 MiB + the TEMP team slots
+constexpr std::size_t kReservedHeapBytes = 1 << 20;
 
 Status choose_heap_kind(const Runtime &rt, HeapKind *kind) {
   const std::string &want = rt.env.heap_kind;
@@ -67,49 +66,6 @@ Status select_gpu(Runtime &rt, const nvshmemx_init_attr_t *attr) {
   return Status::ok;
 }
 
-// TEMP world team slot until the teams branch lands: fills slots WORLD, SHARED, NODE and
-// SAME_MYPE_NODE (a team of one PE on one node) with their sync words and scratch, for the
-// collectives' tests.
-Status temp_fill_team_slots(Runtime &rt, nvshm_device_state &s) {
-  constexpr int kSlots = 4;
-  constexpr std::size_t kScratch = std::size_t{512} << 10;
-  const std::size_t sync_words = NVSHM_TEAM_SYNC_WORDS(s.n_pes);
-  const std::size_t word_bytes = sizeof(uint64_t) * (sync_words + NVSHM_TEAM_EPOCH_WORDS);
-  const int shape[kSlots][3] = {{0, 1, s.n_pes},
-                                {s.node_pe_start, 1, s.node_n_pes},
-                                {s.node_pe_start, 1, s.node_n_pes},
-                                {s.node_my_pe, s.node_n_pes, s.n_pes / s.node_n_pes}};
-  nvshm_team_device slots[kSlots] = {};
-  for (int i = 0; i < kSlots; ++i) {
-    void *words = nullptr, *scratch = nullptr;
-    NVSHM_TRY(rt.heap->allocate(*rt.boot, word_bytes, 64, kInit, &words));
-    NVSHM_TRY(rt.heap->zero(words, word_bytes));
-    NVSHM_TRY(rt.heap->allocate(*rt.boot, kScratch, 256, kInit, &scratch));
-    nvshm_team_device &t = slots[i];
-    t.start = shape[i][0];
-    t.stride = shape[i][1];
-    t.size = shape[i][2];
-    t.my_pe = (s.my_pe - t.start) / t.stride;
-    t.sync_flags = static_cast<uint64_t *>(words);
-    t.sync_epoch = t.sync_flags + sync_words;
-    t.scratch = static_cast<char *>(scratch);
-    t.scratch_bytes = kScratch;
-  }
-  void *table = nullptr;
-  NVSHM_TRY(rt.heap->allocate(*rt.boot, sizeof slots, 64, kInit, &table));
-  if (rt.on_device()) {
-    if (cudaMemcpy(table, slots, sizeof slots, cudaMemcpyHostToDevice) != cudaSuccess) {
-      log_error(kInit, "writing the team table failed: %s", cudaGetErrorString(cudaGetLastError()));
-      return Status::internal;
-    }
-  } else {
-    memcpy(table, slots, sizeof slots);
-  }
-  s.teams = static_cast<nvshm_team_device *>(table);
-  s.max_teams = kSlots;
-  return Status::ok;
-}
-
 Status init_device_state(Runtime &rt) {
   nvshm_device_state &s = rt.device_state;
   s.version = NVSHM_DEVICE_STATE_VERSION;
@@ -132,7 +88,6 @@ Status init_device_state(Runtime &rt) {
   NVSHM_TRY(rt.heap->zero(epoch, sizeof(uint64_t)));
   s.barrier_flags = static_cast<uint64_t *>(flags);
   s.barrier_epoch = static_cast<uint64_t *>(epoch);
-  NVSHM_TRY(temp_fill_team_slots(rt, s));
   if (rt.on_device()) NVSHM_TRY(publish_device_state(s, rt.context));
   return Status::ok;
 }
