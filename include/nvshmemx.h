@@ -4,5 +4,7 @@
 #define NVSHMEMX_H
 
 #include "nvshmem.h"
+/* Host part: the stream-ordered collectives. */
+#include "nvshmem_detail/coll_stream_api.h"
 
 #endif /* NVSHMEMX_H */

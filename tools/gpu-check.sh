@@ -58,7 +58,8 @@ if [ $run_sanitizer = 1 ]; then
     local rc=$?
     row "  $1 $(basename "$2")" "$([ $rc = 0 ] && echo 'no errors' || echo "rc=$rc")"
   }
-  for t in tests/gpu/test_device_api tests/gpu/test_device_rdc tests/gpu/test_device_p2p tests/cpp/test_cpp_gpu \
+  for t in tests/gpu/test_device_api tests/gpu/test_device_rdc tests/gpu/test_device_p2p tests/gpu/test_device_coll \
+           tests/gpu/test_device_coll_reduce tests/cpp/test_cpp_gpu \
            examples/ring; do
     [ -x "$BUILD/$t" ] && sanitize memcheck "$t"
   done

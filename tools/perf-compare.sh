@@ -8,7 +8,8 @@
 # and size the median of each and the ratio ours/NVIDIA (latency: lower is better, bandwidth:
 # higher). TEST defaults to shmem_put_bw (with N_RUNS default 5); `all` means every point-to-point
 # perftest (N_RUNS default 1: each call already reports the median of 5 timed runs per size, -r 5),
-# about 4-5 minutes. Made for the GPU machine (2 GPUs, NVIDIA NVSHMEM 3.4.5 as the Python package
+# about 4-5 minutes; `coll` every on-stream collective perftest (perftest/host/coll). Made for the
+# GPU machine (2 GPUs, NVIDIA NVSHMEM 3.4.5 as the Python package
 # nvidia.nvshmem).
 #
 # Environment: PERF_OUT=<file> also writes the tables there; NVIDIA_NVSHMEM_HOME overrides where
@@ -48,7 +49,25 @@ declare -A TEST_ARGS=(
   [shmem_put_signal_ping_pong_latency]="-b 8 -e 4k -f 8 -n 1000 -w 100"
   [shmem_signal_ping_pong_latency]="-n 1000 -w 100"
   [shmem_atomic_ping_pong_latency]="-n 1000 -w 100"
+  [alltoall_on_stream]="-b 8 -e 1m -f 4 -n 200 -w 20|-b 4m -e 256m -f 4 -n 20 -w 2"
+  [broadcast_on_stream]="-b 8 -e 1m -f 4 -n 200 -w 20|-b 4m -e 256m -f 4 -n 20 -w 2"
+  [fcollect_on_stream]="-b 8 -e 1m -f 4 -n 200 -w 20|-b 4m -e 128m -f 4 -n 20 -w 2"
+  [reduction_on_stream]="-d float -o sum -b 8 -e 1m -f 4 -n 200 -w 20|-d float -o sum -b 4m -e 256m -f 4 -n 20 -w 2"
+  [reducescatter_on_stream]="-d float -o sum -b 8 -e 1m -f 4 -n 200 -w 20|-d float -o sum -b 4m -e 128m -f 4 -n 20 -w 2"
+  [barrier_on_stream]="-n 1000 -w 100"
+  [barrier_all_on_stream]="-n 1000 -w 100"
+  [sync_on_stream]="-n 1000 -w 100"
+  [sync_all_on_stream]="-n 1000 -w 100"
 )
+# Where a test's source and program live (perftest/<folder>/<test>).
+folder_of() {
+  case $1 in
+    *_on_stream) echo host/coll ;;
+    *) echo device/pt-to-pt ;;
+  esac
+}
+COLL_TESTS=(alltoall_on_stream broadcast_on_stream fcollect_on_stream reduction_on_stream reducescatter_on_stream
+  barrier_on_stream barrier_all_on_stream sync_on_stream sync_all_on_stream)
 ALL_TESTS=(shmem_put_bw shmem_get_bw shmem_p_bw shmem_g_bw shmem_st_bw shmem_atomic_bw shmem_p_latency
   shmem_g_latency shmem_put_latency shmem_get_latency shmem_atomic_latency shmem_p_ping_pong_latency
   shmem_put_ping_pong_latency shmem_put_signal_ping_pong_latency shmem_signal_ping_pong_latency
@@ -57,6 +76,8 @@ TESTS=("$@")
 if [[ ${#TESTS[@]} -eq 0 ]]; then
   TESTS=(shmem_put_bw)
   N_RUNS=${N_RUNS:-5}
+elif [[ ${TESTS[0]} == coll ]]; then
+  TESTS=("${COLL_TESTS[@]}")
 elif [[ ${TESTS[0]} == all ]]; then
   TESTS=("${ALL_TESTS[@]}")
   # "all" measures the point-to-point set from 64 KiB (bandwidth) within the time budget.
@@ -75,8 +96,8 @@ export NVSHMEM_MACHINE_READABLE_OUTPUT=1
 NVSHMRUN=$BUILD_DIR/bin/nvshmrun
 [[ -x $NVSHMRUN ]] || { echo "perf-compare: $NVSHMRUN is missing: build the target nvshmrun in $BUILD_DIR" >&2; exit 1; }
 for t in "${TESTS[@]}"; do
-  f=$BUILD_DIR/perftest/device/pt-to-pt/$t
-  [[ -x $f ]] || { echo "perf-compare: $f is missing: build the target perf_device_$t in $BUILD_DIR" >&2; exit 1; }
+  f=$BUILD_DIR/perftest/$(folder_of "$t")/$t
+  [[ -x $f ]] || { echo "perf-compare: $f is missing: build its perf_ target in $BUILD_DIR" >&2; exit 1; }
 done
 
 NV_HOME=${NVIDIA_NVSHMEM_HOME:-$(python3 -c "import nvidia.nvshmem as m; print(list(m.__path__)[0])")}
@@ -94,11 +115,11 @@ echo "perf-compare: building ${TESTS[*]} against $NV_HOME" >&2
 NVFLAGS=(-rdc=true -arch=sm_90 -std=c++17 -O3 -I"$NV_HOME/include" -I"$SRC_DIR/perftest/common")
 "$NVCC" "${NVFLAGS[@]}" -dc -x cu "$SRC_DIR/perftest/common/perftest.cpp" -o "$WORK/nvidia/perftest.o"
 export NVCC NV_HOME SRC_DIR WORK
-printf '%s\n' "${TESTS[@]}" | xargs -P "$(nproc)" -I{} sh -c '
+for t in "${TESTS[@]}"; do echo "$(folder_of "$t") $t"; done | xargs -P "$(nproc)" -L 1 sh -c '
   "$NVCC" -rdc=true -arch=sm_90 -std=c++17 -O3 -I"$NV_HOME/include" -I"$SRC_DIR/perftest/common" \
-    "$SRC_DIR/perftest/device/pt-to-pt/{}.cu" "$WORK/nvidia/perftest.o" \
+    "$SRC_DIR/perftest/$0/$1.cu" "$WORK/nvidia/perftest.o" \
     -L"$NV_HOME/lib" -l:libnvshmem_host.so.3 -lnvshmem_device -lcuda -Xlinker -rpath,"$NV_HOME/lib" \
-    -o "$WORK/nvidia/{}" || { echo "perf-compare: building {} against NVIDIA failed" >&2; exit 255; }'
+    -o "$WORK/nvidia/$1" || { echo "perf-compare: building $1 against NVIDIA failed" >&2; exit 255; }'
 
 read -r -a EXTRA <<<"${PERF_EXTRA:-}"
 
@@ -112,7 +133,7 @@ run_one() {  # impl test options...
     # NVIDIA's library loads its bootstrap plugins from its lib/ folder.
     env_args=(PERFTEST_BOOTSTRAP=uid PERFTEST_UID_FILE="$WORK/uid" LD_LIBRARY_PATH="$NV_HOME/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}")
   else
-    bin=$BUILD_DIR/perftest/device/pt-to-pt/$test
+    bin=$BUILD_DIR/perftest/$(folder_of "$test")/$test
   fi
   local -a cmd=("$NVSHMRUN" --timeout 120 -n 2 "$bin" "$@" "${EXTRA[@]}")
   echo "== $impl: ${cmd[*]}" >>"$log"

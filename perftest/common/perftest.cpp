@@ -111,6 +111,11 @@ void print_help(const char *job, const char *what, unsigned features) {
     printf("  -t, --threads_per_cta N threads per block (default %d)\n", d.threads);
   }
   if (features & kBidir) printf("      --bidir             both PEs send at once; the sum is reported\n");
+  if (features & kDatatype) printf("  -d, --datatype T        element type (default %s)\n", d.datatype.c_str());
+  if (features & kReduceOp)
+    printf("  -o, --reduce_op OP      sum, prod, min, max, and, or, xor (default %s)\n", d.reduce_op.c_str());
+  if (features & kCudaGraph)
+    printf("      --cudagraph         capture the -n calls in a CUDA graph, time its launch\n");
   printf("  -r, --runs N            timed runs per size; the median is reported (default %d)\n", d.runs);
   printf("      --no_check          skip the correctness check\n");
   printf("  -h, --help              this text\n\n");
@@ -232,7 +237,7 @@ void fail(const char *format, ...) {
 
 Options parse_options(int argc, char **argv, const char *job, const char *what, unsigned features) {
   g.job = job;
-  enum : int { kOptBidir = 1000, kOptNoCheck };
+  enum : int { kOptBidir = 1000, kOptNoCheck, kOptCudaGraph };
   static const struct option long_options[] = {
       {"min_size", required_argument, nullptr, 'b'},
       {"max_size", required_argument, nullptr, 'e'},
@@ -244,6 +249,9 @@ Options parse_options(int argc, char **argv, const char *job, const char *what, 
       {"runs", required_argument, nullptr, 'r'},
       {"bidir", no_argument, nullptr, kOptBidir},
       {"no_check", no_argument, nullptr, kOptNoCheck},
+      {"datatype", required_argument, nullptr, 'd'},
+      {"reduce_op", required_argument, nullptr, 'o'},
+      {"cudagraph", no_argument, nullptr, kOptCudaGraph},
       {"help", no_argument, nullptr, 'h'},
       {nullptr, 0, nullptr, 0},
   };
@@ -251,7 +259,7 @@ Options parse_options(int argc, char **argv, const char *job, const char *what, 
   opterr = 0;
   optind = 1;
   int c;
-  while ((c = getopt_long(argc, argv, ":b:e:f:n:w:c:t:r:h", long_options, nullptr)) != -1) {
+  while ((c = getopt_long(argc, argv, ":b:e:f:n:w:c:t:r:d:o:h", long_options, nullptr)) != -1) {
     const char *name = argv[optind - 1];
     switch (c) {
       case 'b':
@@ -286,6 +294,18 @@ Options parse_options(int argc, char **argv, const char *job, const char *what, 
         break;
       case kOptNoCheck:
         opt.check = false;
+        break;
+      case 'd':
+        if (!(features & kDatatype)) usage_error(job, "option -d is not used by this test");
+        opt.datatype = optarg;
+        break;
+      case 'o':
+        if (!(features & kReduceOp)) usage_error(job, "option -o is not used by this test");
+        opt.reduce_op = optarg;
+        break;
+      case kOptCudaGraph:
+        if (!(features & kCudaGraph)) usage_error(job, "option --cudagraph is not used by this test");
+        opt.cudagraph = true;
         break;
       case 'h':
         print_help(job, what, features);

@@ -31,8 +31,11 @@ void cuda_check(cudaError_t err, const char *what, const char *file, int line);
 
 /* Options a test accepts beyond the common ones (-b -e -f -n -w -r -h). */
 enum Feature : unsigned {
-  kGrid = 1u << 0,   // -c/--ctas, -t/--threads_per_cta: kernel grid
-  kBidir = 1u << 1,  // --bidir: both PEs send, the sum is reported
+  kGrid = 1u << 0,       // -c/--ctas, -t/--threads_per_cta: kernel grid
+  kBidir = 1u << 1,      // --bidir: both PEs send, the sum is reported
+  kDatatype = 1u << 2,   // -d/--datatype: element type of a collective (int, float, ...)
+  kReduceOp = 1u << 3,   // -o/--reduce_op: sum, prod, min, max, and, or, xor
+  kCudaGraph = 1u << 4,  // --cudagraph: on-stream calls captured once in a CUDA graph, then replayed
 };
 
 struct Options {
@@ -46,6 +49,9 @@ struct Options {
   int runs = 5;                       // -r/--runs (ours): timed runs per size; the median is reported
   bool bidir = false;                 // --bidir
   bool check = true;                  // --no_check (ours) skips the correctness check
+  std::string datatype = "int";       // -d/--datatype
+  std::string reduce_op = "sum";      // -o/--reduce_op
+  bool cudagraph = false;             // --cudagraph
 };
 
 /* Parses NVSHMEM-style options (numbers take k/m/g/t suffixes, powers of 1024). Prints the help and

@@ -556,4 +556,7 @@ NVSHM_DEV_DEF void nvshmemx_sync_all_warp(void) {
 
 #undef NVSHM_DEV_DEF
 
+/* Collectives over teams: barrier, team_sync, broadcast, fcollect, alltoall, reduce, reducescatter. */
+#include "nvshmem_detail/device/collectives_api.cuh"
+
 #endif /* NVSHMEM_DETAIL_DEVICE_API_CUH */

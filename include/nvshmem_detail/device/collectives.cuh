@@ -1,0 +1,352 @@
+/* Device collectives over a team, written once over nvshm_dev::Scope (docs/collectives.md).
+ *
+ * Every collective is one or two *rounds*: each member raises its word on every other member to the
+ * round's epoch (atomic max with release), then waits until every member's word on itself reaches it
+ * (acquire). Epochs count the rounds of a team on this PE, so the k-th round of a team has the same
+ * epoch on every member. Data moves before the signal of a round, by stores to the peers (push) or by
+ * loads from them after a round (pull).
+ *
+ * The same code runs as one group (the device API: a thread, a warp or a block) or split over the
+ * blocks of an on-stream kernel (`Parts`): each block moves its slice and the last block to finish
+ * runs the closing round, so no block waits for another to be resident.
+ *
+ * Words of a team slot used here (nvshm_team_device): sync_flags[0, size) the round words, word i
+ * written only by team member i; sync_epoch[0] the round counter, sync_epoch[1] (low 32 bits) the
+ * block arrival counter of multi-block kernels. */
+#ifndef NVSHMEM_DETAIL_DEVICE_COLLECTIVES_CUH
+#define NVSHMEM_DETAIL_DEVICE_COLLECTIVES_CUH
+
+#include "nvshmem_detail/device/primitives.cuh"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+namespace nvshm_dev {
+
+/* Reductions at most this many bytes per PE go one-shot through the scratch (to be measured). */
+constexpr size_t kOneShotMaxBytes = size_t{64} << 10;
+
+__device__ __noinline__ static void fail_bad_team(nvshmem_team_t team) {
+  printf("nvshmem device collective on PE %d: team %d is not a valid team handle (max %d teams)\n", state().my_pe,
+         static_cast<int>(team), state().max_teams);
+  __trap();
+}
+
+/* The device table entry of `team`. */
+__device__ __forceinline__ const nvshm_team_device &team_entry(nvshmem_team_t team) {
+  const nvshm_device_state &st = state();
+  if (team < 0 || team >= st.max_teams || st.teams == nullptr || st.teams[team].size == 0) fail_bad_team(team);
+  return st.teams[team];
+}
+
+__device__ __forceinline__ int team_world_pe(const nvshm_team_device &t, int i) {
+  return t.world_pes ? t.world_pes[i] : t.start + i * t.stride;
+}
+
+/* Team member i's address of the symmetric `sym`. */
+template <typename T>
+__device__ __forceinline__ T *member_address(const nvshm_team_device &t, T *sym, int i) {
+  return peer_address(sym, team_world_pe(t, i));
+}
+
+/* Which part of the work this group does: the device API is one part; an on-stream kernel has one
+ * part per block. */
+struct Parts {
+  int index;
+  int count;
+};
+__device__ __forceinline__ Parts one_part() {
+  return Parts{0, 1};
+}
+
+/* Rank 0's value, in every thread of the group. */
+template <Scope S>
+__device__ __forceinline__ uint64_t from_rank0(uint64_t v) {
+  if constexpr (S == Scope::block) {
+    __shared__ uint64_t shared_value;
+    __syncthreads();
+    if (Group<S>::rank() == 0) shared_value = v;
+    __syncthreads();
+    return shared_value;
+  } else if constexpr (S == Scope::warp) {
+    return __shfl_sync(0xffffffffu, v, 0);
+  } else {
+    return v;
+  }
+}
+
+/* The epoch of the first of the `rounds` rounds this collective takes. One part takes them with an
+ * atomic (several device calls may start collectives on different teams at once); the parts of an
+ * on-stream kernel all read the counter and the last part advances it (finish_parts), because the
+ * launches on a team follow each other on a stream. */
+template <Scope S>
+__device__ __forceinline__ uint64_t take_epochs(const nvshm_team_device &t, Parts p, uint64_t rounds) {
+  uint64_t base = 0;
+  if (Group<S>::rank() == 0)
+    base = p.count == 1 ? static_cast<uint64_t>(atomicAdd(reinterpret_cast<unsigned long long *>(t.sync_epoch),
+                                                          static_cast<unsigned long long>(rounds)))
+                        : *reinterpret_cast<volatile uint64_t *>(t.sync_epoch);
+  return from_rank0<S>(base) + 1;
+}
+
+/* Called by every part after its share of the work: true in the one part that arrives last (it then
+ * sees every other part's stores and runs the closing round); the others may return. */
+template <Scope S>
+__device__ __forceinline__ bool finish_parts(const nvshm_team_device &t, Parts p, uint64_t last_epoch) {
+  if (p.count == 1) return true;
+  Group<S>::sync();
+  uint64_t last = 0;
+  if (Group<S>::rank() == 0) {
+    fence_acq_rel_sys();
+    const unsigned old = atomicInc(reinterpret_cast<unsigned *>(t.sync_epoch + 1), static_cast<unsigned>(p.count - 1));
+    last = old == static_cast<unsigned>(p.count - 1);
+    if (last) {
+      fence_acq_rel_sys();
+      *reinterpret_cast<volatile uint64_t *>(t.sync_epoch) = last_epoch;
+    }
+  }
+  return from_rank0<S>(last) != 0;
+}
+
+/* Raise this member's word on every other member to `epoch` (release: the group's earlier stores
+ * are visible to whoever sees it). Idempotent: the words only grow. */
+template <Scope S>
+__device__ __forceinline__ void signal_members(const nvshm_team_device &t, uint64_t epoch) {
+  Group<S>::sync();
+  for (int j = Group<S>::rank(); j < t.size; j += Group<S>::size())
+    if (j != t.my_pe) max_release(member_address(t, t.sync_flags + t.my_pe, j), epoch);
+}
+/* Wait until every other member's word here reaches `epoch` (acquire), then sync the group. */
+template <Scope S>
+__device__ __forceinline__ void wait_members(const nvshm_team_device &t, uint64_t epoch) {
+  for (int j = Group<S>::rank(); j < t.size; j += Group<S>::size())
+    if (j != t.my_pe) wait_until<uint64_t>(t.sync_flags + j, NVSHMEM_CMP_GE, epoch);
+  Group<S>::sync();
+}
+template <Scope S>
+__device__ __forceinline__ void round(const nvshm_team_device &t, uint64_t epoch) {
+  signal_members<S>(t, epoch);
+  wait_members<S>(t, epoch);
+}
+
+/* barrier (quiet first) and team_sync: one round. */
+template <Scope S>
+__device__ __forceinline__ int team_barrier(nvshmem_team_t team, bool quiet_first) {
+  const nvshm_team_device &t = team_entry(team);
+  Group<S>::sync();
+  if (quiet_first && Group<S>::rank() == 0) fence_sc_sys();
+  round<S>(t, take_epochs<S>(t, one_part(), 1));
+  return 0;
+}
+
+/* This part's slice [*begin, *end) of `n` items, in multiples of `granule` items. */
+__device__ __forceinline__ void part_slice(size_t n, size_t granule, Parts p, size_t *begin, size_t *end) {
+  const size_t per = (n + p.count - 1) / p.count;
+  const size_t step = (per + granule - 1) / granule * granule;
+  *begin = min(n, step * static_cast<size_t>(p.index));
+  *end = min(n, *begin + step);
+}
+
+/* Push collectives: each part stores its slice of the bytes into the members' destinations, then the
+ * last part runs one round. `dest_of(j)` is member j's destination address (symmetric offset already
+ * applied), `src_of(j)` the bytes this PE sends to member j; members with a null source get nothing. */
+template <Scope S, class Dest, class Src>
+__device__ __forceinline__ void push_round(const nvshm_team_device &t, Parts p, size_t nbytes, Dest dest_of,
+                                           Src src_of) {
+  const uint64_t epoch = take_epochs<S>(t, p, 1);
+  size_t begin, end;
+  part_slice(nbytes, 16, p, &begin, &end);
+  if (begin < end) {
+    for (int k = 0; k < t.size; ++k) {
+      const int j = (t.my_pe + k) % t.size; /* start at a different member on each PE */
+      const char *src = static_cast<const char *>(src_of(j));
+      if (src) copy_bytes<S>(member_address(t, static_cast<char *>(dest_of(j)), j) + begin, src + begin, end - begin);
+    }
+  }
+  if (finish_parts<S>(t, p, epoch)) round<S>(t, epoch);
+}
+
+template <Scope S>
+__device__ __forceinline__ int broadcast(nvshmem_team_t team, void *dest, const void *source, size_t nbytes, int root,
+                                         Parts p = one_part()) {
+  const nvshm_team_device &t = team_entry(team);
+  const bool is_root = t.my_pe == root;
+  push_round<S>(
+      t, p, nbytes, [&](int) { return dest; },
+      [&](int j) -> const void * { return is_root && (j != root || dest != source) ? source : nullptr; });
+  return 0;
+}
+
+template <Scope S>
+__device__ __forceinline__ int fcollect(nvshmem_team_t team, void *dest, const void *source, size_t nbytes,
+                                        Parts p = one_part()) {
+  const nvshm_team_device &t = team_entry(team);
+  char *slot = static_cast<char *>(dest) + static_cast<size_t>(t.my_pe) * nbytes;
+  push_round<S>(
+      t, p, nbytes, [&](int) { return slot; }, [&](int) { return source; });
+  return 0;
+}
+
+template <Scope S>
+__device__ __forceinline__ int alltoall(nvshmem_team_t team, void *dest, const void *source, size_t nbytes,
+                                        Parts p = one_part()) {
+  const nvshm_team_device &t = team_entry(team);
+  char *slot = static_cast<char *>(dest) + static_cast<size_t>(t.my_pe) * nbytes;
+  push_round<S>(
+      t, p, nbytes, [&](int) { return slot; },
+      [&](int j) { return static_cast<const char *>(source) + static_cast<size_t>(j) * nbytes; });
+  return 0;
+}
+
+/* ---- reductions ---- */
+enum class ROp { and_, or_, xor_, min, max, sum, prod };
+/* The enumerator of an op as the type tables spell it (and, or, xor, min, max, sum, prod). */
+#define NVSHM_ROP(OP) NVSHM_ROP_##OP
+#define NVSHM_ROP_and and_
+#define NVSHM_ROP_or or_
+#define NVSHM_ROP_xor xor_
+#define NVSHM_ROP_min min
+#define NVSHM_ROP_max max
+#define NVSHM_ROP_sum sum
+#define NVSHM_ROP_prod prod
+
+template <typename T>
+constexpr bool is_low_float = std::is_same<T, half>::value || std::is_same<T, __nv_bfloat16>::value;
+
+template <ROp Op, typename T>
+__device__ __forceinline__ T combine(T a, T b) {
+  if constexpr (is_low_float<T>) {
+    return T(combine<Op, float>(static_cast<float>(a), static_cast<float>(b)));
+  } else if constexpr (Op == ROp::and_) {
+    return static_cast<T>(a & b);
+  } else if constexpr (Op == ROp::or_) {
+    return static_cast<T>(a | b);
+  } else if constexpr (Op == ROp::xor_) {
+    return static_cast<T>(a ^ b);
+  } else if constexpr (Op == ROp::min) {
+    return b < a ? b : a;
+  } else if constexpr (Op == ROp::max) {
+    return a < b ? b : a;
+  } else if constexpr (Op == ROp::sum) {
+    return static_cast<T>(a + b);
+  } else {
+    return static_cast<T>(a * b);
+  }
+}
+
+/* 16 bytes of T, combined element by element. */
+template <typename T>
+union Vec16 {
+  int4 raw;
+  T v[16 / sizeof(T)];
+};
+template <ROp Op, typename T>
+__device__ __forceinline__ int4 combine16(int4 a, int4 b) {
+  Vec16<T> x, y;
+  x.raw = a;
+  y.raw = b;
+#pragma unroll
+  for (int k = 0; k < static_cast<int>(16 / sizeof(T)); ++k) x.v[k] = combine<Op, T>(x.v[k], y.v[k]);
+  return x.raw;
+}
+
+/* The group computes out[k] = src_at(0)[k] op src_at(1)[k] ... op src_at(nsrc-1)[k] for k in [0, n)
+ * (in member order, so every PE gets the same bits) and stores it at dst_at(d)[k] for each of the
+ * ndst destinations; 16-byte words where every pointer allows. */
+template <Scope S, ROp Op, typename T, class SrcAt, class DstAt>
+__device__ __forceinline__ void reduce_range(size_t n, int nsrc, SrcAt src_at, int ndst, DstAt dst_at) {
+  constexpr size_t V = 16 / sizeof(T);
+  uintptr_t bits = 0;
+  for (int i = 0; i < nsrc; ++i) bits |= reinterpret_cast<uintptr_t>(src_at(i));
+  for (int d = 0; d < ndst; ++d) bits |= reinterpret_cast<uintptr_t>(dst_at(d));
+  const size_t g = static_cast<size_t>(Group<S>::size());
+  size_t done = 0;
+  if ((bits & 15) == 0) {
+    const size_t words = n / V;
+    for (size_t w = static_cast<size_t>(Group<S>::rank()); w < words; w += g) {
+      int4 acc = reinterpret_cast<const int4 *>(src_at(0))[w];
+      for (int i = 1; i < nsrc; ++i) acc = combine16<Op, T>(acc, reinterpret_cast<const int4 *>(src_at(i))[w]);
+      for (int d = 0; d < ndst; ++d) reinterpret_cast<int4 *>(dst_at(d))[w] = acc;
+    }
+    done = words * V;
+  }
+  for (size_t k = done + static_cast<size_t>(Group<S>::rank()); k < n; k += g) {
+    T acc = src_at(0)[k];
+    for (int i = 1; i < nsrc; ++i) acc = combine<Op, T>(acc, src_at(i)[k]);
+    for (int d = 0; d < ndst; ++d) dst_at(d)[k] = acc;
+  }
+}
+
+/* Bytes of one member's slot in one half of the team's scratch (two halves, alternating by epoch). */
+__device__ __forceinline__ size_t scratch_slot_bytes(const nvshm_team_device &t) {
+  return t.scratch ? t.scratch_bytes / (2 * static_cast<size_t>(t.size)) / 16 * 16 : 0;
+}
+
+/* One-shot (one group): every member pushes what each member needs into that member's scratch slot,
+ * one round, then every member reduces its slots locally into dest. `scatter`: member j needs block
+ * j of source (reducescatter), else the whole source (reduce). The scratch half of epoch e is
+ * rewritten at epoch e + 2 at the earliest, which no member reaches before every member finished
+ * round e + 1, i.e. finished reading. */
+template <Scope S, ROp Op, typename T>
+__device__ __forceinline__ void reduce_one_shot(const nvshm_team_device &t, T *dest, const T *source, size_t count,
+                                                bool scatter) {
+  const uint64_t epoch = take_epochs<S>(t, one_part(), 1);
+  const size_t slot = scratch_slot_bytes(t);
+  char *half = t.scratch + (epoch & 1) * slot * t.size;
+  auto part_of = [&](int j) { return source + (scatter ? static_cast<size_t>(j) * count : 0); };
+  for (int k = 1; k < t.size; ++k) {
+    const int j = (t.my_pe + k) % t.size;
+    copy_bytes<S>(member_address(t, half + static_cast<size_t>(t.my_pe) * slot, j), part_of(j), count * sizeof(T));
+  }
+  round<S>(t, epoch);
+  reduce_range<S, Op, T>(
+      count, t.size,
+      [&](int i) {
+        return i == t.my_pe ? part_of(i) : reinterpret_cast<const T *>(half + static_cast<size_t>(i) * slot);
+      },
+      1, [&](int) { return dest; });
+  Group<S>::sync();
+}
+
+/* Two-shot by loads (any size, any number of parts): round 1 says every source is ready; member j
+ * reduces block j (reduce: 1/size of the elements; reducescatter: its own block) from every member's
+ * source, and for reduce stores the result into every member's dest (all-gather by stores); round 2
+ * says every store landed and no member still reads a source. */
+template <Scope S, ROp Op, typename T>
+__device__ __forceinline__ void reduce_two_shot(const nvshm_team_device &t, T *dest, const T *source, size_t count,
+                                                bool scatter, Parts p) {
+  const uint64_t epoch = take_epochs<S>(t, p, 2);
+  round<S>(t, epoch); /* every part signals (idempotent) and waits */
+  constexpr size_t V = 16 / sizeof(T);
+  size_t first, n;
+  if (scatter) {
+    first = static_cast<size_t>(t.my_pe) * count;
+    n = count;
+  } else {
+    const size_t per = ((count + t.size - 1) / t.size + V - 1) / V * V;
+    first = min(count, per * static_cast<size_t>(t.my_pe));
+    n = min(count, first + per) - first;
+  }
+  size_t begin, end;
+  part_slice(n, V, p, &begin, &end);
+  const size_t out = (scatter ? 0 : first) + begin;
+  reduce_range<S, Op, T>(
+      end - begin, t.size, [&](int i) { return member_address(t, source + first + begin, i); }, scatter ? 1 : t.size,
+      [&](int d) { return scatter ? dest + out : member_address(t, dest + out, d); });
+  if (finish_parts<S>(t, p, epoch + 1)) round<S>(t, epoch + 1);
+}
+
+template <Scope S, ROp Op, typename T>
+__device__ __forceinline__ int reduce(nvshmem_team_t team, T *dest, const T *source, size_t count, bool scatter,
+                                      Parts p = one_part()) {
+  const nvshm_team_device &t = team_entry(team);
+  if (p.count == 1 && count * sizeof(T) <= kOneShotMaxBytes && count * sizeof(T) <= scratch_slot_bytes(t))
+    reduce_one_shot<S, Op, T>(t, dest, source, count, scatter);
+  else
+    reduce_two_shot<S, Op, T>(t, dest, source, count, scatter, p);
+  return 0;
+}
+
+}  // namespace nvshm_dev
+
+#endif /* NVSHMEM_DETAIL_DEVICE_COLLECTIVES_CUH */

@@ -1,0 +1,7 @@
+/* alltoall_on_stream: latency of nvshmemx_*alltoall*_on_stream over NVSHMEM_TEAM_WORLD (perftest/common/coll.cuh). */
+#include "coll.cuh"
+
+int main(int argc, char **argv) {
+  return perftest::run_coll_on_stream(argc, argv, "alltoall_on_stream", "on-stream alltoall latency (us) and bandwidth",
+                                      perftest::Coll::alltoall);
+}

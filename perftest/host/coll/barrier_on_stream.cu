@@ -1,0 +1,7 @@
+/* barrier_on_stream: latency of nvshmemx_*barrier*_on_stream over NVSHMEM_TEAM_WORLD (perftest/common/coll.cuh). */
+#include "coll.cuh"
+
+int main(int argc, char **argv) {
+  return perftest::run_coll_on_stream(argc, argv, "barrier_on_stream", "on-stream barrier latency (us) and bandwidth",
+                                      perftest::Coll::barrier);
+}

@@ -1,0 +1,7 @@
+/* broadcast_on_stream: latency of nvshmemx_*broadcast*_on_stream over NVSHMEM_TEAM_WORLD (perftest/common/coll.cuh). */
+#include "coll.cuh"
+
+int main(int argc, char **argv) {
+  return perftest::run_coll_on_stream(argc, argv, "broadcast_on_stream",
+                                      "on-stream broadcast latency (us) and bandwidth", perftest::Coll::broadcast);
+}

@@ -1,0 +1,121 @@
+// Stream-ordered barrier, team_sync, broadcast, fcollect and alltoall, and the checks and grid choice
+// every stream collective shares (coll_stream.cuh).
+#include "host/coll_stream.cuh"
+
+#include "common/log.hpp"
+
+namespace nvshm {
+
+Runtime &coll_stream_check(const char *call, nvshmem_team_t team, const void *dest, size_t dest_bytes,
+                           const void *source, size_t source_bytes) {
+  Runtime &rt = require_init(call);
+  if (!rt.on_device())
+    fatal(call,
+          "the symmetric heap is in host memory (no GPU, or NVSHMEM_HEAP_KIND=SYSMEM): stream-ordered collectives "
+          "need the heap in GPU memory");
+  const nvshm_device_state &st = rt.device_state;
+  if (team < 0 || team >= st.max_teams || st.teams == nullptr)
+    fatal(call, "team %d is not a valid team handle (NVSHMEM_MAX_TEAMS is %d)", static_cast<int>(team), st.max_teams);
+  if (dest && !rt.heap->contains(dest, dest_bytes ? dest_bytes : 1))
+    fatal(call, "dest=%p (%zu bytes) is not inside the symmetric heap", dest, dest_bytes);
+  if (source && !rt.heap->contains(source, source_bytes ? source_bytes : 1))
+    fatal(call, "source=%p (%zu bytes) is not inside the symmetric heap", source, source_bytes);
+  return rt;
+}
+
+int coll_blocks(size_t bytes) {
+  const size_t blocks = bytes / kCollBytesPerBlock;
+  return blocks < 1 ? 1 : blocks > static_cast<size_t>(kCollMaxBlocks) ? kCollMaxBlocks : static_cast<int>(blocks);
+}
+
+void coll_check_launch(const char *call) {
+  const cudaError_t err = cudaGetLastError();
+  if (err != cudaSuccess) fatal(call, "launching the collective kernel failed: %s", cudaGetErrorString(err));
+}
+
+namespace {
+using nvshm_dev::Parts;
+using nvshm_dev::Scope;
+
+__device__ __forceinline__ Parts grid_parts() {
+  return Parts{static_cast<int>(blockIdx.x), static_cast<int>(gridDim.x)};
+}
+
+__global__ void barrier_kernel(nvshmem_team_t team, bool quiet_first) {
+  nvshm_dev::team_barrier<Scope::warp>(team, quiet_first);
+}
+__global__ void __launch_bounds__(kCollThreads)
+    broadcast_kernel(nvshmem_team_t team, void *dest, const void *source, size_t nbytes, int root) {
+  nvshm_dev::broadcast<Scope::block>(team, dest, source, nbytes, root, grid_parts());
+}
+__global__ void __launch_bounds__(kCollThreads)
+    fcollect_kernel(nvshmem_team_t team, void *dest, const void *source, size_t nbytes) {
+  nvshm_dev::fcollect<Scope::block>(team, dest, source, nbytes, grid_parts());
+}
+__global__ void __launch_bounds__(kCollThreads)
+    alltoall_kernel(nvshmem_team_t team, void *dest, const void *source, size_t nbytes) {
+  nvshm_dev::alltoall<Scope::block>(team, dest, source, nbytes, grid_parts());
+}
+
+int stream_barrier(const char *call, nvshmem_team_t team, bool quiet_first, cudaStream_t stream) {
+  Runtime &rt = coll_stream_check(call, team, nullptr, 0, nullptr, 0);
+  ContextGuard guard(rt.context);
+  if (quiet_first) require_ok(rt.transport->order_stream(stream), call);
+  barrier_kernel<<<1, 32, 0, stream>>>(team, quiet_first);
+  coll_check_launch(call);
+  return 0;
+}
+
+int stream_broadcast(const char *call, nvshmem_team_t team, void *dest, const void *source, size_t nbytes, int root,
+                     cudaStream_t stream) {
+  ContextGuard guard(coll_stream_check(call, team, dest, nbytes, source, nbytes).context);
+  broadcast_kernel<<<coll_blocks(nbytes), kCollThreads, 0, stream>>>(team, dest, source, nbytes, root);
+  coll_check_launch(call);
+  return 0;
+}
+
+// fcollect and alltoall: each member sends `nbytes` to every member.
+template <class Kernel>
+int stream_exchange(const char *call, Kernel kernel, nvshmem_team_t team, void *dest, const void *source, size_t nbytes,
+                    cudaStream_t stream) {
+  ContextGuard guard(coll_stream_check(call, team, dest, nbytes, source, nbytes).context);
+  kernel<<<coll_blocks(nbytes), kCollThreads, 0, stream>>>(team, dest, source, nbytes);
+  coll_check_launch(call);
+  return 0;
+}
+}  // namespace
+}  // namespace nvshm
+
+using namespace nvshm;
+
+extern "C" {
+
+int nvshmemx_barrier_on_stream(nvshmem_team_t team, cudaStream_t stream) {
+  return stream_barrier("nvshmemx_barrier_on_stream", team, true, stream);
+}
+int nvshmemx_team_sync_on_stream(nvshmem_team_t team, cudaStream_t stream) {
+  return stream_barrier("nvshmemx_team_sync_on_stream", team, false, stream);
+}
+
+#define NVSHM_STREAM_COLL_AS(NAME, T, ELEM)                                                                        \
+  int nvshmemx_##NAME##_on_stream(nvshmem_team_t team, T *dest, const T *source, size_t nelems, int PE_root,       \
+                                  cudaStream_t stream) {                                                           \
+    return stream_broadcast("nvshmemx_" #NAME "_on_stream", team, dest, source, nelems * (ELEM), PE_root, stream); \
+  }
+#define NVSHM_STREAM_EXCHANGE_AS(NAME, KERNEL, T, ELEM)                                                                \
+  int nvshmemx_##NAME##_on_stream(nvshmem_team_t team, T *dest, const T *source, size_t nelems, cudaStream_t stream) { \
+    return stream_exchange("nvshmemx_" #NAME "_on_stream", KERNEL, team, dest, source, nelems * (ELEM), stream);       \
+  }
+#define NVSHM_STREAM_COLL(NAME, T)                                         \
+  NVSHM_STREAM_COLL_AS(NAME##_broadcast, T, sizeof(T))                     \
+  NVSHM_STREAM_EXCHANGE_AS(NAME##_fcollect, fcollect_kernel, T, sizeof(T)) \
+  NVSHM_STREAM_EXCHANGE_AS(NAME##_alltoall, alltoall_kernel, T, sizeof(T))
+NVSHM_FOR_EACH_COLL_TYPE(NVSHM_STREAM_COLL)
+NVSHM_STREAM_COLL_AS(broadcastmem, void, 1)
+NVSHM_STREAM_EXCHANGE_AS(fcollectmem, fcollect_kernel, void, 1)
+NVSHM_STREAM_EXCHANGE_AS(alltoallmem, alltoall_kernel, void, 1)
+#undef NVSHM_STREAM_COLL
+#undef NVSHM_STREAM_EXCHANGE_AS
+#undef NVSHM_STREAM_COLL_AS
+
+}  // extern "C"

@@ -1,0 +1,4 @@
+// Stream-ordered reduce and reducescatter: the sum pairs (coll_stream.cuh).
+#include "host/coll_stream.cuh"
+
+NVSHM_REDUCE_STANDARD_TYPES_WITH(NVSHM_DEFINE_STREAM_REDUCE, sum)

@@ -1,0 +1,173 @@
+// The reduce and reducescatter tests of one group of ops (test_coll_reduce_*.cu instantiate it for
+// their ops, so the 138 pairs build in parallel): every pair, every team, thread/warp/block scope
+// and on_stream (also replayed in a graph); integers exact, floating point by relative error.
+#pragma once
+#include "coll_test.hpp"
+
+namespace coll_reduce_test {
+using namespace coll_test;
+
+enum Op { kAnd, kOr, kXor, kMin, kMax, kSum, kProd };
+#define NVSHM_TEST_OP_and kAnd
+#define NVSHM_TEST_OP_or kOr
+#define NVSHM_TEST_OP_xor kXor
+#define NVSHM_TEST_OP_min kMin
+#define NVSHM_TEST_OP_max kMax
+#define NVSHM_TEST_OP_sum kSum
+#define NVSHM_TEST_OP_prod kProd
+
+template <typename T>
+constexpr bool kFloating =
+    std::is_floating_point<T>::value || std::is_same<T, half>::value || std::is_same<T, __nv_bfloat16>::value;
+
+// The host reference, computed in double for floating types and rounded to T once per step (as
+// every step of the device rounds); integers in their own type.
+template <typename T>
+T ref(Op op, T a, T b) {
+  if constexpr (kFloating<T>) {
+    const double x = static_cast<double>(static_cast<float>(a)), y = static_cast<double>(static_cast<float>(b));
+    switch (op) {
+      case kMin:
+        return y < x ? b : a;
+      case kMax:
+        return x < y ? b : a;
+      case kSum:
+        return T(static_cast<float>(x + y));
+      default:
+        return T(static_cast<float>(x * y));
+    }
+  } else {
+    switch (op) {
+      case kAnd:
+        return static_cast<T>(a & b);
+      case kOr:
+        return static_cast<T>(a | b);
+      case kXor:
+        return static_cast<T>(a ^ b);
+      case kMin:
+        return b < a ? b : a;
+      case kMax:
+        return a < b ? b : a;
+      case kSum:
+        return static_cast<T>(a + b);
+      default:
+        return static_cast<T>(a * b);
+    }
+  }
+}
+
+// Input element k of member `member`: random bits for the bitwise ops; small values otherwise, so
+// products and sums of a few PEs stay in range (floating point: in [0.5, 3)).
+template <typename T>
+std::vector<T> input(Op op, int member, size_t n, int salt) {
+  const std::vector<unsigned char> bits = gpu_test::random_bytes(n * sizeof(T), member, salt);
+  std::vector<T> v(n);
+  memcpy(v.data(), bits.data(), n * sizeof(T));
+  if (op <= kXor) return v;
+  for (size_t k = 0; k < n; ++k) {
+    const int r = bits[k * sizeof(T)] % 50;
+    if constexpr (kFloating<T>)
+      v[k] = T(0.5f + r / 20.0f);
+    else if (op == kProd)
+      v[k] = static_cast<T>(1 + r % 3);
+    else
+      v[k] = static_cast<T>(std::is_signed<T>::value ? r - 25 : r);
+  }
+  return v;
+}
+
+template <typename T>
+bool close(T got, T want) {
+  if constexpr (kFloating<T>) {
+    const double g = static_cast<float>(got), w = static_cast<float>(want);
+    const double tolerance = sizeof(T) == 2 ? 2e-2 : sizeof(T) == 4 ? 1e-5 : 1e-12;
+    return std::fabs(g - w) <= tolerance * std::fabs(w);
+  } else {
+    return got == want;
+  }
+}
+
+template <class P, int Scope>
+__global__ void reduce_kernel(bool scatter, nvshmem_team_t team, typename P::type *d, const typename P::type *s,
+                              size_t n) {
+  if (Scope == kBlock || (Scope == kWarp && threadIdx.x < 32) || threadIdx.x == 0)
+    P::template call<Scope>(scatter, team, d, s, n);
+}
+
+template <class P>
+void check_pair(nvshmem_team_t team, Mode mode, size_t n, bool scatter) {
+  using T = typename P::type;
+  const int size = nvshmem_team_n_pes(team), me = nvshmem_team_my_pe(team);
+  const size_t src_n = scatter ? n * size : n;
+  const int salt = static_cast<int>(P::op) * 7 + static_cast<int>(n % 1000) + (scatter ? 3 : 0);
+  const std::vector<T> mine = input<T>(P::op, me, src_n, salt);
+  std::vector<unsigned char> bytes(src_n * sizeof(T));
+  memcpy(bytes.data(), mine.data(), bytes.size());
+  prepare(bytes, n * sizeof(T));
+  std::vector<T> expected;
+  for (int i = 0; i < size; ++i) {
+    const std::vector<T> in = input<T>(P::op, i, src_n, salt);
+    const T *part = in.data() + (scatter ? me * n : 0);
+    if (i == 0)
+      expected.assign(part, part + n);
+    else
+      for (size_t k = 0; k < n; ++k) expected[k] = ref<T>(P::op, expected[k], part[k]);
+  }
+  T *d = reinterpret_cast<T *>(buffers().dest);
+  const T *s = reinterpret_cast<const T *>(buffers().source);
+  run(
+      mode,
+      [&](unsigned threads) {
+        if (mode == kThread) reduce_kernel<P, kThread><<<1, threads>>>(scatter, team, d, s, n);
+        if (mode == kWarp) reduce_kernel<P, kWarp><<<1, threads>>>(scatter, team, d, s, n);
+        if (mode == kBlock) reduce_kernel<P, kBlock><<<1, threads>>>(scatter, team, d, s, n);
+      },
+      [&](cudaStream_t st) { P::on_stream(scatter, team, d, s, n, st); });
+  check(describe((std::string(P::name) + (scatter ? "_reducescatter" : "_reduce")).c_str(), team, mode, n), expected,
+        close<T>);
+}
+
+// Sizes: one element, an odd count (tails), one past the one-shot limit (the two-shot path), and in
+// block scope and on a stream a size that takes several blocks.
+template <class P>
+void check_all() {
+  using T = typename P::type;
+  const size_t two_shot = (size_t{64} << 10) / sizeof(T) + 5;
+  const size_t large = (size_t{1} << 20) / sizeof(T) + 7;
+  for (bool scatter : {false, true})
+    for (nvshmem_team_t team : teams())
+      for (Mode mode : kModes)
+        for (size_t n : {size_t{1}, size_t{301}, two_shot, large})
+          if ((n != large && n != two_shot) || mode == kBlock || mode == kStream) check_pair<P>(team, mode, n, scatter);
+}
+
+}  // namespace coll_reduce_test
+
+// One test per (op, type) pair.
+#define NVSHM_TEST_REDUCE_PAIR(OP, NAME, T)                                                                 \
+  namespace coll_reduce_test {                                                                              \
+  struct Pair_##OP##_##NAME {                                                                               \
+    using type = T;                                                                                         \
+    static constexpr Op op = NVSHM_TEST_OP_##OP;                                                            \
+    static constexpr const char *name = #NAME "_" #OP;                                                      \
+    template <int Scope>                                                                                    \
+    __device__ static void call(bool scatter, nvshmem_team_t team, T *d, const T *s, size_t n) {            \
+      if (Scope == kThread)                                                                                 \
+        scatter ? nvshmem_##NAME##_##OP##_reducescatter(team, d, s, n)                                      \
+                : nvshmem_##NAME##_##OP##_reduce(team, d, s, n);                                            \
+      else if (Scope == kWarp)                                                                              \
+        scatter ? nvshmemx_##NAME##_##OP##_reducescatter_warp(team, d, s, n)                                \
+                : nvshmemx_##NAME##_##OP##_reduce_warp(team, d, s, n);                                      \
+      else                                                                                                  \
+        scatter ? nvshmemx_##NAME##_##OP##_reducescatter_block(team, d, s, n)                               \
+                : nvshmemx_##NAME##_##OP##_reduce_block(team, d, s, n);                                     \
+    }                                                                                                       \
+    static void on_stream(bool scatter, nvshmem_team_t team, T *d, const T *s, size_t n, cudaStream_t st) { \
+      scatter ? nvshmemx_##NAME##_##OP##_reducescatter_on_stream(team, d, s, n, st)                         \
+              : nvshmemx_##NAME##_##OP##_reduce_on_stream(team, d, s, n, st);                               \
+    }                                                                                                       \
+  };                                                                                                        \
+  TEST(CollReduce, NAME##_##OP) {                                                                           \
+    check_all<Pair_##OP##_##NAME>();                                                                        \
+  }                                                                                                         \
+  }

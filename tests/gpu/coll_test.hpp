@@ -1,0 +1,107 @@
+// Shared machinery of the collective tests (test_coll_*.cu): the teams and modes each collective
+// runs in, symmetric buffers, launching a device-scope kernel or an on-stream call (also captured in
+// a CUDA graph and replayed), and checks against a host reference.
+#pragma once
+#include <nvshmemx.h>
+
+#include <cmath>
+#include <string>
+#include <type_traits>
+
+#include "gpu_test.hpp"
+
+namespace coll_test {
+
+// The teams every collective is tested on: the world and a team of one PE. Split teams join here
+// once team creation exists.
+inline std::vector<nvshmem_team_t> teams() {
+  return {NVSHMEM_TEAM_WORLD, NVSHMEMX_TEAM_SAME_MYPE_NODE};
+}
+
+enum Mode { kThread, kWarp, kBlock, kStream, kGraph };
+constexpr Mode kModes[] = {kThread, kWarp, kBlock, kStream, kGraph};
+inline const char *mode_name(Mode m) {
+  static const char *names[] = {"thread", "warp", "block", "on_stream", "on_stream in a graph"};
+  return names[m];
+}
+constexpr int kGraphReplays = 100;
+
+// Symmetric source and destination of kBufferBytes each, allocated once per process.
+constexpr size_t kBufferBytes = size_t{8} << 20;
+struct Buffers {
+  char *source;
+  char *dest;
+};
+inline Buffers buffers() {
+  static Buffers b{static_cast<char *>(nvshmem_malloc(kBufferBytes)),
+                   static_cast<char *>(nvshmem_malloc(kBufferBytes))};
+  return b;
+}
+
+// The threads of the device-scope kernel: the first thread, warp or the block calls.
+inline unsigned block_threads(Mode m) {
+  return m == kThread ? 1 : m == kWarp ? 32 : 256;
+}
+
+// Runs one collective in `mode`: `kernel_launch(threads)` launches the device-scope kernel on the
+// default stream; `stream_call(stream)` enqueues the on_stream form. Every CUDA call and launch is
+// checked.
+template <class KernelLaunch, class StreamCall>
+void run(Mode mode, KernelLaunch kernel_launch, StreamCall stream_call) {
+  if (mode <= kBlock) {
+    kernel_launch(block_threads(mode));
+    LAUNCH_CHECK();
+    return;
+  }
+  cudaStream_t stream;
+  CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  if (mode == kStream) {
+    stream_call(stream);
+    CUDA_CHECK(cudaGetLastError());
+  } else {
+    cudaGraph_t graph;
+    cudaGraphExec_t exec;
+    CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    stream_call(stream);
+    CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+    CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    for (int i = 0; i < kGraphReplays; ++i) CUDA_CHECK(cudaGraphLaunch(exec, stream));
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    CUDA_CHECK(cudaGraphExecDestroy(exec));
+    CUDA_CHECK(cudaGraphDestroy(graph));
+  }
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  CUDA_CHECK(cudaStreamDestroy(stream));
+}
+
+// Fills this PE's source with `bytes`, poisons `dest_bytes` of its destination, then a barrier.
+inline void prepare(const std::vector<unsigned char> &source, size_t dest_bytes) {
+  const Buffers b = buffers();
+  ASSERT_LE(source.size(), kBufferBytes);
+  ASSERT_LE(dest_bytes, kBufferBytes);
+  CUDA_CHECK(cudaMemcpy(b.source, source.data(), source.size(), cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemset(b.dest, gpu_test::kPoison, dest_bytes));
+  gpu_test::barrier();
+}
+
+// What a case is, for failure messages.
+inline std::string describe(const char *what, nvshmem_team_t team, Mode mode, size_t nelems) {
+  return std::string(what) + " team " + std::to_string(team) + " " + mode_name(mode) + " nelems " +
+         std::to_string(nelems) + " on PE " + std::to_string(nvshmem_my_pe());
+}
+
+// Reports the first differing element of the destination, then a barrier.
+template <typename T, class Equal>
+void check(const std::string &what, const std::vector<T> &expected, Equal equal) {
+  std::vector<T> got(expected.size());
+  CUDA_CHECK(cudaMemcpy(got.data(), buffers().dest, expected.size() * sizeof(T), cudaMemcpyDeviceToHost));
+  for (size_t k = 0; k < expected.size(); ++k) {
+    if (!equal(got[k], expected[k])) {
+      ADD_FAILURE() << what << ": element " << k << " of " << expected.size() << " differs";
+      break;
+    }
+  }
+  gpu_test::barrier();
+}
+
+}  // namespace coll_test

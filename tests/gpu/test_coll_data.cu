@@ -1,0 +1,230 @@
+// barrier, team_sync, broadcast, fcollect and alltoall on every team of coll_test::teams(), every
+// type of the collective list, thread/warp/block scope and on_stream (also replayed in a graph).
+#include "coll_test.hpp"
+
+namespace {
+using namespace coll_test;
+
+// World PEs of the members of a team (the tested teams are the world and this PE alone).
+struct Members {
+  int size, me;
+  int world[8];
+};
+Members members(nvshmem_team_t team) {
+  Members m{nvshmem_team_n_pes(team), nvshmem_team_my_pe(team), {}};
+  for (int i = 0; i < m.size && i < 8; ++i) m.world[i] = team == NVSHMEM_TEAM_WORLD ? i : nvshmem_my_pe();
+  return m;
+}
+
+// One step of the barrier test: write step-stamped values into slot `me` of every member, then the
+// barrier (or quiet + team_sync); afterwards every slot holds its member's stamp.
+__device__ void stamp(int *slots, int step, const Members &m) {
+  for (int i = 0; i < m.size; ++i) nvshmem_int_p(slots + m.me, step * 100 + m.me, m.world[i]);
+}
+__device__ void verify(const int *slots, int step, const Members &m, int *errors) {
+  for (int i = 0; i < m.size; ++i) *errors += slots[i] != step * 100 + i;
+}
+template <int Scope>
+__device__ void group_barrier(nvshmem_team_t team, bool sync) {
+  if (Scope == kThread) {
+    if (threadIdx.x == 0) {
+      if (sync) nvshmem_quiet();
+      sync ? nvshmem_team_sync(team) : nvshmem_barrier(team);
+    }
+  } else if (Scope == kWarp) {
+    if (threadIdx.x < 32) {
+      if (sync && threadIdx.x == 0) nvshmem_quiet();
+      sync ? nvshmemx_team_sync_warp(team) : nvshmemx_barrier_warp(team);
+    }
+  } else {
+    if (sync && threadIdx.x == 0) nvshmem_quiet();
+    sync ? nvshmemx_team_sync_block(team) : nvshmemx_barrier_block(team);
+  }
+  __syncthreads();
+}
+constexpr int kSteps = 20;
+template <int Scope>
+__global__ void barrier_kernel(nvshmem_team_t team, bool sync, int *slots, Members m, int *errors) {
+  for (int step = 1; step <= kSteps; ++step) {
+    if (threadIdx.x == 0) stamp(slots, step, m);
+    group_barrier<Scope>(team, sync);
+    if (threadIdx.x == 0) verify(slots, step, m, errors);
+    group_barrier<Scope>(team, sync);  // nobody stamps the next step before every member verified
+  }
+}
+// The on-stream steps: the step number lives on the device, so a replayed graph advances it.
+__global__ void stamp_kernel(int *slots, const int *step, Members m) {
+  stamp(slots, *step, m);
+}
+__global__ void verify_kernel(const int *slots, int *step, Members m, int *errors) {
+  verify(slots, *step, m, errors);
+  ++*step;
+}
+
+TEST(CollBarrier, EveryScopeAndTeam) {
+  int *slots = static_cast<int *>(nvshmem_calloc(8, sizeof(int)));
+  int *state = nullptr;  // [0] errors, [1] step
+  CUDA_CHECK(cudaMalloc(&state, 2 * sizeof(int)));
+  for (nvshmem_team_t team : teams()) {
+    const Members m = members(team);
+    for (bool sync : {false, true}) {
+      for (Mode mode : kModes) {
+        CUDA_CHECK(cudaMemset(state, 0, sizeof(int)));
+        const int one = 1;
+        CUDA_CHECK(cudaMemcpy(state + 1, &one, sizeof(int), cudaMemcpyHostToDevice));
+        gpu_test::barrier();
+        run(
+            mode,
+            [&](unsigned threads) {
+              if (mode == kThread) barrier_kernel<kThread><<<1, threads>>>(team, sync, slots, m, state);
+              if (mode == kWarp) barrier_kernel<kWarp><<<1, threads>>>(team, sync, slots, m, state);
+              if (mode == kBlock) barrier_kernel<kBlock><<<1, threads>>>(team, sync, slots, m, state);
+            },
+            [&](cudaStream_t s) {
+              for (int step = 0; step < (mode == kGraph ? 1 : kSteps); ++step) {
+                stamp_kernel<<<1, 1, 0, s>>>(slots, state + 1, m);
+                if (sync) {
+                  nvshmemx_quiet_on_stream(s);
+                  nvshmemx_team_sync_on_stream(team, s);
+                } else {
+                  nvshmemx_barrier_on_stream(team, s);
+                }
+                verify_kernel<<<1, 1, 0, s>>>(slots, state + 1, m, state);
+                sync ? nvshmemx_team_sync_on_stream(team, s) : nvshmemx_barrier_on_stream(team, s);
+              }
+            });
+        int errors = -1;
+        CUDA_CHECK(cudaMemcpy(&errors, state, sizeof(int), cudaMemcpyDeviceToHost));
+        EXPECT_EQ(errors, 0) << describe(sync ? "team_sync" : "barrier", team, mode, 0);
+        gpu_test::barrier();
+      }
+    }
+  }
+  CUDA_CHECK(cudaFree(state));
+  nvshmem_free(slots);
+}
+
+// ---- broadcast, fcollect, alltoall: one struct per type calls every named form ----
+enum Coll { kBroadcast, kFcollect, kAlltoall };
+#define NVSHM_TEST_COLL_CALLS(NAME, T)                                                                          \
+  struct Calls_##NAME {                                                                                         \
+    using type = T;                                                                                             \
+    static constexpr const char *name = #NAME;                                                                  \
+    template <int Scope>                                                                                        \
+    __device__ static void call(Coll c, nvshmem_team_t team, T *d, const T *s, size_t n, int root) {            \
+      if (Scope == kThread) {                                                                                   \
+        if (c == kBroadcast) nvshmem_##NAME##_broadcast(team, d, s, n, root);                                   \
+        if (c == kFcollect) nvshmem_##NAME##_fcollect(team, d, s, n);                                           \
+        if (c == kAlltoall) nvshmem_##NAME##_alltoall(team, d, s, n);                                           \
+      } else if (Scope == kWarp) {                                                                              \
+        if (c == kBroadcast) nvshmemx_##NAME##_broadcast_warp(team, d, s, n, root);                             \
+        if (c == kFcollect) nvshmemx_##NAME##_fcollect_warp(team, d, s, n);                                     \
+        if (c == kAlltoall) nvshmemx_##NAME##_alltoall_warp(team, d, s, n);                                     \
+      } else {                                                                                                  \
+        if (c == kBroadcast) nvshmemx_##NAME##_broadcast_block(team, d, s, n, root);                            \
+        if (c == kFcollect) nvshmemx_##NAME##_fcollect_block(team, d, s, n);                                    \
+        if (c == kAlltoall) nvshmemx_##NAME##_alltoall_block(team, d, s, n);                                    \
+      }                                                                                                         \
+    }                                                                                                           \
+    static void on_stream(Coll c, nvshmem_team_t team, T *d, const T *s, size_t n, int root, cudaStream_t st) { \
+      if (c == kBroadcast) nvshmemx_##NAME##_broadcast_on_stream(team, d, s, n, root, st);                      \
+      if (c == kFcollect) nvshmemx_##NAME##_fcollect_on_stream(team, d, s, n, st);                              \
+      if (c == kAlltoall) nvshmemx_##NAME##_alltoall_on_stream(team, d, s, n, st);                              \
+    }                                                                                                           \
+  };
+NVSHM_FOR_EACH_COLL_TYPE(NVSHM_TEST_COLL_CALLS)
+#undef NVSHM_TEST_COLL_CALLS
+// The byte forms, as a type of one byte.
+struct Calls_mem {
+  using type = unsigned char;
+  static constexpr const char *name = "mem";
+  template <int Scope>
+  __device__ static void call(Coll c, nvshmem_team_t team, unsigned char *d, const unsigned char *s, size_t n,
+                              int root) {
+    if (Scope == kThread) {
+      if (c == kBroadcast) nvshmem_broadcastmem(team, d, s, n, root);
+      if (c == kFcollect) nvshmem_fcollectmem(team, d, s, n);
+      if (c == kAlltoall) nvshmem_alltoallmem(team, d, s, n);
+    } else if (Scope == kWarp) {
+      if (c == kBroadcast) nvshmemx_broadcastmem_warp(team, d, s, n, root);
+      if (c == kFcollect) nvshmemx_fcollectmem_warp(team, d, s, n);
+      if (c == kAlltoall) nvshmemx_alltoallmem_warp(team, d, s, n);
+    } else {
+      if (c == kBroadcast) nvshmemx_broadcastmem_block(team, d, s, n, root);
+      if (c == kFcollect) nvshmemx_fcollectmem_block(team, d, s, n);
+      if (c == kAlltoall) nvshmemx_alltoallmem_block(team, d, s, n);
+    }
+  }
+  static void on_stream(Coll c, nvshmem_team_t team, unsigned char *d, const unsigned char *s, size_t n, int root,
+                        cudaStream_t st) {
+    if (c == kBroadcast) nvshmemx_broadcastmem_on_stream(team, d, s, n, root, st);
+    if (c == kFcollect) nvshmemx_fcollectmem_on_stream(team, d, s, n, st);
+    if (c == kAlltoall) nvshmemx_alltoallmem_on_stream(team, d, s, n, st);
+  }
+};
+
+template <class C, int Scope>
+__global__ void coll_kernel(Coll c, nvshmem_team_t team, typename C::type *d, const typename C::type *s, size_t n,
+                            int root) {
+  if (Scope == kBlock || (Scope == kWarp && threadIdx.x < 32) || threadIdx.x == 0)
+    C::template call<Scope>(c, team, d, s, n, root);
+}
+
+// Source bytes of member `member` (per salt): what every PE can recompute for any member.
+std::vector<unsigned char> source_of(int member, size_t bytes, int salt) {
+  return gpu_test::random_bytes(bytes, member, salt);
+}
+
+template <class C>
+void check_coll(Coll c, nvshmem_team_t team, Mode mode, size_t n) {
+  using T = typename C::type;
+  const int size = nvshmem_team_n_pes(team), me = nvshmem_team_my_pe(team);
+  const size_t bytes = n * sizeof(T);
+  const int salt = static_cast<int>(c) * 31 + static_cast<int>(n % 1000);
+  const int root = size - 1;
+  const size_t src_bytes = c == kAlltoall ? bytes * size : bytes;
+  const size_t dest_bytes = c == kBroadcast ? bytes : bytes * size;
+  prepare(source_of(me, src_bytes, salt), dest_bytes);
+  std::vector<unsigned char> expected(dest_bytes);
+  for (int i = 0; i < size; ++i) {
+    const std::vector<unsigned char> src = source_of(i, src_bytes, salt);
+    if (c == kBroadcast && i == root) memcpy(expected.data(), src.data(), bytes);
+    if (c == kFcollect) memcpy(expected.data() + i * bytes, src.data(), bytes);
+    if (c == kAlltoall) memcpy(expected.data() + i * bytes, src.data() + me * bytes, bytes);
+  }
+  T *d = reinterpret_cast<T *>(buffers().dest);
+  const T *s = reinterpret_cast<const T *>(buffers().source);
+  run(
+      mode,
+      [&](unsigned threads) {
+        if (mode == kThread) coll_kernel<C, kThread><<<1, threads>>>(c, team, d, s, n, root);
+        if (mode == kWarp) coll_kernel<C, kWarp><<<1, threads>>>(c, team, d, s, n, root);
+        if (mode == kBlock) coll_kernel<C, kBlock><<<1, threads>>>(c, team, d, s, n, root);
+      },
+      [&](cudaStream_t st) { C::on_stream(c, team, d, s, n, root, st); });
+  static const char *names[] = {"broadcast", "fcollect", "alltoall"};
+  check(describe((std::string(C::name) + "_" + names[c]).c_str(), team, mode, n), expected,
+        [](unsigned char a, unsigned char b) { return a == b; });
+}
+
+// Sizes in elements: tiny, odd (unaligned tails), and large enough for several blocks on a stream
+// (thread and warp scope skip the large one: it only takes time).
+template <class C>
+void check_all(Coll c) {
+  using T = typename C::type;
+  const size_t large = (size_t{1} << 20) / sizeof(T) + 3;
+  for (nvshmem_team_t team : teams())
+    for (Mode mode : kModes)
+      for (size_t n : {size_t{1}, size_t{37}, size_t{1000}, large})
+        if (n != large || mode == kBlock || mode == kStream) check_coll<C>(c, team, mode, n);
+}
+
+#define NVSHM_TEST_COLL(NAME, T)                                                  \
+  TEST(CollData, NAME) {                                                          \
+    for (Coll c : {kBroadcast, kFcollect, kAlltoall}) check_all<Calls_##NAME>(c); \
+  }
+NVSHM_FOR_EACH_COLL_TYPE(NVSHM_TEST_COLL)
+NVSHM_TEST_COLL(mem, unsigned char)
+#undef NVSHM_TEST_COLL
+
+}  // namespace
