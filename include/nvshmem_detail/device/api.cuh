@@ -106,6 +106,10 @@ __device__ __forceinline__ const nvshm_team_device *team_entry(nvshmem_team_t te
   if (team < 0 || team >= st.max_teams || st.teams == nullptr || st.teams[team].size == 0) return nullptr;
   return &st.teams[team];
 }
+/* World PE of team member i. */
+__device__ __forceinline__ int team_world_pe(const nvshm_team_device &t, int i) {
+  return t.world_pes ? t.world_pes[i] : t.start + i * t.stride;
+}
 __device__ __forceinline__ int team_my_pe(nvshmem_team_t team) {
   const nvshm_team_device *t = team_entry(team);
   return t ? t->my_pe : -1;
@@ -117,7 +121,7 @@ __device__ __forceinline__ int team_n_pes(nvshmem_team_t team) {
 __device__ __forceinline__ int team_translate_pe(nvshmem_team_t src_team, int src_pe, nvshmem_team_t dest_team) {
   const nvshm_team_device *s = team_entry(src_team), *d = team_entry(dest_team);
   if (!s || !d || src_pe < 0 || src_pe >= s->size) return -1;
-  const int world = s->world_pes ? s->world_pes[src_pe] : s->start + src_pe * s->stride;
+  const int world = team_world_pe(*s, src_pe);
   if (d->world_pes) {
     for (int i = 0; i < d->size; ++i)
       if (d->world_pes[i] == world) return i;

@@ -32,15 +32,12 @@ __device__ __noinline__ static void fail_bad_team(nvshmem_team_t team) {
   __trap();
 }
 
-/* The device table entry of `team`. */
-__device__ __forceinline__ const nvshm_team_device &team_entry(nvshmem_team_t team) {
-  const nvshm_device_state &st = state();
-  if (team < 0 || team >= st.max_teams || st.teams == nullptr || st.teams[team].size == 0) fail_bad_team(team);
-  return st.teams[team];
-}
-
-__device__ __forceinline__ int team_world_pe(const nvshm_team_device &t, int i) {
-  return t.world_pes ? t.world_pes[i] : t.start + i * t.stride;
+/* The device table entry of `team`; traps with a message for an invalid handle. */
+__device__ __forceinline__ const nvshm_team_device &team_or_trap(nvshmem_team_t team) {
+  require_device_heap();
+  const nvshm_team_device *t = team_entry(team);
+  if (t == nullptr) fail_bad_team(team);
+  return *t;
 }
 
 /* Team member i's address of the symmetric `sym`. */
@@ -132,7 +129,7 @@ __device__ __forceinline__ void round(const nvshm_team_device &t, uint64_t epoch
 /* barrier (quiet first) and team_sync: one round. */
 template <Scope S>
 __device__ __forceinline__ int team_barrier(nvshmem_team_t team, bool quiet_first) {
-  const nvshm_team_device &t = team_entry(team);
+  const nvshm_team_device &t = team_or_trap(team);
   Group<S>::sync();
   if (quiet_first && Group<S>::rank() == 0) fence_sc_sys();
   round<S>(t, take_epochs<S>(t, one_part(), 1));
@@ -169,7 +166,7 @@ __device__ __forceinline__ void push_round(const nvshm_team_device &t, Parts p, 
 template <Scope S>
 __device__ __forceinline__ int broadcast(nvshmem_team_t team, void *dest, const void *source, size_t nbytes, int root,
                                          Parts p = one_part()) {
-  const nvshm_team_device &t = team_entry(team);
+  const nvshm_team_device &t = team_or_trap(team);
   const bool is_root = t.my_pe == root;
   push_round<S>(
       t, p, nbytes, [&](int) { return dest; },
@@ -180,7 +177,7 @@ __device__ __forceinline__ int broadcast(nvshmem_team_t team, void *dest, const 
 template <Scope S>
 __device__ __forceinline__ int fcollect(nvshmem_team_t team, void *dest, const void *source, size_t nbytes,
                                         Parts p = one_part()) {
-  const nvshm_team_device &t = team_entry(team);
+  const nvshm_team_device &t = team_or_trap(team);
   char *slot = static_cast<char *>(dest) + static_cast<size_t>(t.my_pe) * nbytes;
   push_round<S>(
       t, p, nbytes, [&](int) { return slot; }, [&](int) { return source; });
@@ -190,7 +187,7 @@ __device__ __forceinline__ int fcollect(nvshmem_team_t team, void *dest, const v
 template <Scope S>
 __device__ __forceinline__ int alltoall(nvshmem_team_t team, void *dest, const void *source, size_t nbytes,
                                         Parts p = one_part()) {
-  const nvshm_team_device &t = team_entry(team);
+  const nvshm_team_device &t = team_or_trap(team);
   char *slot = static_cast<char *>(dest) + static_cast<size_t>(t.my_pe) * nbytes;
   push_round<S>(
       t, p, nbytes, [&](int) { return slot; },
@@ -339,7 +336,7 @@ __device__ __forceinline__ void reduce_two_shot(const nvshm_team_device &t, T *d
 template <Scope S, ROp Op, typename T>
 __device__ __forceinline__ int reduce(nvshmem_team_t team, T *dest, const T *source, size_t count, bool scatter,
                                       Parts p = one_part()) {
-  const nvshm_team_device &t = team_entry(team);
+  const nvshm_team_device &t = team_or_trap(team);
   if (p.count == 1 && count * sizeof(T) <= kOneShotMaxBytes && count * sizeof(T) <= scratch_slot_bytes(t))
     reduce_one_shot<S, Op, T>(t, dest, source, count, scatter);
   else
