@@ -77,7 +77,8 @@ tmp, ref, lib, verbose, only = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4
 NAME = re.compile(r'\b(nvshmemx?_[A-Za-z0-9_]+|tile_[a-z_]+)\s*(?:<[^;{}()]*>\s*)?\(')
 
 def scan(text):
-    """name -> (declared, device interface, device definition, host definition) from one pass."""
+    """name -> (declared, device interface, device definition, host definition, host interface) from one
+    pass; the host interface is a declaration with __host__ or without __device__."""
     out = {}
     for m in NAME.finditer(text):
         name = m.group(1)
@@ -100,8 +101,9 @@ def scan(text):
             i += 1
         rest = text[i + 1:i + 200].lstrip()
         is_def = rest.startswith('{')
-        d, dv, df, hf = out.get(name, (False, False, False, False))
-        out[name] = (True, dv or dev, df or (is_def and dev), hf or (is_def and not dev) or (is_def and '__host__' in head))
+        hosted = not dev or '__host__' in head or '__attribute__((host))' in head
+        d, dv, df, hf, hi = out.get(name, (False, False, False, False, False))
+        out[name] = (True, dv or dev, df or (is_def and dev), hf or (is_def and hosted), hi or hosted)
     return out
 
 def load(prefix):
@@ -161,15 +163,16 @@ ref_names = sorted(set(ref_host) | set(ref_dev))
 cats = [c for c in CATEGORIES if not only or c == only]
 rows = {c: {'defined': [], 'declared-only': [], 'missing': []} for c in CATEGORIES}
 exceptions = []
-NONE = (False, False, False, False)
+NONE = (False, False, False, False, False)
 for n in ref_names:
     c = category(n)
     if c == 'exception':
         exceptions.append(n)
         continue
-    # A host definition is needed only where the reference declares a host interface (its
-    # __device__-only declarations are visible in nvcc's host pass too).
-    need_host = n in ref_host and not ref_host[n][1]
+    # A host definition is needed only where the reference declares a host interface. The device
+    # pass decides when it sees the name: NVIDIA's headers show their __device__-only functions
+    # (the _warp/_block forms) without __device__ to a plain C++ host pass.
+    need_host = ref_dev[n][4] if n in ref_dev else n in ref_host and ref_host[n][4]
     need_dev = ref_dev.get(n, NONE)[1]
     if n not in our_host and n not in our_dev:
         rows[c]['missing'].append(n)
