@@ -3,8 +3,13 @@
 # GPU test binary, racecheck on the point-to-point one), the API coverage against NVIDIA's headers,
 # and the perftests side by side with NVIDIA's NVSHMEM; prints a short table at the end.
 # Run on the GPU machine from the repository root:
-#   GIT_COMMIT=<hash> tools/gpu-check.sh [--no-tests] [--no-sanitizer] [--perf TESTS]
-# --perf TESTS: perftests for tools/perf-compare.sh ("all", or names); none by default.
+#   GIT_COMMIT=<hash> tools/gpu-check.sh [--no-tests] [--no-sanitizer] [--sanitize BINARIES]
+#                                        [--targets TARGETS] [--perf TESTS]
+# --perf TESTS: perftests for tools/perf-compare.sh ("all", "coll", or names); none by default;
+#   PERF_RUNS=<n> program runs per test and size (default 5).
+# --targets TARGETS: build only these CMake targets (default: everything) for a short call.
+# --sanitize BINARIES: memcheck only these test binaries (paths under the build, e.g.
+#   tests/gpu/test_device_coll); default: every GPU test binary, and racecheck on the p2p one.
 # Pass GIT_COMMIT where the tree has no .git (the device machine). Logs go to $OUT (or ./gpu-check-out).
 set -uo pipefail
 export NVSHMEM_DISABLE_NVLS=1 NCCL_NVLS_ENABLE=0
@@ -14,11 +19,15 @@ BUILD=${BUILD:-build-gpu}
 run_tests=1
 run_sanitizer=1
 perf_tests=""
+targets=()
+sanitize_list=""
 while [ $# -gt 0 ]; do
   case $1 in
     --no-tests) run_tests=0 ;;
     --no-sanitizer) run_sanitizer=0 ;;
     --perf) perf_tests=$2; shift ;;
+    --targets) read -ra targets <<<"$2"; shift ;;
+    --sanitize) sanitize_list=$2; shift ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -33,7 +42,7 @@ echo "commit ${GIT_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unkn
 echo "== build"
 start=$(date +%s)
 if cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release >"$OUT/configure.log" 2>&1 &&
-   cmake --build "$BUILD" -j "$(nproc)" >"$OUT/build.log" 2>&1; then
+   cmake --build "$BUILD" -j "$(nproc)" ${targets[@]:+--target "${targets[@]}"} >"$OUT/build.log" 2>&1; then
   row build "ok ($(( $(date +%s) - start )) s)"
 else
   tail -40 "$OUT/configure.log" "$OUT/build.log"; row build FAILED
@@ -58,12 +67,11 @@ if [ $run_sanitizer = 1 ]; then
     local rc=$?
     row "  $1 $(basename "$2")" "$([ $rc = 0 ] && echo 'no errors' || echo "rc=$rc")"
   }
-  for t in tests/gpu/test_device_api tests/gpu/test_device_rdc tests/gpu/test_device_p2p tests/gpu/test_device_coll \
-           tests/gpu/test_device_coll_reduce tests/cpp/test_cpp_gpu \
-           examples/ring; do
+  for t in ${sanitize_list:-tests/gpu/test_device_api tests/gpu/test_device_rdc tests/gpu/test_device_p2p \
+           tests/gpu/test_device_coll tests/gpu/test_device_coll_reduce tests/cpp/test_cpp_gpu examples/ring}; do
     [ -x "$BUILD/$t" ] && sanitize memcheck "$t"
   done
-  sanitize racecheck tests/gpu/test_device_p2p
+  [ -z "$sanitize_list" ] && sanitize racecheck tests/gpu/test_device_p2p
   grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/sanitizer.log" | sort | uniq -c
 fi
 
@@ -85,7 +93,7 @@ fi
 
 if [ -n "$perf_tests" ]; then
   echo "== perftests against NVIDIA NVSHMEM"
-  PERF_OUT="$OUT/perf.txt" tools/perf-compare.sh "$BUILD" 5 $perf_tests >"$OUT/perf.log" 2>&1
+  PERF_OUT="$OUT/perf.txt" tools/perf-compare.sh "$BUILD" "${PERF_RUNS:-5}" $perf_tests >"$OUT/perf.log" 2>&1
   row perf-compare "rc=$? (perf.txt)"
   cat "$OUT/perf.txt" 2>/dev/null || tail -30 "$OUT/perf.log"
 fi

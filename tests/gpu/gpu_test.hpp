@@ -24,6 +24,15 @@
 
 namespace gpu_test {
 
+/* A CUDA driver function through the runtime's entry-point query (no link to libcuda). */
+template <typename F>
+F driver_function(const char *name) {
+  void *fn = nullptr;
+  cudaDriverEntryPointQueryResult found;
+  if (cudaGetDriverEntryPointByVersion(name, &fn, 12000, cudaEnableDefault, &found) != cudaSuccess) return nullptr;
+  return reinterpret_cast<F>(fn);
+}
+
 constexpr unsigned char kPoison = 0xA5;
 
 // Random bytes, different per PE and per call site `salt`.

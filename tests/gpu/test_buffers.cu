@@ -2,9 +2,8 @@
 // (cudaMalloc, cudaMallocHost, pageable malloc) as RMA sources and destinations from the host and
 // from kernels; an application's cuMemCreate buffer made symmetric with
 // nvshmemx_buffer_register_symmetric, used through its alias from the host and from kernels,
-// unregistered and registered again; its errors; nvshmemx_mc_ptr on host and device;
-// nvshmemx_culibrary_init on a CUlibrary made from the tests' module cubin; and the device forms of
-// the version queries.
+// unregistered and registered again; its errors; nvshmemx_mc_ptr on host and device; and the device
+// forms of the version queries. (nvshmemx_culibrary_init is tested beside cumodule_init, test_module.cu.)
 #include <cuda.h>
 #include <nvshmemx.h>
 
@@ -16,16 +15,6 @@ namespace {
 using gpu_test::kPoison;
 using gpu_test::random_bytes;
 using gpu_test::to_host;
-
-template <typename F>
-F driver_function(const char *name) {
-  void *fn = nullptr;
-  cudaDriverEntryPointQueryResult found;
-  if (cudaGetDriverEntryPointByVersion(name, &fn, 12000, cudaEnableDefault, &found) != cudaSuccess ||
-      found != cudaDriverEntryPointSuccess)
-    return nullptr;
-  return reinterpret_cast<F>(fn);
-}
 
 // Put `bytes` from local `src` to `dst` on `peer`, and get the same bytes of `peer`'s `dst` into
 // local `got`; one thread.
@@ -139,11 +128,12 @@ struct VmmBuffer {
   bool ok = false;
 
   VmmBuffer(size_t min_bytes, CUmemAllocationHandleType types) {
-    auto create = driver_function<decltype(&cuMemCreate)>("cuMemCreate");
-    auto granularity = driver_function<decltype(&cuMemGetAllocationGranularity)>("cuMemGetAllocationGranularity");
-    auto reserve = driver_function<decltype(&cuMemAddressReserve)>("cuMemAddressReserve");
-    auto map = driver_function<decltype(&cuMemMap)>("cuMemMap");
-    auto set_access = driver_function<decltype(&cuMemSetAccess)>("cuMemSetAccess");
+    auto create = gpu_test::driver_function<decltype(&cuMemCreate)>("cuMemCreate");
+    auto granularity =
+        gpu_test::driver_function<decltype(&cuMemGetAllocationGranularity)>("cuMemGetAllocationGranularity");
+    auto reserve = gpu_test::driver_function<decltype(&cuMemAddressReserve)>("cuMemAddressReserve");
+    auto map = gpu_test::driver_function<decltype(&cuMemMap)>("cuMemMap");
+    auto set_access = gpu_test::driver_function<decltype(&cuMemSetAccess)>("cuMemSetAccess");
     int device = 0;
     if (cudaGetDevice(&device) != cudaSuccess) return;
     CUmemAllocationProp prop{};
@@ -162,10 +152,10 @@ struct VmmBuffer {
   }
   ~VmmBuffer() {
     if (ptr) {
-      driver_function<decltype(&cuMemUnmap)>("cuMemUnmap")(ptr, bytes);
-      driver_function<decltype(&cuMemAddressFree)>("cuMemAddressFree")(ptr, bytes);
+      gpu_test::driver_function<decltype(&cuMemUnmap)>("cuMemUnmap")(ptr, bytes);
+      gpu_test::driver_function<decltype(&cuMemAddressFree)>("cuMemAddressFree")(ptr, bytes);
     }
-    if (bytes) driver_function<decltype(&cuMemRelease)>("cuMemRelease")(handle);
+    if (bytes) gpu_test::driver_function<decltype(&cuMemRelease)>("cuMemRelease")(handle);
   }
   char *get() const { return reinterpret_cast<char *>(ptr); }
 };
@@ -306,38 +296,4 @@ TEST(Query, DeviceVersionAndNameMatchTheHost) {
   CUDA_CHECK(cudaFree(name));
 }
 
-// nvshmemx_culibrary_init: the module cubin loaded as a CUlibrary runs a kernel that uses the
-// device API; culibrary_finalize clears its state.
-TEST(Library, CulibraryInitGivesKernelsTheState) {
-  auto load = driver_function<decltype(&cuLibraryLoadFromFile)>("cuLibraryLoadFromFile");
-  auto get_kernel = driver_function<decltype(&cuLibraryGetKernel)>("cuLibraryGetKernel");
-  auto kernel_function = driver_function<decltype(&cuKernelGetFunction)>("cuKernelGetFunction");
-  auto launch = driver_function<decltype(&cuLaunchKernel)>("cuLaunchKernel");
-  auto unload = driver_function<decltype(&cuLibraryUnload)>("cuLibraryUnload");
-  ASSERT_TRUE(load && get_kernel && kernel_function && launch && unload);
-  CUDA_CHECK(cudaFree(nullptr));  // the primary context is current
-  CUlibrary library;
-  ASSERT_EQ(load(&library, NVSHM_TEST_CUBIN, nullptr, nullptr, 0, nullptr, nullptr, 0), CUDA_SUCCESS)
-      << NVSHM_TEST_CUBIN;
-  ASSERT_EQ(nvshmemx_culibrary_init(library), 0);
-  CUkernel kernel;
-  CUfunction fn;
-  ASSERT_EQ(get_kernel(&kernel, library, "module_ring"), CUDA_SUCCESS);
-  ASSERT_EQ(kernel_function(&fn, kernel), CUDA_SUCCESS);
-
-  const int me = nvshmem_my_pe(), n = nvshmem_n_pes();
-  int *dst = static_cast<int *>(nvshmem_malloc(sizeof(int)));
-  CUDA_CHECK(cudaMemset(dst, 0xff, sizeof(int)));
-  gpu_test::barrier();
-  void *args[] = {&dst};
-  ASSERT_EQ(launch(fn, 1, 1, 1, 1, 1, 1, 0, nullptr, args, nullptr), CUDA_SUCCESS);
-  LAUNCH_CHECK();
-  gpu_test::barrier();
-  int h = 0;
-  CUDA_CHECK(cudaMemcpy(&h, dst, sizeof h, cudaMemcpyDeviceToHost));
-  EXPECT_EQ(h, (me + n - 1) % n + 1);
-  EXPECT_EQ(nvshmemx_culibrary_finalize(library), 0);
-  EXPECT_EQ(unload(library), CUDA_SUCCESS);
-  nvshmem_free(dst);
-}
 }  // namespace

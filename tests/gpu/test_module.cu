@@ -1,16 +1,27 @@
-// A kernel in a cubin loaded with cuModuleLoad sees the runtime's state after
-// nvshmemx_cumodule_init, and loses it after nvshmemx_cumodule_finalize.
+// A kernel in a cubin loaded with cuModuleLoad (or as a CUlibrary) sees the runtime's state after
+// nvshmemx_cumodule_init (nvshmemx_culibrary_init), and loses it after the matching finalize.
 #include <cuda.h>
 
 #include "gpu_test.hpp"
 
 namespace {
-template <typename F>
-F driver_function(const char *name) {
-  void *fn = nullptr;
-  cudaDriverEntryPointQueryResult found;
-  if (cudaGetDriverEntryPointByVersion(name, &fn, 12000, cudaEnableDefault, &found) != cudaSuccess) return nullptr;
-  return reinterpret_cast<F>(fn);
+using gpu_test::driver_function;
+
+/* Runs the cubin's module_ring kernel (each PE puts its id + 1 to the next PE) and checks the value
+ * that arrived from the previous PE. */
+void expect_ring(CUfunction fn, decltype(&cuLaunchKernel) launch) {
+  const int me = nvshmem_my_pe(), n = nvshmem_n_pes();
+  int *dst = static_cast<int *>(nvshmem_malloc(sizeof(int)));
+  CUDA_CHECK(cudaMemset(dst, 0xff, sizeof(int)));
+  gpu_test::barrier();
+  void *args[] = {&dst};
+  ASSERT_EQ(launch(fn, 1, 1, 1, 1, 1, 1, 0, nullptr, args, nullptr), CUDA_SUCCESS);
+  LAUNCH_CHECK();
+  gpu_test::barrier();
+  int h = 0;
+  CUDA_CHECK(cudaMemcpy(&h, dst, sizeof h, cudaMemcpyDeviceToHost));
+  EXPECT_EQ(h, (me + n - 1) % n + 1);
+  nvshmem_free(dst);
 }
 
 TEST(Module, CumoduleInitGivesKernelsTheState) {
@@ -26,19 +37,31 @@ TEST(Module, CumoduleInitGivesKernelsTheState) {
   CUfunction fn;
   ASSERT_EQ(get_function(&fn, module, "module_ring"), CUDA_SUCCESS);
 
-  const int me = nvshmem_my_pe(), n = nvshmem_n_pes();
-  int *dst = static_cast<int *>(nvshmem_malloc(sizeof(int)));
-  CUDA_CHECK(cudaMemset(dst, 0xff, sizeof(int)));
-  gpu_test::barrier();
-  void *args[] = {&dst};
-  ASSERT_EQ(launch(fn, 1, 1, 1, 1, 1, 1, 0, nullptr, args, nullptr), CUDA_SUCCESS);
-  LAUNCH_CHECK();
-  gpu_test::barrier();
-  int h = 0;
-  CUDA_CHECK(cudaMemcpy(&h, dst, sizeof h, cudaMemcpyDeviceToHost));
-  EXPECT_EQ(h, (me + n - 1) % n + 1);
+  expect_ring(fn, launch);
   EXPECT_EQ(nvshmemx_cumodule_finalize(module), 0);
   EXPECT_EQ(unload(module), CUDA_SUCCESS);
-  nvshmem_free(dst);
+}
+
+// nvshmemx_culibrary_init: the module cubin loaded as a CUlibrary runs a kernel that uses the
+// device API; culibrary_finalize clears its state.
+TEST(Library, CulibraryInitGivesKernelsTheState) {
+  auto load = driver_function<decltype(&cuLibraryLoadFromFile)>("cuLibraryLoadFromFile");
+  auto get_kernel = driver_function<decltype(&cuLibraryGetKernel)>("cuLibraryGetKernel");
+  auto kernel_function = driver_function<decltype(&cuKernelGetFunction)>("cuKernelGetFunction");
+  auto launch = driver_function<decltype(&cuLaunchKernel)>("cuLaunchKernel");
+  auto unload = driver_function<decltype(&cuLibraryUnload)>("cuLibraryUnload");
+  ASSERT_TRUE(load && get_kernel && kernel_function && launch && unload);
+  CUDA_CHECK(cudaFree(nullptr));  // the primary context is current
+  CUlibrary library;
+  ASSERT_EQ(load(&library, NVSHM_TEST_CUBIN, nullptr, nullptr, 0, nullptr, nullptr, 0), CUDA_SUCCESS)
+      << NVSHM_TEST_CUBIN;
+  ASSERT_EQ(nvshmemx_culibrary_init(library), 0);
+  CUkernel kernel;
+  CUfunction fn;
+  ASSERT_EQ(get_kernel(&kernel, library, "module_ring"), CUDA_SUCCESS);
+  ASSERT_EQ(kernel_function(&fn, kernel), CUDA_SUCCESS);
+  expect_ring(fn, launch);
+  EXPECT_EQ(nvshmemx_culibrary_finalize(library), 0);
+  EXPECT_EQ(unload(library), CUDA_SUCCESS);
 }
 }  // namespace
