@@ -237,7 +237,9 @@ fn parse_function(stmt: &[String]) -> Option<Func> {
                     name
                 ));
             }
-            params.push(split_declarator(&p));
+            // Rust names parameters in snake case (NVSHMEM's `PE_root` becomes `pe_root`).
+            let (param, ty) = split_declarator(&p);
+            params.push((param.to_lowercase(), ty));
         }
     }
     Some(Func {
@@ -328,6 +330,7 @@ fn rust_type(c: &str, known: &BTreeSet<String>) -> String {
         "__nv_bfloat16" => "Bfloat16",
         "cudaStream_t" => "cudaStream_t",
         "CUmodule" => "CUmodule",
+        "CUlibrary" => "CUlibrary",
         other if known.contains(other) => other,
         other => die(&format!("no Rust mapping for the C type '{}'", other)),
     };
@@ -433,6 +436,7 @@ fn generate(cxx: &str, include: &str, cuda_include: &str, out_dir: &Path) {
     host.push_str("use std::os::raw::{c_char, c_int, c_long, c_longlong, c_schar, c_short, c_uchar, c_uint, c_ulong, c_ulonglong, c_ushort, c_void};\n\n");
     host.push_str("/// A CUDA stream (`cudaStream_t`); null is the legacy default stream.\npub type cudaStream_t = *mut c_void;\n");
     host.push_str("/// A CUDA driver-API module (`CUmodule`).\npub type CUmodule = *mut c_void;\n");
+    host.push_str("/// A CUDA driver-API library (`CUlibrary`).\npub type CUlibrary = *mut c_void;\n");
     host.push_str("/// CUDA's `half` (IEEE binary16), as its bits.\n#[repr(transparent)]\n#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]\npub struct Half(pub u16);\n");
     host.push_str("/// CUDA's `__nv_bfloat16`, as its bits.\n#[repr(transparent)]\n#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]\npub struct Bfloat16(pub u16);\n\n");
 

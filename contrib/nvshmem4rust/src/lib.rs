@@ -43,4 +43,4 @@ pub use error::{Error, Result};
 pub use runtime::{
     barrier_all, init_status, my_pe, n_pes, InitMethod, ModuleRegistration, MpiComm, NvshmemRuntime, UniqueId,
 };
-pub use sys::{cudaStream_t, Bfloat16, CUmodule, Half};
+pub use sys::{cudaStream_t, Bfloat16, CUlibrary, CUmodule, Half};
