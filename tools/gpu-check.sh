@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The GPU check: build, run every test (GPU tests with 2 PEs), compute-sanitizer (memcheck on every
-# GPU test binary, racecheck on the point-to-point one), the API coverage against NVIDIA's headers,
+# GPU test binary, racecheck on the point-to-point one; CUDA API errors are not reported, because
+# the library probes pointers with calls that fail by design, e.g. cuPointerGetAttribute on memory
+# that is not VMM), the API coverage against NVIDIA's headers,
 # and the perftests side by side with NVIDIA's NVSHMEM; prints a short table at the end.
 # Run on the GPU machine from the repository root:
 #   GIT_COMMIT=<hash> tools/gpu-check.sh [--no-tests] [--no-sanitizer] [--sanitize BINARIES]
@@ -62,7 +64,7 @@ if [ $run_sanitizer = 1 ]; then
   echo "== compute-sanitizer"
   : >"$OUT/sanitizer.log"
   sanitize() {  # tool binary
-    timeout 300 "$BUILD/bin/nvshmrun" -n 2 --timeout 290 compute-sanitizer --tool "$1" --error-exitcode 99 \
+    timeout 300 "$BUILD/bin/nvshmrun" -n 2 --timeout 290 compute-sanitizer --tool "$1" --report-api-errors no --error-exitcode 99 \
       "$BUILD/$2" >>"$OUT/sanitizer.log" 2>&1
     local rc=$?
     row "  $1 $(basename "$2")" "$([ $rc = 0 ] && echo 'no errors' || echo "rc=$rc")"
