@@ -174,9 +174,11 @@ for n in ref_names:
     # (the _warp/_block forms) without __device__ to a plain C++ host pass.
     need_host = ref_dev[n][4] if n in ref_dev else n in ref_host and ref_host[n][4]
     need_dev = ref_dev.get(n, NONE)[1]
-    # NVIDIA declares some group-scope and stream forms host+device, but the _warp/_block forms exist
-    # only on the device and the _on_stream forms only on the host (reference, header defect 4).
-    if re.search(r'_(warp|block|warpgroup)$', n):
+    # NVIDIA declares some group-scope, stream and put-with-signal forms host+device, but the
+    # _warp/_block forms exist only on the device and the _on_stream forms only on the host
+    # (reference, header defect 4).
+    # put-with-signal without _on_stream is device-only in NVIDIA's library, whatever its prefix says.
+    if re.search(r'_(warp|block|warpgroup)$', n) or re.search(r'put\w*_signal(_nbi)?$', n):
         need_host = False
     if n.endswith('_on_stream'):
         need_dev = False
