@@ -24,12 +24,38 @@ std::string escape(const std::string &v) {
   return out;
 }
 
+// The process manager's own connection (PMI_FD) serves every nvshmem_init of the process: Slurm
+// answers the init handshake and fullinit once per connection, so later sessions reuse what the
+// first one learnt and put their keys under a new prefix.
+struct InheritedSession {
+  int fd = -1;
+  int rank = 0, size = 1;
+  std::string jobid;
+  unsigned sessions = 0;
+};
+InheritedSession g_inherited;
+
+// Reads one PMI-2 frame's body.
+Io read_frame(PmiConn &conn, std::string *body, Clock::time_point deadline) {
+  std::string head;
+  Io io = conn.read_bytes(&head, 6, deadline);
+  if (io != Io::ok) return io;
+  while (!head.empty() && head.back() == ' ') head.pop_back();
+  long len = -1;
+  if (!parse_int(head.c_str(), &len) || len < 0 || len > 65536) return Io::error;
+  return conn.read_bytes(body, static_cast<std::size_t>(len), deadline);
+}
+
 class Pmi2Bootstrap final : public Bootstrap {
  public:
   Pmi2Bootstrap(int fd, long timeout_s) : conn_(fd), timeout_s_(std::min(timeout_s, kMaxTimeout)) {}
+  // As for PMI-1 (pmi1.cpp): the process manager's own PMI_FD gets 'finalize' once, at process
+  // exit, because Slurm and hydra close the connection after it and a second nvshmem_init would
+  // find it closed. Other connections are finalized now.
   ~Pmi2Bootstrap() override {
-    if (!broken_) command("cmd=finalize;", "finalize-response", nullptr);
+    if (!at_exit_ && !broken_) command("cmd=finalize;", "finalize-response", nullptr);
   }
+  bool at_exit_ = false;
   const char *name() const override { return "PMI-2"; }
 
   Status start(long rank_hint) {
@@ -50,10 +76,13 @@ class Pmi2Bootstrap final : public Bootstrap {
       broken_ = true;
       return Status::not_supported;
     }
+    // Hydra identifies the process by PMI_ID; Slurm's PMI-2 plugin needs the job id and the rank
+    // (PMI_JOBID, PMI_RANK) and refuses a fullinit without pmijobid.
     const char *id = getenv("PMI_ID");
-    std::string init = "cmd=fullinit;" +
-                       (id && *id ? "pmiid=" + std::string(id) : "pmirank=" + std::to_string(rank_hint)) +
-                       ";threaded=FALSE;";
+    const char *job = getenv("PMI_JOBID");
+    std::string init = "cmd=fullinit;";
+    if (job && *job) init += "pmijobid=" + std::string(job) + ";";
+    init += (id && *id ? "pmiid=" + std::string(id) : "pmirank=" + std::to_string(rank_hint)) + ";threaded=FALSE;";
     NVSHM_TRY(command(init, "fullinit-response", &m));
     long rank = -1, size = -1;
     if (!parse_int(m["rank"].c_str(), &rank) || !parse_int(m["size"].c_str(), &size) || size < 1 || rank < 0 ||
@@ -71,6 +100,16 @@ class Pmi2Bootstrap final : public Bootstrap {
     NVSHM_INFO("nvshmem_init", "PMI-2 bootstrap: PE %d of %d, job %s", rank_, size_, jobid_.c_str());
     return Status::ok;
   }
+  // A later session on the inherited connection: no handshake; a fence so that nobody puts keys of
+  // this session before every PE is here.
+  Status resume(const InheritedSession &s) {
+    rank_ = s.rank;
+    size_ = s.size;
+    jobid_ = s.jobid;
+    key_prefix_ = "nvb" + std::to_string(s.sessions) + "_";
+    return command("cmd=kvs-fence;", "kvs-fence-response", nullptr);
+  }
+  const std::string &jobid() const { return jobid_; }
 
   Status allgather(const void *in, void *out, std::size_t bytes) override {
     const char *where = "bootstrap allgather (PMI-2)";
@@ -79,7 +118,7 @@ class Pmi2Bootstrap final : public Bootstrap {
                 static_cast<unsigned long long>(kMaxBlob));
       return Status::invalid_value;
     }
-    const std::string k = "nvb" + std::to_string(round_++);
+    const std::string k = key_prefix_ + std::to_string(round_++);
     const std::size_t digits = kPmi2Vallen - 2;
     std::string all = hex_encode(&bytes, sizeof bytes) + hex_encode(in, bytes);
     std::size_t chunks = (all.size() + digits - 1) / digits;
@@ -133,15 +172,9 @@ class Pmi2Bootstrap final : public Bootstrap {
     }
     std::string cmd = body.substr(4, body.find(';') - 4);
     auto deadline = Clock::now() + std::chrono::seconds(timeout_s_);
-    std::string head, reply;
+    std::string reply;
     Io io = conn_.send_raw(pmi2_frame(body), deadline);
-    if (io == Io::ok) io = conn_.read_bytes(&head, 6, deadline);
-    long len = -1;
-    if (io == Io::ok) {
-      while (!head.empty() && head.back() == ' ') head.pop_back();
-      if (!parse_int(head.c_str(), &len) || len < 0 || len > 65536) io = Io::error;
-    }
-    if (io == Io::ok) io = conn_.read_bytes(&reply, static_cast<std::size_t>(len), deadline);
+    if (io == Io::ok) io = read_frame(conn_, &reply, deadline);
     if (io != Io::ok) {
       broken_ = true;
       if (io == Io::timeout) {
@@ -174,6 +207,7 @@ class Pmi2Bootstrap final : public Bootstrap {
   bool broken_ = false;
   std::string jobid_;
   unsigned round_ = 0;
+  std::string key_prefix_ = "nvb";
 };
 
 }  // namespace
@@ -184,6 +218,15 @@ Status pmi2_connect_fd(int fd, long rank_hint, const Env &env, std::unique_ptr<B
   *out = std::move(b);
   return Status::ok;
 }
+
+namespace {
+void finalize_at_exit() {
+  PmiConn conn(g_inherited.fd);
+  const auto deadline = Clock::now() + std::chrono::seconds(2);
+  std::string reply;
+  if (conn.send_raw(pmi2_frame("cmd=finalize;"), deadline) == Io::ok) (void)read_frame(conn, &reply, deadline);
+}
+}  // namespace
 
 Status pmi2_create(const Env &env, std::unique_ptr<Bootstrap> *out) {
   const char *where = "nvshmem_init (PMI-2 bootstrap)";
@@ -198,7 +241,20 @@ Status pmi2_create(const Env &env, std::unique_ptr<Bootstrap> *out) {
   }
   if (const char *r = getenv("PMI_RANK")) parse_int(r, &rank);
   fcntl(static_cast<int>(fd), F_SETFD, FD_CLOEXEC);
-  return pmi2_connect_fd(static_cast<int>(fd), rank, env, out);
+  if (g_inherited.fd == fd) {
+    auto b = std::make_unique<Pmi2Bootstrap>(static_cast<int>(fd), env.bootstrap_timeout);
+    b->at_exit_ = true;
+    ++g_inherited.sessions;
+    NVSHM_TRY(b->resume(g_inherited));
+    *out = std::move(b);
+    return Status::ok;
+  }
+  NVSHM_TRY(pmi2_connect_fd(static_cast<int>(fd), rank, env, out));
+  auto *b = static_cast<Pmi2Bootstrap *>(out->get());
+  b->at_exit_ = true;
+  g_inherited = InheritedSession{static_cast<int>(fd), b->rank(), b->size(), b->jobid(), 0};
+  atexit(finalize_at_exit);
+  return Status::ok;
 }
 
 }  // namespace nvshm::boot
