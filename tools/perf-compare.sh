@@ -3,14 +3,14 @@
 #
 # Perftests of this project against NVIDIA's NVSHMEM, on one machine in one call (docs/perftest.md).
 # Builds the same perftest sources against NVIDIA's NVSHMEM with nvcc (in parallel), then runs ours
-# (BUILD_DIR/perftest/device/pt-to-pt/<test>) and NVIDIA's alternately, N_RUNS times each, both
+# (BUILD_DIR/perftest/<folder>/<test>) and NVIDIA's alternately, N_RUNS times each, both
 # started by BUILD_DIR/bin/nvshmrun (NVIDIA's through the unique-id bootstrap), and prints per test
 # and size the median of each and the ratio ours/NVIDIA (latency: lower is better, bandwidth:
 # higher). TEST defaults to shmem_put_bw (with N_RUNS default 5); `all` means every point-to-point
 # perftest (N_RUNS default 1: each call already reports the median of 5 timed runs per size, -r 5),
-# about 4-5 minutes; `coll` every on-stream collective perftest (perftest/host/coll). Made for the
-# GPU machine (2 GPUs, NVIDIA NVSHMEM 3.4.5 as the Python package
-# nvidia.nvshmem).
+# about 4-5 minutes; `coll` every on-stream collective perftest (perftest/host/coll); `devcoll` every
+# device collective perftest (perftest/device/coll; thread, warp and block scope). Made for the GPU
+# machine (2 GPUs, NVIDIA NVSHMEM 3.4.5 as the Python package nvidia.nvshmem).
 #
 # Environment: PERF_OUT=<file> also writes the tables there; NVIDIA_NVSHMEM_HOME overrides where
 # NVIDIA's NVSHMEM is; NVCC the compiler (default: nvcc on PATH, else /usr/local/cuda/bin/nvcc);
@@ -18,7 +18,7 @@
 set -euo pipefail
 
 usage() {
-  sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 }
 [[ $# -ge 1 && $1 != -h && $1 != --help ]] || usage
@@ -58,16 +58,27 @@ declare -A TEST_ARGS=(
   [barrier_all_on_stream]="-n 1000 -w 100"
   [sync_on_stream]="-n 1000 -w 100"
   [sync_all_on_stream]="-n 1000 -w 100"
+  [alltoall_latency]="-b 8 -e 64k -f 8 -n 200 -w 20"
+  [bcast_latency]="-b 8 -e 64k -f 8 -n 200 -w 20"
+  [fcollect_latency]="-b 8 -e 64k -f 8 -n 200 -w 20"
+  [reduction_latency]="-d float -o sum -b 8 -e 64k -f 8 -n 200 -w 20"
+  [reducescatter_latency]="-d float -o sum -b 8 -e 64k -f 8 -n 200 -w 20"
+  [barrier_latency]="-n 1000 -w 100"
+  [sync_latency]="-n 1000 -w 100"
 )
 # Where a test's source and program live (perftest/<folder>/<test>).
 folder_of() {
   case $1 in
     *_on_stream) echo host/coll ;;
+    alltoall_latency | bcast_latency | fcollect_latency | reduction_latency | reducescatter_latency | barrier_latency | \
+      sync_latency) echo device/coll ;;
     *) echo device/pt-to-pt ;;
   esac
 }
 COLL_TESTS=(alltoall_on_stream broadcast_on_stream fcollect_on_stream reduction_on_stream reducescatter_on_stream
   barrier_on_stream barrier_all_on_stream sync_on_stream sync_all_on_stream)
+DEVCOLL_TESTS=(alltoall_latency bcast_latency fcollect_latency reduction_latency reducescatter_latency barrier_latency
+  sync_latency)
 ALL_TESTS=(shmem_put_bw shmem_get_bw shmem_p_bw shmem_g_bw shmem_st_bw shmem_atomic_bw shmem_p_latency
   shmem_g_latency shmem_put_latency shmem_get_latency shmem_atomic_latency shmem_p_ping_pong_latency
   shmem_put_ping_pong_latency shmem_put_signal_ping_pong_latency shmem_signal_ping_pong_latency
@@ -78,6 +89,8 @@ if [[ ${#TESTS[@]} -eq 0 ]]; then
   N_RUNS=${N_RUNS:-5}
 elif [[ ${TESTS[0]} == coll ]]; then
   TESTS=("${COLL_TESTS[@]}")
+elif [[ ${TESTS[0]} == devcoll ]]; then
+  TESTS=("${DEVCOLL_TESTS[@]}")
 elif [[ ${TESTS[0]} == all ]]; then
   TESTS=("${ALL_TESTS[@]}")
   # "all" measures the point-to-point set from 64 KiB (bandwidth) within the time budget.
@@ -86,7 +99,7 @@ fi
 N_RUNS=${N_RUNS:-1}
 [[ $N_RUNS =~ ^[1-9][0-9]*$ ]] || { echo "perf-compare: N_RUNS must be a positive integer, got '$N_RUNS'" >&2; exit 2; }
 for t in "${TESTS[@]}"; do
-  [[ -n ${TEST_ARGS[$t]:-} ]] || { echo "perf-compare: unknown test '$t' (known: ${ALL_TESTS[*]})" >&2; exit 2; }
+  [[ -n ${TEST_ARGS[$t]:-} ]] || { echo "perf-compare: unknown test '$t' (known: ${!TEST_ARGS[*]})" >&2; exit 2; }
 done
 
 # Multicast objects can take the shared host's GPUs down: never let either library create them.
@@ -171,8 +184,9 @@ header="# ${TESTS[*]} ($options): medians over $N_RUNS call(s) each (every call 
 
 table=$(python3 - "$WORK/ours.log" "$WORK/nvidia.log" "$header" <<'EOF'
 import re, statistics, sys
-# "&&&& PERF <job>___[<subjob>___]size__<bytes>___<metric> <value> <+|-><unit>"
-line = re.compile(r"^&&&& PERF (\S+?)___(?:\S+___)?size__(\d+)___(\S+) (\S+) ([+-])(\S+)")
+# "&&&& PERF <job>[___<subjob>]___size__<bytes>___<metric> <value> <+|-><unit>"; the subjob (type, op,
+# scope) stays in the test's name.
+line = re.compile(r"^&&&& PERF (\S+)___size__(\d+)___(\S+) (\S+) ([+-])(\S+)")
 def load(path):
     values, kind = {}, {}
     with open(path) as f:
@@ -187,7 +201,7 @@ ours, kind = load(sys.argv[1])
 theirs, kind2 = load(sys.argv[2])
 kind.update({k: v for k, v in kind2.items() if k not in kind})
 print(sys.argv[3])
-print(f"{'test':<36} {'metric':<14} {'size(B)':>10} {'ours':>10} {'nvidia':>10} {'ours/nvidia':>12} {'target':>7}")
+print(f"{'test':<44} {'metric':<14} {'size(B)':>10} {'ours':>10} {'nvidia':>10} {'ours/nvidia':>12} {'target':>7}")
 for key in sorted(set(ours) | set(theirs)):
     job, metric, size = key
     a, b = ours.get(key), theirs.get(key)
@@ -197,7 +211,7 @@ for key in sorted(set(ours) | set(theirs)):
     met = "-"
     if a is not None and b is not None:
         met = "ok" if (a <= b if sign == "-" else a >= b) else "MISS"
-    print(f"{job:<36} {metric + '(' + unit + ')':<14} {size:>10} {fmt(a):>10} {fmt(b):>10} {ratio:>12} {met:>7}")
+    print(f"{job:<44} {metric + '(' + unit + ')':<14} {size:>10} {fmt(a):>10} {fmt(b):>10} {ratio:>12} {met:>7}")
 EOF
 )
 echo "$table"

@@ -1,12 +1,14 @@
 /* The programs of the collective perftests (perftest/device/coll, perftest/host/coll): each test
- * file names its collective and calls run_coll. Public API only, so the same sources build against
- * NVIDIA's NVSHMEM (tools/perf-compare.sh).
+ * file names its collective and calls run_coll_on_stream or run_coll_device. Public API only, so the
+ * same sources build against NVIDIA's NVSHMEM (tools/perf-compare.sh).
  *
- * Sizes are bytes per PE (-b/-e/-f); element type -d (int32, int64, float, double; default int32 for
- * device tests as NVSHMEM's, int for ours on stream), reduce op -o. On-stream tests enqueue -n calls
- * (or, with --cudagraph, capture them once and time one graph launch); device tests run -n calls in
- * one kernel per scope (thread, warp, block; the subjob of each row). Reported: latency per call (us),
- * algbw = bytes / latency and busbw = algbw * the factor of the collective. */
+ * Sizes are bytes per PE (-b/-e/-f); element type -d (int32 = int, int64 = long, float, double;
+ * default int), reduce op -o. On-stream tests enqueue -n calls (or, with --cudagraph, capture them
+ * once and time one graph launch); device tests run -n calls in one kernel of one block, started with
+ * nvshmemx_collective_launch, one table per scope (thread: 1 thread, warp: 32, block: -t threads).
+ * Reported: latency per call (us), algbw = bytes / latency and busbw = algbw * the factor of the
+ * collective; the table name is <job>___<type>[_<op>] (data) or <job> (sync) on a stream and
+ * <job>___<type>[_<op>]_<scope> or <job>___<collective>_<scope> on the device. */
 #ifndef PERFTEST_COMMON_COLL_CUH
 #define PERFTEST_COMMON_COLL_CUH
 
@@ -21,10 +23,14 @@
 namespace perftest {
 
 enum class Coll { alltoall, broadcast, fcollect, reduction, reducescatter, barrier, barrier_all, sync, sync_all };
-enum class Where { device, on_stream };
+constexpr const char *kCollNames[] = {"alltoall", "broadcast",   "fcollect", "reduction", "reducescatter",
+                                      "barrier",  "barrier_all", "sync",     "sync_all"};
 
-inline bool is_sync(Coll c) {
+constexpr bool is_sync(Coll c) {
   return c == Coll::barrier || c == Coll::barrier_all || c == Coll::sync || c == Coll::sync_all;
+}
+constexpr bool is_reduce(Coll c) {
+  return c == Coll::reduction || c == Coll::reducescatter;
 }
 /* busbw / algbw (NVSHMEM's factors): reduction 2(n-1)/n, broadcast 1, the others (n-1)/n. */
 inline double bus_factor(Coll c, int n) {
@@ -34,9 +40,9 @@ inline double bus_factor(Coll c, int n) {
 }
 
 /* ---- one call of a collective, by element type and op ---- */
-#define PERFTEST_COLL_TYPES(X) X(int32, int32_t) X(int64, int64_t) X(float, float) X(double, double)
 #define PERFTEST_REDUCE_OPS(X, NAME, T) X(NAME, T, sum) X(NAME, T, prod) X(NAME, T, min) X(NAME, T, max)
 #define PERFTEST_BITWISE_OPS(X, NAME, T) X(NAME, T, and) X(NAME, T, or) X(NAME, T, xor)
+#define PERFTEST_NO_OPS(X, NAME, T)
 
 /* Arguments of one call: dest/source symmetric, count elements (per PE block for alltoall,
  * fcollect and reducescatter). */
@@ -48,6 +54,7 @@ struct CollArgs {
   size_t count;
 };
 constexpr const char *kOps[] = {"sum", "prod", "min", "max", "and", "or", "xor"};
+constexpr int kFirstBitwiseOp = 4;
 
 #define PERFTEST_OP_INDEX_sum 0
 #define PERFTEST_OP_INDEX_prod 1
@@ -83,26 +90,108 @@ constexpr const char *kOps[] = {"sum", "prod", "min", "max", "and", "or", "xor"}
         switch (a.op) {                                                                      \
           PERFTEST_REDUCE_OPS(PERFTEST_STREAM_REDUCE_CASE, NAME, T)                          \
           BITWISE(PERFTEST_STREAM_REDUCE_CASE, NAME, T)                                      \
-          default:                                                                           \
-            fail("-o %s is not defined for -d " #NAME, kOps[a.op]);                          \
         }                                                                                    \
     }                                                                                        \
   }
-#define PERFTEST_NO_OPS(X, NAME, T)
 PERFTEST_STREAM_CALL(int32, int32_t, PERFTEST_BITWISE_OPS)
 PERFTEST_STREAM_CALL(int64, int64_t, PERFTEST_BITWISE_OPS)
 PERFTEST_STREAM_CALL(float, float, PERFTEST_NO_OPS)
 PERFTEST_STREAM_CALL(double, double, PERFTEST_NO_OPS)
 
+/* The device call of NAME in scope S: nvshmem_NAME (thread), nvshmemx_NAME_warp, nvshmemx_NAME_block. */
+enum class Scope { thread, warp, block };
+constexpr const char *kScopeNames[] = {"thread", "warp", "block"};
+#define PERFTEST_SCOPED(S, NAME, ...)       \
+  do {                                      \
+    if constexpr (S == Scope::thread)       \
+      nvshmem_##NAME(__VA_ARGS__);          \
+    else if constexpr (S == Scope::warp)    \
+      nvshmemx_##NAME##_warp(__VA_ARGS__);  \
+    else                                    \
+      nvshmemx_##NAME##_block(__VA_ARGS__); \
+  } while (0)
+#define PERFTEST_DEVICE_REDUCE_CASE(NAME, T, OP)                                    \
+  case PERFTEST_OP_INDEX_##OP:                                                      \
+    if constexpr (C == Coll::reduction)                                             \
+      PERFTEST_SCOPED(S, NAME##_##OP##_reduce, NVSHMEM_TEAM_WORLD, d, s, n);        \
+    else                                                                            \
+      PERFTEST_SCOPED(S, NAME##_##OP##_reducescatter, NVSHMEM_TEAM_WORLD, d, s, n); \
+    break;
+/* Device_<type>::call<C, S>: one call of data collective C in scope S (op: reductions only). */
+#define PERFTEST_DEVICE_CALL(NAME, T, BITWISE)                                      \
+  struct Device_##NAME {                                                            \
+    template <Coll C, Scope S>                                                      \
+    __device__ static void call(int op, void *dest, const void *source, size_t n) { \
+      T *d = static_cast<T *>(dest);                                                \
+      const T *s = static_cast<const T *>(source);                                  \
+      if constexpr (C == Coll::alltoall) {                                          \
+        PERFTEST_SCOPED(S, NAME##_alltoall, NVSHMEM_TEAM_WORLD, d, s, n);           \
+      } else if constexpr (C == Coll::broadcast) {                                  \
+        PERFTEST_SCOPED(S, NAME##_broadcast, NVSHMEM_TEAM_WORLD, d, s, n, 0);       \
+      } else if constexpr (C == Coll::fcollect) {                                   \
+        PERFTEST_SCOPED(S, NAME##_fcollect, NVSHMEM_TEAM_WORLD, d, s, n);           \
+      } else {                                                                      \
+        switch (op) {                                                               \
+          PERFTEST_REDUCE_OPS(PERFTEST_DEVICE_REDUCE_CASE, NAME, T)                 \
+          BITWISE(PERFTEST_DEVICE_REDUCE_CASE, NAME, T)                             \
+        }                                                                           \
+      }                                                                             \
+    }                                                                               \
+  };
+PERFTEST_DEVICE_CALL(int32, int32_t, PERFTEST_BITWISE_OPS)
+PERFTEST_DEVICE_CALL(int64, int64_t, PERFTEST_BITWISE_OPS)
+PERFTEST_DEVICE_CALL(float, float, PERFTEST_NO_OPS)
+PERFTEST_DEVICE_CALL(double, double, PERFTEST_NO_OPS)
+/* Barriers and syncs over all PEs (barrier_all, sync_all) or NVSHMEM_TEAM_WORLD (barrier, sync). */
+struct Device_sync {
+  template <Coll C, Scope S>
+  __device__ static void call(int, void *, const void *, size_t) {
+    if constexpr (C == Coll::barrier)
+      PERFTEST_SCOPED(S, barrier, NVSHMEM_TEAM_WORLD);
+    else if constexpr (C == Coll::barrier_all)
+      PERFTEST_SCOPED(S, barrier_all, );
+    else if constexpr (C == Coll::sync)
+      PERFTEST_SCOPED(S, team_sync, NVSHMEM_TEAM_WORLD);
+    else
+      PERFTEST_SCOPED(S, sync_all, );
+  }
+};
+
+template <class D, Coll C, Scope S>
+__global__ void coll_kernel(int op, void *dest, const void *source, size_t count, int iters) {
+  for (int i = 0; i < iters; ++i) D::template call<C, S>(op, dest, source, count);
+}
+
+/* -d and -o, checked: the element size, and the op index (bitwise ops only for integers). */
 inline size_t type_size(const std::string &t) {
   if (t == "int32" || t == "int" || t == "float") return 4;
   if (t == "int64" || t == "long" || t == "double") return 8;
   fail("-d %s: this test knows int32 (int), int64 (long), float and double", t.c_str());
 }
-inline int op_index(const std::string &op) {
-  for (int i = 0; i < 7; ++i)
-    if (op == kOps[i]) return i;
-  fail("-o %s: not one of sum, prod, min, max, and, or, xor", op.c_str());
+inline bool is_floating(const std::string &t) {
+  return t == "float" || t == "double";
+}
+inline int op_index(const Options &opt) {
+  for (int i = 0; i < 7; ++i) {
+    if (opt.reduce_op != kOps[i]) continue;
+    if (i >= kFirstBitwiseOp && is_floating(opt.datatype))
+      fail("-o %s is not defined for -d %s", kOps[i], opt.datatype.c_str());
+    return i;
+  }
+  fail("-o %s: not one of sum, prod, min, max, and, or, xor", opt.reduce_op.c_str());
+}
+
+/* f(Device_<type>{}) for -d. */
+template <class F>
+void with_device_type(const std::string &t, F &&f) {
+  if (t == "int32" || t == "int")
+    f(Device_int32{});
+  else if (t == "int64" || t == "long")
+    f(Device_int64{});
+  else if (t == "float")
+    f(Device_float{});
+  else
+    f(Device_double{});
 }
 
 inline void enqueue_on_stream(const Options &opt, const CollArgs &a, cudaStream_t stream) {
@@ -133,65 +222,137 @@ inline void enqueue_on_stream(const Options &opt, const CollArgs &a, cudaStream_
     stream_call_double(a, stream);
 }
 
-/* The whole on-stream program. */
-inline int run_coll_on_stream(int argc, char **argv, const char *job, const char *what, Coll coll) {
-  const unsigned features =
-      is_sync(coll)
-          ? kCudaGraph
-          : kCudaGraph | kDatatype | (coll == Coll::reduction || coll == Coll::reducescatter ? kReduceOp : 0u);
-  Options opt = parse_options(argc, argv, job, what, features);
-  if (is_sync(coll)) opt.min_size = opt.max_size = 0;
+/* ---- the program ---- */
+
+/* What every collective test holds: options, symmetric buffers for -e bytes per PE, a stream. */
+struct CollSetup {
+  Options opt;
+  int npes;
+  int op;
+  size_t elem;  // bytes per element; 1 for barriers and syncs
+  void *source;
+  void *dest;
+  cudaStream_t stream;
+};
+
+/* Parses the options (`features` plus -d for data collectives and -o for reductions), initialises,
+ * allocates. Barriers and syncs have one size, 0. */
+inline CollSetup coll_setup(int argc, char **argv, const char *job, const char *what, Coll coll, unsigned features) {
+  if (!is_sync(coll)) features |= kDatatype | (is_reduce(coll) ? kReduceOp : 0u);
+  CollSetup s{};
+  s.opt = parse_options(argc, argv, job, what, features);
+  if (is_sync(coll)) s.opt.min_size = s.opt.max_size = 0;
+  s.elem = is_sync(coll) ? 1 : type_size(s.opt.datatype);
+  s.op = op_index(s.opt);
   init(job);
   require_device_heap();
-  const int npes = n_pes();
-  const size_t elem = is_sync(coll) ? 1 : type_size(opt.datatype);
-  const int op = op_index(opt.reduce_op);
-  const size_t per_pe_blocks = coll == Coll::alltoall || coll == Coll::reducescatter ? npes : 1;
-  const size_t dest_blocks = coll == Coll::alltoall || coll == Coll::fcollect ? npes : 1;
-  void *source = nvshmem_malloc(opt.max_size * per_pe_blocks + 16);
-  void *dest = nvshmem_malloc(opt.max_size * dest_blocks + 16);
-  if (!source || !dest) fail("nvshmem_malloc of %zu bytes failed", opt.max_size * npes);
-  PERFTEST_CUDA_CHECK(cudaMemset(source, 1, opt.max_size * per_pe_blocks));
-  cudaStream_t stream;
-  PERFTEST_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  GpuTimer timer;
-  std::string name = std::string(job) + "___" + (is_sync(coll) ? "" : opt.datatype) +
-                     (coll == Coll::reduction || coll == Coll::reducescatter ? "_" + opt.reduce_op : "");
-  if (is_sync(coll)) name = job;
-  Report report(name, {{"latency", "us", true}, {"algbw", "GB/s"}, {"busbw", "GB/s"}});
-  const std::vector<size_t> all = is_sync(coll) ? std::vector<size_t>{0} : sizes(opt);
-  for (size_t size : all) {
-    const CollArgs args{coll, op, dest, source, size / (elem ? elem : 1)};
-    if (!is_sync(coll) && args.count == 0) continue;
-    cudaGraphExec_t exec = nullptr;
-    if (opt.cudagraph) {
-      cudaGraph_t graph;
-      PERFTEST_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-      for (int i = 0; i < opt.iters; ++i) enqueue_on_stream(opt, args, stream);
-      PERFTEST_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
-      PERFTEST_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
-      PERFTEST_CUDA_CHECK(cudaGraphDestroy(graph));
-    }
-    const double seconds = time_runs(opt, true, stream, timer, size, [&](size_t, int iters) {
-      if (exec && iters == opt.iters) {
-        PERFTEST_CUDA_CHECK(cudaGraphLaunch(exec, stream));
-      } else {
-        for (int i = 0; i < iters; ++i) enqueue_on_stream(opt, args, stream);
-      }
-      PERFTEST_LAUNCH_CHECK();
-    });
-    if (exec) PERFTEST_CUDA_CHECK(cudaGraphExecDestroy(exec));
-    const double us = seconds / opt.iters * 1e6;
-    const size_t reported = size * (coll == Coll::alltoall || coll == Coll::fcollect || coll == Coll::reducescatter
-                                        ? static_cast<size_t>(npes)
-                                        : 1);
-    const double algbw = us > 0 ? reported / us / 1e3 : 0.0;
-    report.add(reported, {us, algbw, algbw * bus_factor(coll, npes)}, true);
-  }
-  PERFTEST_CUDA_CHECK(cudaStreamDestroy(stream));
-  nvshmem_free(dest);
-  nvshmem_free(source);
+  s.npes = n_pes();
+  const size_t per_pe_blocks = coll == Coll::alltoall || coll == Coll::reducescatter ? s.npes : 1;
+  const size_t dest_blocks = coll == Coll::alltoall || coll == Coll::fcollect ? s.npes : 1;
+  s.source = nvshmem_malloc(s.opt.max_size * per_pe_blocks + 16);
+  s.dest = nvshmem_malloc(s.opt.max_size * dest_blocks + 16);
+  if (!s.source || !s.dest) fail("nvshmem_malloc of %zu bytes failed", s.opt.max_size * s.npes);
+  PERFTEST_CUDA_CHECK(cudaMemset(s.source, 1, s.opt.max_size * per_pe_blocks));
+  PERFTEST_CUDA_CHECK(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking));
+  return s;
+}
+
+inline int coll_finish(CollSetup &s) {
+  PERFTEST_CUDA_CHECK(cudaStreamDestroy(s.stream));
+  nvshmem_free(s.dest);
+  nvshmem_free(s.source);
   return finalize();
+}
+
+/* "<type>[_<op>]" of a data collective. */
+inline std::string data_subjob(const Options &opt, Coll coll) {
+  return opt.datatype + (is_reduce(coll) ? "_" + opt.reduce_op : "");
+}
+
+/* One table: for each size, `median_seconds(args)` times -n calls (time_runs) and returns the median
+ * seconds of one timed run; the row gives the latency per call and the bandwidths. */
+template <class MedianSeconds>
+void coll_table(const CollSetup &s, Coll coll, const std::string &name, MedianSeconds median_seconds) {
+  Report report(name, {{"latency", "us", true}, {"algbw", "GB/s"}, {"busbw", "GB/s"}});
+  for (size_t size : is_sync(coll) ? std::vector<size_t>{0} : sizes(s.opt)) {
+    const CollArgs args{coll, s.op, s.dest, s.source, size / s.elem};
+    if (!is_sync(coll) && args.count == 0) continue;
+    const double us = median_seconds(args) / s.opt.iters * 1e6;
+    const bool per_member = coll == Coll::alltoall || coll == Coll::fcollect || coll == Coll::reducescatter;
+    const size_t reported = size * (per_member ? static_cast<size_t>(s.npes) : 1);
+    const double algbw = us > 0 ? reported / us / 1e3 : 0.0;
+    report.add(reported, {us, algbw, algbw * bus_factor(coll, s.npes)}, true);
+  }
+}
+
+/* The whole on-stream program. */
+inline int run_coll_on_stream(int argc, char **argv, const char *job, const char *what, Coll coll) {
+  CollSetup s = coll_setup(argc, argv, job, what, coll, kCudaGraph);
+  const Options &opt = s.opt;
+  GpuTimer timer;
+  coll_table(s, coll, is_sync(coll) ? std::string(job) : std::string(job) + "___" + data_subjob(opt, coll),
+             [&](const CollArgs &args) {
+               cudaGraphExec_t exec = nullptr;
+               if (opt.cudagraph) {
+                 cudaGraph_t graph;
+                 PERFTEST_CUDA_CHECK(cudaStreamBeginCapture(s.stream, cudaStreamCaptureModeThreadLocal));
+                 for (int i = 0; i < opt.iters; ++i) enqueue_on_stream(opt, args, s.stream);
+                 PERFTEST_CUDA_CHECK(cudaStreamEndCapture(s.stream, &graph));
+                 PERFTEST_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+                 PERFTEST_CUDA_CHECK(cudaGraphDestroy(graph));
+               }
+               const double seconds = time_runs(opt, true, s.stream, timer, 0, [&](size_t, int iters) {
+                 if (exec && iters == opt.iters) {
+                   PERFTEST_CUDA_CHECK(cudaGraphLaunch(exec, s.stream));
+                 } else {
+                   for (int i = 0; i < iters; ++i) enqueue_on_stream(opt, args, s.stream);
+                 }
+                 PERFTEST_LAUNCH_CHECK();
+               });
+               if (exec) PERFTEST_CUDA_CHECK(cudaGraphExecDestroy(exec));
+               return seconds;
+             });
+  return coll_finish(s);
+}
+
+/* The device tables of collective C with the call of D, one per scope. */
+template <class D, Coll C>
+void device_tables(const CollSetup &s, const char *job, GpuTimer &timer) {
+  const std::string subjob = is_sync(C) ? kCollNames[static_cast<int>(C)] : data_subjob(s.opt, C);
+  const auto scope_tables = [&](auto kernel, Scope scope) {
+    const unsigned threads = scope == Scope::thread ? 1u : scope == Scope::warp ? 32u : s.opt.threads;
+    coll_table(s, C, std::string(job) + "___" + subjob + "_" + kScopeNames[static_cast<int>(scope)],
+               [&](const CollArgs &a) {
+                 return time_runs(s.opt, true, s.stream, timer, 0, [&](size_t, int iters) {
+                   int op = a.op;
+                   void *dest = a.dest;
+                   const void *source = a.source;
+                   size_t count = a.count;
+                   void *args[] = {&op, &dest, &source, &count, &iters};
+                   const int status = nvshmemx_collective_launch(reinterpret_cast<const void *>(kernel), dim3(1),
+                                                                 dim3(threads), args, 0, s.stream);
+                   if (status != 0) fail("nvshmemx_collective_launch failed (%d)", status);
+                   PERFTEST_LAUNCH_CHECK();
+                 });
+               });
+  };
+  scope_tables(coll_kernel<D, C, Scope::thread>, Scope::thread);
+  scope_tables(coll_kernel<D, C, Scope::warp>, Scope::warp);
+  scope_tables(coll_kernel<D, C, Scope::block>, Scope::block);
+}
+
+/* The whole device program: -n calls in one kernel of one block per timed run, for each scope; for
+ * barriers and syncs, each collective of Cs in turn (e.g. barrier and barrier_all). */
+template <Coll... Cs>
+int run_coll_device(int argc, char **argv, const char *job, const char *what) {
+  constexpr Coll kFirst[] = {Cs...};
+  CollSetup s = coll_setup(argc, argv, job, what, kFirst[0], kThreads);
+  GpuTimer timer;
+  if constexpr (is_sync(kFirst[0]))
+    (device_tables<Device_sync, Cs>(s, job, timer), ...);
+  else
+    with_device_type(s.opt.datatype, [&](auto d) { (device_tables<decltype(d), Cs>(s, job, timer), ...); });
+  return coll_finish(s);
 }
 
 }  // namespace perftest

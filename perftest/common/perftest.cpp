@@ -106,10 +106,8 @@ void print_help(const char *job, const char *what, unsigned features) {
   printf("  -f, --step N            factor between message sizes (default %zu)\n", d.step);
   printf("  -n, --iters N           operations per timed run (default %d)\n", d.iters);
   printf("  -w, --warmup_iters N    operations before the timed runs (default %d)\n", d.warmup);
-  if (features & kGrid) {
-    printf("  -c, --ctas N            thread blocks of the kernel (default %d)\n", d.ctas);
-    printf("  -t, --threads_per_cta N threads per block (default %d)\n", d.threads);
-  }
+  if (features & kGrid) printf("  -c, --ctas N            thread blocks of the kernel (default %d)\n", d.ctas);
+  if (features & (kGrid | kThreads)) printf("  -t, --threads_per_cta N threads per block (default %d)\n", d.threads);
   if (features & kBidir) printf("      --bidir             both PEs send at once; the sum is reported\n");
   if (features & kDatatype) printf("  -d, --datatype T        element type (default %s)\n", d.datatype.c_str());
   if (features & kReduceOp)
@@ -281,12 +279,12 @@ Options parse_options(int argc, char **argv, const char *job, const char *what, 
         opt.runs = static_cast<int>(number_arg(job, "-r", optarg, 1, INT_MAX));
         break;
       case 'c':
+        if (!(features & kGrid)) usage_error(job, "option -c is not used by this test");
+        opt.ctas = static_cast<int>(number_arg(job, "-c", optarg, 1, INT_MAX));
+        break;
       case 't':
-        if (!(features & kGrid)) usage_error(job, "option -%c is not used by this test", c);
-        if (c == 'c')
-          opt.ctas = static_cast<int>(number_arg(job, "-c", optarg, 1, INT_MAX));
-        else
-          opt.threads = static_cast<int>(number_arg(job, "-t", optarg, 1, 1024));
+        if (!(features & (kGrid | kThreads))) usage_error(job, "option -t is not used by this test");
+        opt.threads = static_cast<int>(number_arg(job, "-t", optarg, 1, 1024));
         break;
       case kOptBidir:
         if (!(features & kBidir)) usage_error(job, "option --bidir is not used by this test");

@@ -36,6 +36,7 @@ enum Feature : unsigned {
   kDatatype = 1u << 2,   // -d/--datatype: element type of a collective (int, float, ...)
   kReduceOp = 1u << 3,   // -o/--reduce_op: sum, prod, min, max, and, or, xor
   kCudaGraph = 1u << 4,  // --cudagraph: on-stream calls captured once in a CUDA graph, then replayed
+  kThreads = 1u << 5,    // -t/--threads_per_cta alone: threads of a one-block kernel
 };
 
 struct Options {

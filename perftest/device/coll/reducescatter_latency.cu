@@ -1,0 +1,8 @@
+/* reducescatter_latency: device reducescatter latency (us) and bandwidth over NVSHMEM_TEAM_WORLD in thread, warp and
+ * block scope, one kernel of -n calls per timed run (perftest/common/coll.cuh). */
+#include "coll.cuh"
+
+int main(int argc, char **argv) {
+  return perftest::run_coll_device<perftest::Coll::reducescatter>(
+      argc, argv, "reducescatter_latency", "device reducescatter latency (us) and bandwidth over NVSHMEM_TEAM_WORLD");
+}

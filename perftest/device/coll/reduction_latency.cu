@@ -1,0 +1,8 @@
+/* reduction_latency: device reduce latency (us) and bandwidth over NVSHMEM_TEAM_WORLD in thread, warp and block scope,
+ * one kernel of -n calls per timed run (perftest/common/coll.cuh). */
+#include "coll.cuh"
+
+int main(int argc, char **argv) {
+  return perftest::run_coll_device<perftest::Coll::reduction>(
+      argc, argv, "reduction_latency", "device reduce latency (us) and bandwidth over NVSHMEM_TEAM_WORLD");
+}
