@@ -7,7 +7,7 @@
 // Errors: as the C call (these forward; they never throw).
 #pragma once
 
-#include <nvshmem.h>
+#include <nvshmemx.h>
 
 namespace nvshmem {
 
@@ -50,6 +50,32 @@ NVSHM_HOSTDEVICE inline int team_my_pe(nvshmem_team_t team) {
 }
 NVSHM_HOSTDEVICE inline int team_n_pes(nvshmem_team_t team) {
   return ::nvshmem_team_n_pes(team);
+}
+NVSHM_HOSTDEVICE inline int team_translate_pe(nvshmem_team_t src_team, int src_pe, nvshmem_team_t dest_team) {
+  return ::nvshmem_team_translate_pe(src_team, src_pe, dest_team);
+}
+inline int team_split_strided(nvshmem_team_t parent_team, int start, int stride, int size,
+                              const nvshmem_team_config_t *config, long config_mask, nvshmem_team_t *new_team) {
+  return ::nvshmem_team_split_strided(parent_team, start, stride, size, config, config_mask, new_team);
+}
+inline int team_split_2d(nvshmem_team_t parent_team, int xrange, const nvshmem_team_config_t *xaxis_config,
+                         long xaxis_mask, nvshmem_team_t *xaxis_team, const nvshmem_team_config_t *yaxis_config,
+                         long yaxis_mask, nvshmem_team_t *yaxis_team) {
+  return ::nvshmem_team_split_2d(parent_team, xrange, xaxis_config, xaxis_mask, xaxis_team, yaxis_config, yaxis_mask,
+                                 yaxis_team);
+}
+inline void team_get_config(nvshmem_team_t team, nvshmem_team_config_t *config) {
+  ::nvshmem_team_get_config(team, config);
+}
+inline void team_destroy(nvshmem_team_t team) {
+  ::nvshmem_team_destroy(team);
+}
+inline int team_get_uniqueid(nvshmemx_team_uniqueid_t *uniqueid) {
+  return ::nvshmemx_team_get_uniqueid(uniqueid);
+}
+inline int team_init(nvshmem_team_t *team, nvshmem_team_config_t *config, long config_mask, int npes,
+                     int pe_idx_in_team) {
+  return ::nvshmemx_team_init(team, config, config_mask, npes, pe_idx_in_team);
 }
 NVSHM_HOSTDEVICE inline void info_get_version(int *major, int *minor) {
   ::nvshmem_info_get_version(major, minor);
@@ -147,6 +173,45 @@ NVSHM_FOR_EACH_RMA_TYPE(NVSHM_CPP_ALIAS_RMA)
   }
 NVSHM_FOR_EACH_RMA_SIZE(NVSHM_CPP_ALIAS_SIZED)
 #undef NVSHM_CPP_ALIAS_SIZED
+#define NVSHM_CPP_ALIAS_SIZED_MORE(BITS, T)                                                                            \
+  NVSHM_HOSTDEVICE inline void iput##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, \
+                                          int pe) {                                                                    \
+    ::nvshmem_iput##BITS(dest, source, dst, sst, nelems, pe);                                                          \
+  }                                                                                                                    \
+  NVSHM_HOSTDEVICE inline void iget##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, \
+                                          int pe) {                                                                    \
+    ::nvshmem_iget##BITS(dest, source, dst, sst, nelems, pe);                                                          \
+  }                                                                                                                    \
+  inline void put##BITS##_on_stream(void *dest, const void *source, size_t nelems, int pe, cudaStream_t stream) {      \
+    ::nvshmemx_put##BITS##_on_stream(dest, source, nelems, pe, stream);                                                \
+  }                                                                                                                    \
+  inline void get##BITS##_on_stream(void *dest, const void *source, size_t nelems, int pe, cudaStream_t stream) {      \
+    ::nvshmemx_get##BITS##_on_stream(dest, source, nelems, pe, stream);                                                \
+  }                                                                                                                    \
+  inline void put##BITS##_nbi_on_stream(void *dest, const void *source, size_t nelems, int pe, cudaStream_t stream) {  \
+    ::nvshmemx_put##BITS##_nbi_on_stream(dest, source, nelems, pe, stream);                                            \
+  }                                                                                                                    \
+  inline void get##BITS##_nbi_on_stream(void *dest, const void *source, size_t nelems, int pe, cudaStream_t stream) {  \
+    ::nvshmemx_get##BITS##_nbi_on_stream(dest, source, nelems, pe, stream);                                            \
+  }                                                                                                                    \
+  inline void iput##BITS##_on_stream(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,      \
+                                     int pe, cudaStream_t stream) {                                                    \
+    ::nvshmemx_iput##BITS##_on_stream(dest, source, dst, sst, nelems, pe, stream);                                     \
+  }                                                                                                                    \
+  inline void iget##BITS##_on_stream(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,      \
+                                     int pe, cudaStream_t stream) {                                                    \
+    ::nvshmemx_iget##BITS##_on_stream(dest, source, dst, sst, nelems, pe, stream);                                     \
+  }                                                                                                                    \
+  inline void put##BITS##_signal_on_stream(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,          \
+                                           uint64_t signal, int sig_op, int pe, cudaStream_t stream) {                 \
+    ::nvshmemx_put##BITS##_signal_on_stream(dest, source, nelems, sig_addr, signal, sig_op, pe, stream);               \
+  }                                                                                                                    \
+  inline void put##BITS##_signal_nbi_on_stream(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,      \
+                                               uint64_t signal, int sig_op, int pe, cudaStream_t stream) {             \
+    ::nvshmemx_put##BITS##_signal_nbi_on_stream(dest, source, nelems, sig_addr, signal, sig_op, pe, stream);           \
+  }
+NVSHM_FOR_EACH_RMA_SIZE(NVSHM_CPP_ALIAS_SIZED_MORE)
+#undef NVSHM_CPP_ALIAS_SIZED_MORE
 
 // ---- RMA, bytes ----
 NVSHM_HOSTDEVICE inline void putmem(void *dest, const void *source, size_t nbytes, int pe) {
@@ -276,6 +341,101 @@ inline void putmem_signal_nbi_on_stream(void *dest, const void *source, size_t n
   ::nvshmemx_putmem_signal_nbi_on_stream(dest, source, nbytes, sig_addr, signal, sig_op, pe, stream);
 }
 
+// ---- point-to-point synchronisation on a stream (NVSHM_FOR_EACH_WAIT_TYPE) ----
+#define NVSHM_CPP_ALIAS_WAIT(NAME, T)                                                                           \
+  inline void NAME##_wait_until_on_stream(T *ivar, int cmp, T cmp_value, cudaStream_t stream) {                 \
+    ::nvshmemx_##NAME##_wait_until_on_stream(ivar, cmp, cmp_value, stream);                                     \
+  }                                                                                                             \
+  inline void NAME##_wait_until_all_on_stream(T *ivars, size_t nelems, const int *status, int cmp, T cmp_value, \
+                                              cudaStream_t stream) {                                            \
+    ::nvshmemx_##NAME##_wait_until_all_on_stream(ivars, nelems, status, cmp, cmp_value, stream);                \
+  }                                                                                                             \
+  inline void NAME##_wait_until_all_vector_on_stream(T *ivars, size_t nelems, const int *status, int cmp,       \
+                                                     T *cmp_values, cudaStream_t stream) {                      \
+    ::nvshmemx_##NAME##_wait_until_all_vector_on_stream(ivars, nelems, status, cmp, cmp_values, stream);        \
+  }
+NVSHM_FOR_EACH_WAIT_TYPE(NVSHM_CPP_ALIAS_WAIT)
+#undef NVSHM_CPP_ALIAS_WAIT
+
+// ---- collectives (NVSHM_FOR_EACH_COLL_TYPE, NVSHM_FOR_EACH_REDUCE_OP_TYPE) ----
+NVSHM_HOSTDEVICE inline int barrier(nvshmem_team_t team) {
+  return ::nvshmem_barrier(team);
+}
+NVSHM_HOSTDEVICE inline int team_sync(nvshmem_team_t team) {
+  return ::nvshmem_team_sync(team);
+}
+inline int barrier_on_stream(nvshmem_team_t team, cudaStream_t stream) {
+  return ::nvshmemx_barrier_on_stream(team, stream);
+}
+inline int team_sync_on_stream(nvshmem_team_t team, cudaStream_t stream) {
+  return ::nvshmemx_team_sync_on_stream(team, stream);
+}
+#define NVSHM_CPP_ALIAS_COLL(NAME, T)                                                                              \
+  NVSHM_HOSTDEVICE inline int NAME##_broadcast(nvshmem_team_t team, T *dest, const T *source, size_t nelems,       \
+                                               int PE_root) {                                                      \
+    return ::nvshmem_##NAME##_broadcast(team, dest, source, nelems, PE_root);                                      \
+  }                                                                                                                \
+  NVSHM_HOSTDEVICE inline int NAME##_fcollect(nvshmem_team_t team, T *dest, const T *source, size_t nelems) {      \
+    return ::nvshmem_##NAME##_fcollect(team, dest, source, nelems);                                                \
+  }                                                                                                                \
+  NVSHM_HOSTDEVICE inline int NAME##_alltoall(nvshmem_team_t team, T *dest, const T *source, size_t nelems) {      \
+    return ::nvshmem_##NAME##_alltoall(team, dest, source, nelems);                                                \
+  }                                                                                                                \
+  inline int NAME##_broadcast_on_stream(nvshmem_team_t team, T *dest, const T *source, size_t nelems, int PE_root, \
+                                        cudaStream_t stream) {                                                     \
+    return ::nvshmemx_##NAME##_broadcast_on_stream(team, dest, source, nelems, PE_root, stream);                   \
+  }                                                                                                                \
+  inline int NAME##_fcollect_on_stream(nvshmem_team_t team, T *dest, const T *source, size_t nelems,               \
+                                       cudaStream_t stream) {                                                      \
+    return ::nvshmemx_##NAME##_fcollect_on_stream(team, dest, source, nelems, stream);                             \
+  }                                                                                                                \
+  inline int NAME##_alltoall_on_stream(nvshmem_team_t team, T *dest, const T *source, size_t nelems,               \
+                                       cudaStream_t stream) {                                                      \
+    return ::nvshmemx_##NAME##_alltoall_on_stream(team, dest, source, nelems, stream);                             \
+  }
+NVSHM_FOR_EACH_COLL_TYPE(NVSHM_CPP_ALIAS_COLL)
+#undef NVSHM_CPP_ALIAS_COLL
+NVSHM_HOSTDEVICE inline int broadcastmem(nvshmem_team_t team, void *dest, const void *source, size_t nelems,
+                                         int PE_root) {
+  return ::nvshmem_broadcastmem(team, dest, source, nelems, PE_root);
+}
+NVSHM_HOSTDEVICE inline int fcollectmem(nvshmem_team_t team, void *dest, const void *source, size_t nelems) {
+  return ::nvshmem_fcollectmem(team, dest, source, nelems);
+}
+NVSHM_HOSTDEVICE inline int alltoallmem(nvshmem_team_t team, void *dest, const void *source, size_t nelems) {
+  return ::nvshmem_alltoallmem(team, dest, source, nelems);
+}
+inline int broadcastmem_on_stream(nvshmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root,
+                                  cudaStream_t stream) {
+  return ::nvshmemx_broadcastmem_on_stream(team, dest, source, nelems, PE_root, stream);
+}
+inline int fcollectmem_on_stream(nvshmem_team_t team, void *dest, const void *source, size_t nelems,
+                                 cudaStream_t stream) {
+  return ::nvshmemx_fcollectmem_on_stream(team, dest, source, nelems, stream);
+}
+inline int alltoallmem_on_stream(nvshmem_team_t team, void *dest, const void *source, size_t nelems,
+                                 cudaStream_t stream) {
+  return ::nvshmemx_alltoallmem_on_stream(team, dest, source, nelems, stream);
+}
+#define NVSHM_CPP_ALIAS_REDUCE(OP, NAME, T)                                                                         \
+  NVSHM_HOSTDEVICE inline int NAME##_##OP##_reduce(nvshmem_team_t team, T *dest, const T *source, size_t nreduce) { \
+    return ::nvshmem_##NAME##_##OP##_reduce(team, dest, source, nreduce);                                           \
+  }                                                                                                                 \
+  NVSHM_HOSTDEVICE inline int NAME##_##OP##_reducescatter(nvshmem_team_t team, T *dest, const T *source,            \
+                                                          size_t nreduce) {                                         \
+    return ::nvshmem_##NAME##_##OP##_reducescatter(team, dest, source, nreduce);                                    \
+  }                                                                                                                 \
+  inline int NAME##_##OP##_reduce_on_stream(nvshmem_team_t team, T *dest, const T *source, size_t nreduce,          \
+                                            cudaStream_t stream) {                                                  \
+    return ::nvshmemx_##NAME##_##OP##_reduce_on_stream(team, dest, source, nreduce, stream);                        \
+  }                                                                                                                 \
+  inline int NAME##_##OP##_reducescatter_on_stream(nvshmem_team_t team, T *dest, const T *source, size_t nreduce,   \
+                                                   cudaStream_t stream) {                                           \
+    return ::nvshmemx_##NAME##_##OP##_reducescatter_on_stream(team, dest, source, nreduce, stream);                 \
+  }
+NVSHM_FOR_EACH_REDUCE_OP_TYPE(NVSHM_CPP_ALIAS_REDUCE)
+#undef NVSHM_CPP_ALIAS_REDUCE
+
 // ---- ordering and synchronisation ----
 NVSHM_HOSTDEVICE inline void quiet() {
   ::nvshmem_quiet();
@@ -333,6 +493,58 @@ inline int culibrary_finalize(CUlibrary library) {
 NVSHM_FOR_EACH_RMA_TYPE(NVSHM_CPP_ALIAS_GROUP)
 #undef NVSHM_CPP_ALIAS_GROUP
 #undef NVSHM_CPP_ALIAS_GROUP_SCOPE
+// sized put-with-signal (device-only in NVSHMEM): nvshmem::put64_signal is nvshmem_put64_signal, ...
+#define NVSHM_CPP_ALIAS_SIZED_SIGNAL(BITS, T)                                                                      \
+  __device__ inline void put##BITS##_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,     \
+                                            uint64_t signal, int sig_op, int pe) {                                 \
+    ::nvshmem_put##BITS##_signal(dest, source, nelems, sig_addr, signal, sig_op, pe);                              \
+  }                                                                                                                \
+  __device__ inline void put##BITS##_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, \
+                                                uint64_t signal, int sig_op, int pe) {                             \
+    ::nvshmem_put##BITS##_signal_nbi(dest, source, nelems, sig_addr, signal, sig_op, pe);                          \
+  }
+NVSHM_FOR_EACH_RMA_SIZE(NVSHM_CPP_ALIAS_SIZED_SIGNAL)
+#undef NVSHM_CPP_ALIAS_SIZED_SIGNAL
+// collectives by group: nvshmem::barrier_block is nvshmemx_barrier_block, nvshmem::int_sum_reduce_warp ...
+#define NVSHM_CPP_ALIAS_COLL_GROUP_SCOPE(NAME, T, S)                                                        \
+  __device__ inline int NAME##_broadcast_##S(nvshmem_team_t team, T *dest, const T *source, size_t nelems,  \
+                                             int PE_root) {                                                 \
+    return ::nvshmemx_##NAME##_broadcast_##S(team, dest, source, nelems, PE_root);                          \
+  }                                                                                                         \
+  __device__ inline int NAME##_fcollect_##S(nvshmem_team_t team, T *dest, const T *source, size_t nelems) { \
+    return ::nvshmemx_##NAME##_fcollect_##S(team, dest, source, nelems);                                    \
+  }                                                                                                         \
+  __device__ inline int NAME##_alltoall_##S(nvshmem_team_t team, T *dest, const T *source, size_t nelems) { \
+    return ::nvshmemx_##NAME##_alltoall_##S(team, dest, source, nelems);                                    \
+  }
+#define NVSHM_CPP_ALIAS_COLL_GROUP(NAME, T) \
+  NVSHM_CPP_ALIAS_COLL_GROUP_SCOPE(NAME, T, warp) NVSHM_CPP_ALIAS_COLL_GROUP_SCOPE(NAME, T, block)
+NVSHM_FOR_EACH_COLL_TYPE(NVSHM_CPP_ALIAS_COLL_GROUP)
+#undef NVSHM_CPP_ALIAS_COLL_GROUP
+#undef NVSHM_CPP_ALIAS_COLL_GROUP_SCOPE
+#define NVSHM_CPP_ALIAS_REDUCE_GROUP_SCOPE(OP, NAME, T, S)                                                        \
+  __device__ inline int NAME##_##OP##_reduce_##S(nvshmem_team_t team, T *dest, const T *source, size_t nreduce) { \
+    return ::nvshmemx_##NAME##_##OP##_reduce_##S(team, dest, source, nreduce);                                    \
+  }                                                                                                               \
+  __device__ inline int NAME##_##OP##_reducescatter_##S(nvshmem_team_t team, T *dest, const T *source,            \
+                                                        size_t nreduce) {                                         \
+    return ::nvshmemx_##NAME##_##OP##_reducescatter_##S(team, dest, source, nreduce);                             \
+  }
+#define NVSHM_CPP_ALIAS_REDUCE_GROUP(OP, NAME, T) \
+  NVSHM_CPP_ALIAS_REDUCE_GROUP_SCOPE(OP, NAME, T, warp) NVSHM_CPP_ALIAS_REDUCE_GROUP_SCOPE(OP, NAME, T, block)
+NVSHM_FOR_EACH_REDUCE_OP_TYPE(NVSHM_CPP_ALIAS_REDUCE_GROUP)
+#undef NVSHM_CPP_ALIAS_REDUCE_GROUP
+#undef NVSHM_CPP_ALIAS_REDUCE_GROUP_SCOPE
+#define NVSHM_CPP_ALIAS_TEAM_GROUP(S)                        \
+  __device__ inline int barrier_##S(nvshmem_team_t team) {   \
+    return ::nvshmemx_barrier_##S(team);                     \
+  }                                                          \
+  __device__ inline int team_sync_##S(nvshmem_team_t team) { \
+    return ::nvshmemx_team_sync_##S(team);                   \
+  }
+NVSHM_CPP_ALIAS_TEAM_GROUP(warp)
+NVSHM_CPP_ALIAS_TEAM_GROUP(block)
+#undef NVSHM_CPP_ALIAS_TEAM_GROUP
 __device__ inline void barrier_all_warp() {
   ::nvshmemx_barrier_all_warp();
 }

@@ -221,6 +221,35 @@ class SymmetricBuffer {
     check(pe, 1, index, "SymmetricBuffer::atomic_swap");
     return nvshmem::atomic_swap(data_ + index, value, pe);
   }
+  /// Bitwise atomics (atomic_and/or/xor and their fetch forms; NVSHM_FOR_EACH_AMO_LOGIC_TYPE).
+#define NVSHM_CPP_BUFFER_LOGIC(OP)                                              \
+  void atomic_##OP(int pe, std::size_t index, T value) const {                  \
+    check(pe, 1, index, "SymmetricBuffer::atomic_" #OP);                        \
+    nvshmem::atomic_##OP(data_ + index, value, pe);                             \
+  }                                                                             \
+  [[nodiscard]] T atomic_fetch_##OP(int pe, std::size_t index, T value) const { \
+    check(pe, 1, index, "SymmetricBuffer::atomic_fetch_" #OP);                  \
+    return nvshmem::atomic_fetch_##OP(data_ + index, value, pe);                \
+  }
+  NVSHM_CPP_BUFFER_LOGIC(and)
+  NVSHM_CPP_BUFFER_LOGIC(or)
+  NVSHM_CPP_BUFFER_LOGIC(xor)
+#undef NVSHM_CPP_BUFFER_LOGIC
+
+  /// Signal words (T = uint64_t only): NVSHMEM_SIGNAL_SET or NVSHMEM_SIGNAL_ADD (`sig_op`) of `value` on
+  /// element `index` of `pe`'s copy (nvshmemx_signal_op), atomic and ordered after this PE's earlier
+  /// blocking RMA. Any thread.
+  void signal_op(int pe, std::size_t index, uint64_t value, int sig_op) const {
+    static_assert(std::is_same_v<T, uint64_t>, "nvshmem::SymmetricBuffer::signal_op: signal words are uint64_t");
+    check(pe, 1, index, "SymmetricBuffer::signal_op");
+    ::nvshmemx_signal_op(data_ + index, value, sig_op, pe);
+  }
+  /// This PE's signal word `index` (nvshmem_signal_fetch, an atomic load). T = uint64_t only.
+  [[nodiscard]] uint64_t signal_fetch(std::size_t index) const {
+    static_assert(std::is_same_v<T, uint64_t>, "nvshmem::SymmetricBuffer::signal_fetch: signal words are uint64_t");
+    check(::nvshmem_my_pe(), 1, index, "SymmetricBuffer::signal_fetch");
+    return ::nvshmem_signal_fetch(data_ + index);
+  }
 
   /// Write host elements [first, first+count) into this PE's own copy from element `offset` (a put to
   /// my_pe: works on either heap kind). Blocking.

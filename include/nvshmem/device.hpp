@@ -21,6 +21,14 @@ namespace detail {
 
 #define NVSHM_CPP_PUT_SIGNAL_ARGS(T) \
   T *dest, const T *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe
+// iput/iget of one scope: PFX is nvshmem_ (thread) or nvshmemx_, SFX empty or _warp/_block.
+#define NVSHM_CPP_DEV_STRIDED(NAME, T, S, PFX, SFX)                                                \
+  __device__ static void iput(S, T *d, const T *s, ptrdiff_t ds, ptrdiff_t ss, size_t n, int pe) { \
+    ::PFX##NAME##_iput##SFX(d, s, ds, ss, n, pe);                                                  \
+  }                                                                                                \
+  __device__ static void iget(S, T *d, const T *s, ptrdiff_t ds, ptrdiff_t ss, size_t n, int pe) { \
+    ::PFX##NAME##_iget##SFX(d, s, ds, ss, n, pe);                                                  \
+  }
 #define NVSHM_CPP_DEV_RMA_ENTRY(NAME, T)                                                                            \
   struct dev_rma_##NAME {                                                                                           \
     using type = T;                                                                                                 \
@@ -76,15 +84,13 @@ namespace detail {
     __device__ static void put_signal_nbi(block, NVSHM_CPP_PUT_SIGNAL_ARGS(T)) {                                    \
       ::nvshmemx_##NAME##_put_signal_nbi_block(dest, source, nelems, sig_addr, signal, sig_op, pe);                 \
     }                                                                                                               \
-    __device__ static void iput(T *d, const T *s, ptrdiff_t ds, ptrdiff_t ss, size_t n, int pe) {                   \
-      ::nvshmem_##NAME##_iput(d, s, ds, ss, n, pe);                                                                 \
-    }                                                                                                               \
-    __device__ static void iget(T *d, const T *s, ptrdiff_t ds, ptrdiff_t ss, size_t n, int pe) {                   \
-      ::nvshmem_##NAME##_iget(d, s, ds, ss, n, pe);                                                                 \
-    }                                                                                                               \
+    NVSHM_CPP_DEV_STRIDED(NAME, T, thread, nvshmem_, )                                                              \
+    NVSHM_CPP_DEV_STRIDED(NAME, T, warp, nvshmemx_, _warp)                                                          \
+    NVSHM_CPP_DEV_STRIDED(NAME, T, block, nvshmemx_, _block)                                                        \
   };
 NVSHM_FOR_EACH_RMA_TYPE(NVSHM_CPP_DEV_RMA_ENTRY)
 #undef NVSHM_CPP_DEV_RMA_ENTRY
+#undef NVSHM_CPP_DEV_STRIDED
 #undef NVSHM_CPP_PUT_SIGNAL_ARGS
 #define NVSHM_CPP_DEV_RMA_LIST(NAME, T) , dev_rma_##NAME
 using dev_rma_entries = entry_list<list_head NVSHM_FOR_EACH_RMA_TYPE(NVSHM_CPP_DEV_RMA_LIST)>;
@@ -144,6 +150,56 @@ template <class T>
 using dev_rma = lookup<T, dev_rma_entries>;
 template <class T>
 using dev_wait = lookup<T, dev_wait_entries>;
+
+// Collectives: the C API's collective and reduction tables, one overload per scope (PFX is nvshmem_
+// for thread scope, nvshmemx_ otherwise; SFX empty or _warp/_block).
+#define NVSHM_CPP_DEV_COLL_IN(NAME, T, S, PFX, SFX)                                             \
+  __device__ static int broadcast(S, nvshmem_team_t tm, T *d, const T *s, size_t n, int root) { \
+    return ::PFX##NAME##_broadcast##SFX(tm, d, s, n, root);                                     \
+  }                                                                                             \
+  __device__ static int fcollect(S, nvshmem_team_t tm, T *d, const T *s, size_t n) {            \
+    return ::PFX##NAME##_fcollect##SFX(tm, d, s, n);                                            \
+  }                                                                                             \
+  __device__ static int alltoall(S, nvshmem_team_t tm, T *d, const T *s, size_t n) {            \
+    return ::PFX##NAME##_alltoall##SFX(tm, d, s, n);                                            \
+  }
+#define NVSHM_CPP_DEV_COLL_ENTRY(NAME, T)                    \
+  struct dev_coll_##NAME {                                   \
+    using type = T;                                          \
+    NVSHM_CPP_DEV_COLL_IN(NAME, T, thread, nvshmem_, )       \
+    NVSHM_CPP_DEV_COLL_IN(NAME, T, warp, nvshmemx_, _warp)   \
+    NVSHM_CPP_DEV_COLL_IN(NAME, T, block, nvshmemx_, _block) \
+  };
+NVSHM_FOR_EACH_COLL_TYPE(NVSHM_CPP_DEV_COLL_ENTRY)
+#undef NVSHM_CPP_DEV_COLL_ENTRY
+#undef NVSHM_CPP_DEV_COLL_IN
+#define NVSHM_CPP_DEV_COLL_LIST(NAME, T) , dev_coll_##NAME
+using dev_coll_entries = entry_list<list_head NVSHM_FOR_EACH_COLL_TYPE(NVSHM_CPP_DEV_COLL_LIST)>;
+#undef NVSHM_CPP_DEV_COLL_LIST
+#define NVSHM_CPP_DEV_REDUCE_IN(OP, NAME, T, S, PFX, SFX)                                 \
+  __device__ static int reduce(S, nvshmem_team_t tm, T *d, const T *s, size_t n) {        \
+    return ::PFX##NAME##_##OP##_reduce##SFX(tm, d, s, n);                                 \
+  }                                                                                       \
+  __device__ static int reducescatter(S, nvshmem_team_t tm, T *d, const T *s, size_t n) { \
+    return ::PFX##NAME##_##OP##_reducescatter##SFX(tm, d, s, n);                          \
+  }
+#define NVSHM_CPP_DEV_REDUCE_ENTRY(OP, NAME, T)                    \
+  struct dev_reduce_##OP##_##NAME {                                \
+    using type = reduce_key<T, Op::NVSHM_CPP_OP(OP)>;              \
+    NVSHM_CPP_DEV_REDUCE_IN(OP, NAME, T, thread, nvshmem_, )       \
+    NVSHM_CPP_DEV_REDUCE_IN(OP, NAME, T, warp, nvshmemx_, _warp)   \
+    NVSHM_CPP_DEV_REDUCE_IN(OP, NAME, T, block, nvshmemx_, _block) \
+  };
+NVSHM_FOR_EACH_REDUCE_OP_TYPE(NVSHM_CPP_DEV_REDUCE_ENTRY)
+#undef NVSHM_CPP_DEV_REDUCE_ENTRY
+#undef NVSHM_CPP_DEV_REDUCE_IN
+#define NVSHM_CPP_DEV_REDUCE_LIST(OP, NAME, T) , dev_reduce_##OP##_##NAME
+using dev_reduce_entries = entry_list<list_head NVSHM_FOR_EACH_REDUCE_OP_TYPE(NVSHM_CPP_DEV_REDUCE_LIST)>;
+#undef NVSHM_CPP_DEV_REDUCE_LIST
+template <class T>
+using dev_coll = lookup<T, dev_coll_entries>;
+template <class T, Op O>
+using dev_reduce = lookup<reduce_key<T, O>, dev_reduce_entries>;
 
 template <class S>
 struct is_scope {
@@ -210,16 +266,17 @@ __device__ inline void put_signal_nbi(T *dest, const T *source, size_t nelems, u
   NVSHM_CPP_REQUIRE_RMA(T, S);
   detail::dev_rma<T>::type::put_signal_nbi(S{}, dest, source, nelems, sig_addr, signal, sig_op, pe);
 }
-/// Strided put/get by one thread (nvshmem_<T>_iput/iget): strides in elements.
-template <class T>
+/// Strided put/get by scope S (nvshmem_<T>_iput, nvshmemx_<T>_iput_warp/_block, ...): element i moves
+/// source[i * sst] to dest[i * dst]; strides in elements, at least 1; blocking.
+template <class S = thread, class T>
 __device__ inline void iput(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) {
-  NVSHM_CPP_REQUIRE_RMA(T, thread);
-  detail::dev_rma<T>::type::iput(dest, source, dst, sst, nelems, pe);
+  NVSHM_CPP_REQUIRE_RMA(T, S);
+  detail::dev_rma<T>::type::iput(S{}, dest, source, dst, sst, nelems, pe);
 }
-template <class T>
+template <class S = thread, class T>
 __device__ inline void iget(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) {
-  NVSHM_CPP_REQUIRE_RMA(T, thread);
-  detail::dev_rma<T>::type::iget(dest, source, dst, sst, nelems, pe);
+  NVSHM_CPP_REQUIRE_RMA(T, S);
+  detail::dev_rma<T>::type::iget(S{}, dest, source, dst, sst, nelems, pe);
 }
 #undef NVSHM_CPP_REQUIRE_RMA
 
@@ -263,6 +320,31 @@ __device__ inline void getmem_nbi(void *dest, const void *source, size_t nbytes,
     ::nvshmemx_getmem_nbi_warp(dest, source, nbytes, pe);
   else
     ::nvshmemx_getmem_nbi_block(dest, source, nbytes, pe);
+}
+/// Byte put-with-signal by scope S (nvshmem_putmem_signal[_nbi], nvshmemx_putmem_signal[_nbi]_warp/_block):
+/// `nbytes` bytes, then NVSHMEM_SIGNAL_SET/ADD of `signal` on `pe`'s `*sig_addr` (release).
+template <class S = thread>
+__device__ inline void putmem_signal(void *dest, const void *source, size_t nbytes, uint64_t *sig_addr, uint64_t signal,
+                                     int sig_op, int pe) {
+  static_assert(detail::is_scope<S>::value, "nvshmem::device: the scope is nvshmem::thread, warp or block");
+  if constexpr (detail::is_same<S, thread>::value)
+    ::nvshmem_putmem_signal(dest, source, nbytes, sig_addr, signal, sig_op, pe);
+  else if constexpr (detail::is_same<S, warp>::value)
+    ::nvshmemx_putmem_signal_warp(dest, source, nbytes, sig_addr, signal, sig_op, pe);
+  else
+    ::nvshmemx_putmem_signal_block(dest, source, nbytes, sig_addr, signal, sig_op, pe);
+}
+/// As putmem_signal; complete at the next quiet().
+template <class S = thread>
+__device__ inline void putmem_signal_nbi(void *dest, const void *source, size_t nbytes, uint64_t *sig_addr,
+                                         uint64_t signal, int sig_op, int pe) {
+  static_assert(detail::is_scope<S>::value, "nvshmem::device: the scope is nvshmem::thread, warp or block");
+  if constexpr (detail::is_same<S, thread>::value)
+    ::nvshmem_putmem_signal_nbi(dest, source, nbytes, sig_addr, signal, sig_op, pe);
+  else if constexpr (detail::is_same<S, warp>::value)
+    ::nvshmemx_putmem_signal_nbi_warp(dest, source, nbytes, sig_addr, signal, sig_op, pe);
+  else
+    ::nvshmemx_putmem_signal_nbi_block(dest, source, nbytes, sig_addr, signal, sig_op, pe);
 }
 
 /// Complete the calling thread's RMA (nvshmem_quiet).
@@ -392,6 +474,78 @@ __device__ inline int test(T *ivar, int cmp, T value) {
   static_assert(detail::dev_wait<T>::found, "nvshmem::device::test: T is not in NVSHM_FOR_EACH_WAIT_TYPE");
   return detail::dev_wait<T>::type::test(ivar, cmp, value);
 }
+
+// ---- Collectives by scope (NVSHMEM "Collective Communication"): every member PE of `team` calls,
+// and within it every thread of the scope S with the same arguments (thread: one thread); same
+// order of collectives on the team everywhere. `team` is the C handle (Team::handle() on the host).
+// Return 0, or nonzero after the library's message. Units as the host forms (nvshmem/collectives.hpp).
+
+/// Barrier over `team` by scope S (nvshmem_barrier, nvshmemx_barrier_warp/_block): quiet, then sync.
+template <class S = thread>
+__device__ inline int barrier(nvshmem_team_t team) {
+  static_assert(detail::is_scope<S>::value, "nvshmem::device: the scope is nvshmem::thread, warp or block");
+  if constexpr (detail::is_same<S, thread>::value)
+    return ::nvshmem_barrier(team);
+  else if constexpr (detail::is_same<S, warp>::value)
+    return ::nvshmemx_barrier_warp(team);
+  else
+    return ::nvshmemx_barrier_block(team);
+}
+/// As barrier without the quiet (nvshmem_team_sync and its group forms).
+template <class S = thread>
+__device__ inline int team_sync(nvshmem_team_t team) {
+  static_assert(detail::is_scope<S>::value, "nvshmem::device: the scope is nvshmem::thread, warp or block");
+  if constexpr (detail::is_same<S, thread>::value)
+    return ::nvshmem_team_sync(team);
+  else if constexpr (detail::is_same<S, warp>::value)
+    return ::nvshmemx_team_sync_warp(team);
+  else
+    return ::nvshmemx_team_sync_block(team);
+}
+
+#define NVSHM_CPP_REQUIRE_COLL(T, S)                                                                         \
+  static_assert(detail::is_scope<S>::value, "nvshmem::device: the scope is nvshmem::thread, warp or block"); \
+  static_assert(detail::dev_coll<T>::found,                                                                  \
+                "nvshmem::device: T is not an NVSHMEM collective type (NVSHM_FOR_EACH_COLL_TYPE); use the "  \
+                "byte forms (nvshmem_broadcastmem, ...)")
+/// nvshmem_<T>_broadcast[_warp/_block]: `nelems` elements of member `root`'s `source` into every `dest`.
+template <class S = thread, class T>
+__device__ inline int broadcast(nvshmem_team_t team, T *dest, const T *source, size_t nelems, int root) {
+  NVSHM_CPP_REQUIRE_COLL(T, S);
+  return detail::dev_coll<T>::type::broadcast(S{}, team, dest, source, nelems, root);
+}
+/// nvshmem_<T>_fcollect[_warp/_block]: every member's `nelems` elements, in team order, into `dest`.
+template <class S = thread, class T>
+__device__ inline int fcollect(nvshmem_team_t team, T *dest, const T *source, size_t nelems) {
+  NVSHM_CPP_REQUIRE_COLL(T, S);
+  return detail::dev_coll<T>::type::fcollect(S{}, team, dest, source, nelems);
+}
+/// nvshmem_<T>_alltoall[_warp/_block]: block j of member i's `source` to block i of member j's `dest`.
+template <class S = thread, class T>
+__device__ inline int alltoall(nvshmem_team_t team, T *dest, const T *source, size_t nelems) {
+  NVSHM_CPP_REQUIRE_COLL(T, S);
+  return detail::dev_coll<T>::type::alltoall(S{}, team, dest, source, nelems);
+}
+#undef NVSHM_CPP_REQUIRE_COLL
+
+#define NVSHM_CPP_REQUIRE_REDUCE(T, O, S)                                                                    \
+  static_assert(detail::is_scope<S>::value, "nvshmem::device: the scope is nvshmem::thread, warp or block"); \
+  static_assert(detail::dev_reduce<T, O>::found,                                                             \
+                "nvshmem::device::reduce: NVSHMEM has no reduction for this (T, Op) pair "                   \
+                "(NVSHM_FOR_EACH_REDUCE_OP_TYPE; bitwise ops take unsigned and fixed-width integers only)")
+/// nvshmem_<T>_<op>_reduce[_warp/_block]: usage device::reduce<nvshmem::Op::sum, nvshmem::block>(team, d, s, n).
+template <Op O, class S = thread, class T>
+__device__ inline int reduce(nvshmem_team_t team, T *dest, const T *source, size_t nreduce) {
+  NVSHM_CPP_REQUIRE_REDUCE(T, O, S);
+  return detail::dev_reduce<T, O>::type::reduce(S{}, team, dest, source, nreduce);
+}
+/// nvshmem_<T>_<op>_reducescatter[_warp/_block].
+template <Op O, class S = thread, class T>
+__device__ inline int reducescatter(nvshmem_team_t team, T *dest, const T *source, size_t nreduce) {
+  NVSHM_CPP_REQUIRE_REDUCE(T, O, S);
+  return detail::dev_reduce<T, O>::type::reducescatter(S{}, team, dest, source, nreduce);
+}
+#undef NVSHM_CPP_REQUIRE_REDUCE
 
 // The generic atomics (nvshmem/atomic.hpp) are host+device; they are also reachable here.
 using nvshmem::atomic_add;

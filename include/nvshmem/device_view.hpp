@@ -110,6 +110,36 @@ class DeviceView {
   __device__ void atomic_set(int pe, size_t i, T value) const {
     nvshmem::atomic_set(data_ + i, value, pe);
   }
+  /// Bitwise atomics on element `i` of `pe`'s copy (NVSHM_FOR_EACH_AMO_LOGIC_TYPE; one thread).
+#define NVSHM_CPP_VIEW_LOGIC(OP)                                    \
+  __device__ void atomic_##OP(int pe, size_t i, T value) const {    \
+    nvshmem::atomic_##OP(data_ + i, value, pe);                     \
+  }                                                                 \
+  __device__ T atomic_fetch_##OP(int pe, size_t i, T value) const { \
+    return nvshmem::atomic_fetch_##OP(data_ + i, value, pe);        \
+  }
+  NVSHM_CPP_VIEW_LOGIC(and)
+  NVSHM_CPP_VIEW_LOGIC(or)
+  NVSHM_CPP_VIEW_LOGIC(xor)
+#undef NVSHM_CPP_VIEW_LOGIC
+  /// Signal words (T = uint64_t): NVSHMEM_SIGNAL_SET/ADD of `value` on element `i` of `pe`'s copy
+  /// (nvshmemx_signal_op, release; one thread).
+  __device__ void signal_op(int pe, size_t i, uint64_t value, int sig_op) const {
+    static_assert(detail::is_same<T, uint64_t>::value, "nvshmem::DeviceView::signal_op: signal words are uint64_t");
+    device::signal_op(data_ + i, value, sig_op, pe);
+  }
+  /// This PE's signal word `i` (nvshmem_signal_fetch).
+  __device__ uint64_t signal_fetch(size_t i) const {
+    static_assert(detail::is_same<T, uint64_t>::value, "nvshmem::DeviceView::signal_fetch: signal words are uint64_t");
+    return device::signal_fetch(data_ + i);
+  }
+  /// Wait until this PE's signal word `i` compares `cmp` to `value` (nvshmem_signal_wait_until, acquire);
+  /// returns the value seen. One thread.
+  __device__ uint64_t signal_wait_until(size_t i, int cmp, uint64_t value) const {
+    static_assert(detail::is_same<T, uint64_t>::value,
+                  "nvshmem::DeviceView::signal_wait_until: signal words are uint64_t");
+    return device::signal_wait_until(data_ + i, cmp, value);
+  }
 #endif
 
  private:

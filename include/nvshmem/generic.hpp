@@ -73,12 +73,19 @@ using host_rma_entries = entry_list<list_head NVSHM_FOR_EACH_RMA_TYPE(NVSHM_CPP_
 template <class T>
 using host_rma = lookup<T, host_rma_entries>;
 
-#define NVSHM_CPP_HOST_WAIT_ENTRY(NAME, T)                                     \
-  struct host_wait_##NAME {                                                    \
-    using type = T;                                                            \
-    static void wait_until_on_stream(T *ivar, int cmp, T v, cudaStream_t st) { \
-      ::nvshmemx_##NAME##_wait_until_on_stream(ivar, cmp, v, st);              \
-    }                                                                          \
+#define NVSHM_CPP_HOST_WAIT_ENTRY(NAME, T)                                                                       \
+  struct host_wait_##NAME {                                                                                      \
+    using type = T;                                                                                              \
+    static void wait_until_on_stream(T *ivar, int cmp, T v, cudaStream_t st) {                                   \
+      ::nvshmemx_##NAME##_wait_until_on_stream(ivar, cmp, v, st);                                                \
+    }                                                                                                            \
+    static void wait_until_all_on_stream(T *ivars, size_t n, const int *status, int cmp, T v, cudaStream_t st) { \
+      ::nvshmemx_##NAME##_wait_until_all_on_stream(ivars, n, status, cmp, v, st);                                \
+    }                                                                                                            \
+    static void wait_until_all_vector_on_stream(T *ivars, size_t n, const int *status, int cmp, T *v,            \
+                                                cudaStream_t st) {                                               \
+      ::nvshmemx_##NAME##_wait_until_all_vector_on_stream(ivars, n, status, cmp, v, st);                         \
+    }                                                                                                            \
   };
 NVSHM_FOR_EACH_WAIT_TYPE(NVSHM_CPP_HOST_WAIT_ENTRY)
 #undef NVSHM_CPP_HOST_WAIT_ENTRY
@@ -223,6 +230,23 @@ template <class T>
 void wait_until_on_stream(T *ivar, int cmp, T value, cudaStream_t stream) {
   static_assert(detail::host_wait<T>::found, "nvshmem::wait_until_on_stream: T is not in NVSHM_FOR_EACH_WAIT_TYPE");
   detail::host_wait<T>::type::wait_until_on_stream(ivar, cmp, value, stream);
+}
+/// nvshmemx_<T>_wait_until_all_on_stream: later work on `stream` waits until each of this PE's `nelems`
+/// words `ivars` (skipping those whose `status` entry is nonzero; status may be null) compares `cmp` to
+/// `value`. `status` must be readable by the GPU.
+template <class T>
+void wait_until_all_on_stream(T *ivars, std::size_t nelems, const int *status, int cmp, T value, cudaStream_t stream) {
+  static_assert(detail::host_wait<T>::found, "nvshmem::wait_until_all_on_stream: T is not in NVSHM_FOR_EACH_WAIT_TYPE");
+  detail::host_wait<T>::type::wait_until_all_on_stream(ivars, nelems, status, cmp, value, stream);
+}
+/// nvshmemx_<T>_wait_until_all_vector_on_stream: as wait_until_all_on_stream with one comparison value
+/// per word (`values`, readable by the GPU).
+template <class T>
+void wait_until_all_vector_on_stream(T *ivars, std::size_t nelems, const int *status, int cmp, T *values,
+                                     cudaStream_t stream) {
+  static_assert(detail::host_wait<T>::found,
+                "nvshmem::wait_until_all_vector_on_stream: T is not in NVSHM_FOR_EACH_WAIT_TYPE");
+  detail::host_wait<T>::type::wait_until_all_vector_on_stream(ivars, nelems, status, cmp, values, stream);
 }
 
 }  // namespace nvshmem

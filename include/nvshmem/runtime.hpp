@@ -19,6 +19,7 @@ namespace nvshmem {
 
 class Runtime;
 class ModuleRegistration;
+class Team;
 template <class T>
 class SymmetricBuffer;
 
@@ -192,6 +193,15 @@ class Runtime {
     state();
     return ::nvshmem_team_n_pes(team);
   }
+  /// The same for a Team (defined in nvshmem/team.hpp).
+  int team_my_pe(Team team) const;
+  int team_n_pes(Team team) const;
+  /// nvshmem_barrier / nvshmem_team_sync on `team` and their stream forms: nvshmem::barrier(team) ...
+  /// (defined in nvshmem/collectives.hpp, which gives the contract; Error on failure).
+  void barrier(Team team) const;
+  void team_sync(Team team) const;
+  void barrier_on_stream(Team team, cudaStream_t stream) const;
+  void team_sync_on_stream(Team team, cudaStream_t stream) const;
   /// nvshmem_barrier_all: all PEs, one thread each; completes this PE's RMA, then waits for every PE.
   void barrier_all() const {
     state();

@@ -95,6 +95,47 @@ NVSHM_FOR_EACH_AMO_FETCH_TYPE(NVSHM_FETCH)
 NVSHM_FOR_EACH_AMO_LOGIC_TYPE(NVSHM_LOGIC)
 #undef NVSHM_LOGIC
 
+// Collectives: every reduction and collective table entry resolves; every scope instantiated for two
+// types; the new point-to-point forms by scope.
+#define NVSHM_REDUCE_RESOLVES(OP, NAME, T) \
+  static_assert(nvshmem::detail::dev_reduce<T, nvshmem::Op::NVSHM_CPP_OP(OP)>::found, #OP " " #NAME);
+NVSHM_FOR_EACH_REDUCE_OP_TYPE(NVSHM_REDUCE_RESOLVES)
+#undef NVSHM_REDUCE_RESOLVES
+#define NVSHM_COLL_RESOLVES(NAME, T) static_assert(nvshmem::detail::dev_coll<T>::found, #NAME);
+NVSHM_FOR_EACH_COLL_TYPE(NVSHM_COLL_RESOLVES)
+#undef NVSHM_COLL_RESOLVES
+
+template <class S, class T>
+__device__ int collectives_in(nvshmem_team_t team, T *dest, T *source, size_t n, uint64_t *sig, int pe) {
+  int rc = nvshmem::device::barrier<S>(team) | nvshmem::device::team_sync<S>(team);
+  rc |= nvshmem::device::broadcast<S>(team, dest, source, n, 0);
+  rc |= nvshmem::device::fcollect<S>(team, dest, source, n);
+  rc |= nvshmem::device::alltoall<S>(team, dest, source, n);
+  rc |= nvshmem::device::reduce<nvshmem::Op::sum, S>(team, dest, source, n);
+  rc |= nvshmem::device::reducescatter<nvshmem::Op::max, S>(team, dest, source, n);
+  nvshmem::device::iput<S>(dest, source, 2, 1, n, pe);
+  nvshmem::device::iget<S>(dest, source, 1, 2, n, pe);
+  nvshmem::device::putmem_signal<S>(dest, source, n * sizeof(T), sig, 1, NVSHMEM_SIGNAL_ADD, pe);
+  nvshmem::device::putmem_signal_nbi<S>(dest, source, n * sizeof(T), sig, 1, NVSHMEM_SIGNAL_SET, pe);
+  return rc;
+}
+#define NVSHM_COLLECTIVES(NAME, T)                                                                        \
+  __global__ void collectives_##NAME(nvshmem_team_t team, T *d, T *s, size_t n, uint64_t *sig, int *rc) { \
+    *rc = collectives_in<nvshmem::thread>(team, d, s, n, sig, 1) |                                        \
+          collectives_in<nvshmem::warp>(team, d, s, n, sig, 1) |                                          \
+          collectives_in<nvshmem::block>(team, d, s, n, sig, 1);                                          \
+  }
+NVSHM_COLLECTIVES(int, int)
+NVSHM_COLLECTIVES(float, float)
+#undef NVSHM_COLLECTIVES
+__global__ void view_signals(nvshmem::DeviceView<uint64_t> v, int pe) {
+  v.signal_op(pe, 0, 1, NVSHMEM_SIGNAL_ADD);
+  v.atomic_or(pe, 1, 2);
+  v[2] = v.signal_wait_until(0, NVSHMEM_CMP_GE, 1) + v.signal_fetch(0) + v.atomic_fetch_xor(pe, 1, 1);
+  nvshmem::put64_signal(v.data(), v.data(), 1, v.data(), 1, NVSHMEM_SIGNAL_ADD, pe);
+  (void)nvshmem::int_sum_reduce_block(NVSHMEM_TEAM_WORLD, nullptr, nullptr, 0);
+}
+
 __global__ void sync_and_atomics(int *i, long *l, uint64_t *u, int pe) {
   nvshmem::device::wait_until(i, NVSHMEM_CMP_GE, 1);
   nvshmem::device::wait_until(u, NVSHMEM_CMP_EQ, uint64_t{2});

@@ -8,11 +8,13 @@
 #include <gtest/gtest.h>
 #include <nvrtc.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <nvshmem/nvshmem.hpp>
 #include <nvshmem/rtc.hpp>
 #include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -179,6 +181,67 @@ TEST(CppGpu, BufferStreamForms) {
   EXPECT_EQ(back.to_vector(), mine);
   rt.barrier_all();
   CUDA_CHECK(cudaStreamDestroy(stream));
+}
+
+// Block-scope collectives through the device generics: a sum over the team, then a broadcast from
+// team member 1 % n.
+__global__ void block_collectives(nvshmem_team_t team, DeviceView<int> sum, DeviceView<int> bcast, DeviceView<int> src,
+                                  DeviceView<int> rc) {
+  int r = nvshmem::device::reduce<nvshmem::Op::sum, nvshmem::block>(team, sum.data(), src.data(), src.size());
+  r |= nvshmem::device::broadcast<nvshmem::block>(team, bcast.data(), src.data(), src.size(),
+                                                  1 % nvshmem_team_n_pes(team));
+  if (threadIdx.x == 0) rc[0] = r;
+}
+
+std::vector<int> random_ints(int n, int pe) {
+  std::mt19937 gen(4242u + static_cast<unsigned>(pe));
+  std::vector<int> v(n);
+  for (int &x : v) x = static_cast<int>(gen() % 1000000);
+  return v;
+}
+
+TEST(CppGpu, DeviceCollectivesAndStreamCollectives) {
+  Runtime rt = Runtime::init();
+  const int me = rt.my_pe(), n = rt.n_pes();
+  constexpr int kLen = 3000;
+  auto src = SymmetricBuffer<int>::allocate(rt, kLen);
+  auto sum = SymmetricBuffer<int>::allocate(rt, kLen);
+  auto bcast = SymmetricBuffer<int>::allocate(rt, kLen);
+  auto out = SymmetricBuffer<int>::allocate(rt, static_cast<std::size_t>(kLen) * n);
+  auto rc = SymmetricBuffer<int>::zeroed(rt, 1);
+  src.copy_from_host(random_ints(kLen, me));
+  const std::vector<int> poison(static_cast<std::size_t>(kLen) * n, -1);
+  sum.copy_from_host(poison.data(), kLen);
+  bcast.copy_from_host(poison.data(), kLen);
+  out.copy_from_host(poison);
+  std::vector<int> expect_sum(kLen, 0), expect_max(kLen, 0), expect_all;
+  for (int pe = 0; pe < n; ++pe) {
+    const std::vector<int> v = random_ints(kLen, pe);
+    for (int i = 0; i < kLen; ++i) expect_sum[i] += v[i], expect_max[i] = std::max(expect_max[i], v[i]);
+    expect_all.insert(expect_all.end(), v.begin(), v.end());
+  }
+  rt.barrier_all();
+
+  cudaStream_t stream;
+  CUDA_CHECK(cudaStreamCreate(&stream));
+  block_collectives<<<1, 256, 0, stream>>>(nvshmem::Team::world().handle(), sum.view(), bcast.view(), src.view(),
+                                           rc.view());
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  EXPECT_EQ(rc.to_vector()[0], 0);
+  EXPECT_EQ(sum.to_vector(), expect_sum);
+  EXPECT_EQ(bcast.to_vector(), random_ints(kLen, 1 % n));
+
+  // Stream-ordered: a max reduction, then fcollect, then a team barrier, all on one stream.
+  nvshmem::reduce_on_stream<nvshmem::Op::max>(nvshmem::Team::world(), sum.data(), src.data(), kLen, stream);
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  EXPECT_EQ(sum.to_vector(), expect_max);
+  nvshmem::fcollect_on_stream(nvshmem::Team::world(), out.data(), src.data(), kLen, stream);
+  rt.barrier_on_stream(nvshmem::Team::world(), stream);
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  EXPECT_EQ(out.to_vector(), expect_all);
+  CUDA_CHECK(cudaStreamDestroy(stream));
+  rt.barrier_all();
 }
 
 TEST(CppGpu, NvrtcModuleRegistrationOutlivesRuntimeAndBuffer) {

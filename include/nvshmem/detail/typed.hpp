@@ -63,4 +63,25 @@ struct thread {};
 struct warp {};
 struct block {};
 
+/// The reduction operators of nvshmem::reduce / reducescatter (host and device): bitwise and, or,
+/// xor; min, max, sum, prod. Which element types each one takes is NVSHMEM's table
+/// (NVSHM_FOR_EACH_REDUCE_OP_TYPE); another pair is a compile error.
+enum class Op { and_, or_, xor_, min, max, sum, prod };
+
+namespace detail {
+/// Lookup key of a reduction entry: the element type and the operator.
+template <class T, Op O>
+struct reduce_key {};
+}  // namespace detail
+
 }  // namespace nvshmem
+
+// The Op enumerator of a reduction table token (and, or, xor, min, max, sum, prod).
+#define NVSHM_CPP_OP(OP) NVSHM_CPP_OP_##OP
+#define NVSHM_CPP_OP_and and_
+#define NVSHM_CPP_OP_or or_
+#define NVSHM_CPP_OP_xor xor_
+#define NVSHM_CPP_OP_min min
+#define NVSHM_CPP_OP_max max
+#define NVSHM_CPP_OP_sum sum
+#define NVSHM_CPP_OP_prod prod
