@@ -1,5 +1,6 @@
 // barrier, team_sync, broadcast, fcollect and alltoall on every team of coll_test::teams(), every
-// type of the collective list, thread/warp/block scope and on_stream (also replayed in a graph).
+// type of the collective list, thread/warp/block scope and on_stream (also replayed in a graph);
+// barrier_warpgroup.
 #include "coll_test.hpp"
 
 namespace {
@@ -101,6 +102,39 @@ TEST(CollBarrier, EveryScopeAndTeam) {
     }
   }
   CUDA_CHECK(cudaFree(state));
+  nvshmem_free(slots);
+}
+
+// nvshmemx_barrier_warpgroup: the last warpgroup of the block runs the barrier steps (its named
+// barrier is 8 + its index), the other threads return at once.
+__global__ void warpgroup_barrier_kernel(nvshmem_team_t team, int *slots, Members m, int *errors) {
+  const unsigned first = blockDim.x - 128;
+  if (threadIdx.x < first) return;
+  for (int step = 1; step <= kSteps; ++step) {
+    if (threadIdx.x == first) stamp(slots, step, m);
+    nvshmemx_barrier_warpgroup(team);
+    if (threadIdx.x == first) verify(slots, step, m, errors);
+    nvshmemx_barrier_warpgroup(team);
+  }
+}
+
+TEST(CollBarrier, Warpgroup) {
+  int *slots = static_cast<int *>(nvshmem_calloc(8, sizeof(int)));
+  int *errors = nullptr;
+  CUDA_CHECK(cudaMalloc(&errors, sizeof(int)));
+  for (nvshmem_team_t team : teams()) {
+    for (unsigned threads : {128u, 384u, 1024u}) {
+      CUDA_CHECK(cudaMemset(errors, 0, sizeof(int)));
+      gpu_test::barrier();
+      warpgroup_barrier_kernel<<<1, threads>>>(team, slots, members(team), errors);
+      LAUNCH_CHECK();
+      int h = -1;
+      CUDA_CHECK(cudaMemcpy(&h, errors, sizeof(int), cudaMemcpyDeviceToHost));
+      EXPECT_EQ(h, 0) << "barrier_warpgroup team " << team << " block of " << threads << " on PE " << nvshmem_my_pe();
+      gpu_test::barrier();
+    }
+  }
+  CUDA_CHECK(cudaFree(errors));
   nvshmem_free(slots);
 }
 

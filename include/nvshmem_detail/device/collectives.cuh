@@ -59,12 +59,13 @@ __device__ __forceinline__ Parts one_part() {
 /* Rank 0's value, in every thread of the group. */
 template <Scope S>
 __device__ __forceinline__ uint64_t from_rank0(uint64_t v) {
-  if constexpr (S == Scope::block) {
-    __shared__ uint64_t shared_value;
-    __syncthreads();
-    if (Group<S>::rank() == 0) shared_value = v;
-    __syncthreads();
-    return shared_value;
+  if constexpr (S == Scope::block || S == Scope::warpgroup) {
+    __shared__ uint64_t shared_values[1024 / 128]; /* one per warpgroup; the block uses the first */
+    const int slot = S == Scope::block ? 0 : Group<Scope::warpgroup>::index();
+    Group<S>::sync();
+    if (Group<S>::rank() == 0) shared_values[slot] = v;
+    Group<S>::sync();
+    return shared_values[slot];
   } else if constexpr (S == Scope::warp) {
     return __shfl_sync(0xffffffffu, v, 0);
   } else {
@@ -196,8 +197,9 @@ __device__ __forceinline__ int alltoall(nvshmem_team_t team, void *dest, const v
 }
 
 /* ---- reductions ---- */
-enum class ROp { and_, or_, xor_, min, max, sum, prod };
-/* The enumerator of an op as the type tables spell it (and, or, xor, min, max, sum, prod). */
+/* maxloc: double2 only (NVSHMEM's nvshmemx_double2_maxloc_reduce_block), .x the value, .y its location. */
+enum class ROp { and_, or_, xor_, min, max, sum, prod, maxloc };
+/* The enumerator of an op as the type tables spell it (and, or, xor, min, max, sum, prod, maxloc). */
 #define NVSHM_ROP(OP) NVSHM_ROP_##OP
 #define NVSHM_ROP_and and_
 #define NVSHM_ROP_or or_
@@ -206,6 +208,7 @@ enum class ROp { and_, or_, xor_, min, max, sum, prod };
 #define NVSHM_ROP_max max
 #define NVSHM_ROP_sum sum
 #define NVSHM_ROP_prod prod
+#define NVSHM_ROP_maxloc maxloc
 
 template <typename T>
 constexpr bool is_low_float = std::is_same<T, half>::value || std::is_same<T, __nv_bfloat16>::value;
@@ -214,6 +217,10 @@ template <ROp Op, typename T>
 __device__ __forceinline__ T combine(T a, T b) {
   if constexpr (is_low_float<T>) {
     return T(combine<Op, float>(static_cast<float>(a), static_cast<float>(b)));
+  } else if constexpr (Op == ROp::maxloc) {
+    /* The larger value; of equal values the smaller location: a total order, so the result does not
+     * depend on the order of the members. */
+    return b.x > a.x || (b.x == a.x && b.y < a.y) ? b : a;
   } else if constexpr (Op == ROp::and_) {
     return static_cast<T>(a & b);
   } else if constexpr (Op == ROp::or_) {

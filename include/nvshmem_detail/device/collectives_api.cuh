@@ -78,6 +78,12 @@ NVSHM_FOR_EACH_COLL_TYPE(NVSHM_COLL_GROUP_TYPED)
   NVSHM_COLL_REDUCE(NVSHM_COLL_DEV, nvshmemx_, _block, block, OP, NAME, T)
 NVSHM_FOR_EACH_REDUCE_OP_TYPE(NVSHM_COLL_GROUP_REDUCE)
 #undef NVSHM_COLL_GROUP_REDUCE
+/* Warpgroup barrier: the 128 threads of warpgroup k (block ranks [128k, 128k + 128), block size a
+ * multiple of 128) call it; they sync on named barrier 8 + k (primitives.cuh, Group<warpgroup>). */
+NVSHM_COLL_BARRIER_DEF(NVSHM_COLL_DEV, nvshmemx_barrier_warpgroup, warpgroup, true)
+/* maxloc, block scope only (as NVSHMEM): dest[k].x is the largest source[k].x over the members and
+ * dest[k].y its location (.y); of equal values the smallest location wins. */
+NVSHM_COLL_REDUCE_DEF(NVSHM_COLL_DEV, nvshmemx_double2_maxloc_reduce_block, block, maxloc, double2, false)
 #undef NVSHM_COLL_GROUP_TYPED
 #undef NVSHM_COLL_GROUP
 #undef NVSHM_COLL_DEV

@@ -12,7 +12,7 @@
 
 namespace nvshm_dev {
 
-enum class Scope { thread, warp, block };
+enum class Scope { thread, warp, block, warpgroup };
 
 /* The threads that call a scoped operation together, and how they split work. */
 template <Scope S>
@@ -40,6 +40,21 @@ struct Group<Scope::block> {
   }
   __device__ static int size() { return static_cast<int>(blockDim.x * blockDim.y * blockDim.z); }
   __device__ static void sync() { __syncthreads(); }
+};
+/* Four warps: block ranks [128k, 128k + 128) form warpgroup k. The block size must be a multiple of
+ * 128. Warpgroup k syncs on the named barrier kWarpgroupBarrier0 + k with 128 threads (barrier.sync,
+ * the form of bar.sync that lets the threads of a warp arrive from divergent code):
+ * ids 8..15, clear of the ids below 8 that libraries such as CUTLASS reserve for themselves; a kernel
+ * must not use those ids for its own named barriers while a warpgroup operation runs. */
+constexpr unsigned kWarpgroupBarrier0 = 8;
+template <>
+struct Group<Scope::warpgroup> {
+  __device__ static int index() { return Group<Scope::block>::rank() / 128; }
+  __device__ static int rank() { return Group<Scope::block>::rank() % 128; }
+  __device__ static int size() { return 128; }
+  __device__ static void sync() {
+    asm volatile("barrier.sync %0, 128;" ::"r"(kWarpgroupBarrier0 + static_cast<unsigned>(index())) : "memory");
+  }
 };
 
 __device__ __forceinline__ const nvshm_device_state &state() {
