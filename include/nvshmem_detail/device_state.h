@@ -55,8 +55,6 @@ struct nvshm_device_state {
   size_t heap_stride;              /* bytes from PE i's mapping to PE i+1's */
   size_t heap_size;                /* bytes of each slot in use: heap + registered buffers */
   char *my_heap;                   /* heap_base + my_pe * heap_stride */
-  uint64_t *barrier_flags;         /* symmetric, n_pes words: word i is written by PE i */
-  uint64_t *barrier_epoch;         /* local: number of device/stream barriers this PE entered */
   struct nvshm_team_device *teams; /* device array [max_teams], indexed by nvshmem_team_t */
   int max_teams;                   /* NVSHMEM_MAX_TEAMS */
 };

@@ -1,6 +1,6 @@
 // Stream-ordered routines (NVSHMEM docs: the *_on_stream forms). Copies are enqueued with
-// cuMemcpyAsync on the caller's stream; barriers are a one-warp kernel running the device barrier.
-// Everything here is capturable in a CUDA graph (no host synchronisation).
+// cuMemcpyAsync on the caller's stream (barrier_all/sync_all_on_stream are the WORLD case of the team
+// forms in coll_stream.cu). Everything here is capturable in a CUDA graph (no host synchronisation).
 #include <cuda_runtime.h>
 
 #include <cstring>
@@ -13,10 +13,6 @@
 using namespace nvshm;
 
 namespace {
-__global__ void stream_barrier_kernel(bool quiet_first) {
-  nvshm_dev::barrier_all<nvshm_dev::Scope::warp>(quiet_first);
-}
-
 void check_launch(const char *call, const char *what) {
   const cudaError_t err = cudaGetLastError();
   if (err != cudaSuccess) fatal(call, "launching %s failed: %s", what, cudaGetErrorString(err));
@@ -148,14 +144,6 @@ void stream_wait(const char *call, T *ivars, size_t n, const int *status, int cm
   check_launch(call, "the wait kernel");
 }
 
-void stream_barrier(const char *call, bool quiet_first, cudaStream_t stream) {
-  Runtime &rt = require_device_heap(call);
-  ContextGuard guard(rt.context);
-  if (quiet_first) require_ok(rt.transport->order_stream(stream), call);
-  stream_barrier_kernel<<<1, 32, 0, stream>>>(quiet_first);
-  const cudaError_t err = cudaGetLastError();
-  if (err != cudaSuccess) fatal(call, "launching the barrier kernel failed: %s", cudaGetErrorString(err));
-}
 }  // namespace
 
 extern "C" {
@@ -290,13 +278,6 @@ void nvshmemx_quiet_on_stream(cudaStream_t stream) {
   Runtime &rt = require_device_heap(call);
   ContextGuard guard(rt.context);
   require_ok(rt.transport->order_stream(stream), call);
-}
-
-void nvshmemx_barrier_all_on_stream(cudaStream_t stream) {
-  stream_barrier("nvshmemx_barrier_all_on_stream", true, stream);
-}
-void nvshmemx_sync_all_on_stream(cudaStream_t stream) {
-  stream_barrier("nvshmemx_sync_all_on_stream", false, stream);
 }
 
 }  // extern "C"

@@ -96,6 +96,12 @@ int nvshmemx_barrier_on_stream(nvshmem_team_t team, cudaStream_t stream) {
 int nvshmemx_team_sync_on_stream(nvshmem_team_t team, cudaStream_t stream) {
   return stream_barrier("nvshmemx_team_sync_on_stream", team, false, stream);
 }
+void nvshmemx_barrier_all_on_stream(cudaStream_t stream) {
+  stream_barrier("nvshmemx_barrier_all_on_stream", NVSHMEM_TEAM_WORLD, true, stream);
+}
+void nvshmemx_sync_all_on_stream(cudaStream_t stream) {
+  stream_barrier("nvshmemx_sync_all_on_stream", NVSHMEM_TEAM_WORLD, false, stream);
+}
 
 #define NVSHM_STREAM_COLL_AS(NAME, T, ELEM)                                                                        \
   int nvshmemx_##NAME##_on_stream(nvshmem_team_t team, T *dest, const T *source, size_t nelems, int PE_root,       \

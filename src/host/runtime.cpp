@@ -80,14 +80,6 @@ Status init_device_state(Runtime &rt) {
   s.heap_stride = rt.heap->stride();
   s.heap_size = rt.heap->span();
   s.my_heap = rt.heap->local();
-  // The runtime's own symmetric objects: barrier flags (one word per PE) and the barrier epoch.
-  void *flags = nullptr, *epoch = nullptr;
-  NVSHM_TRY(rt.heap->allocate(*rt.boot, sizeof(uint64_t) * s.n_pes, 64, kInit, &flags));
-  NVSHM_TRY(rt.heap->allocate(*rt.boot, sizeof(uint64_t), 64, kInit, &epoch));
-  NVSHM_TRY(rt.heap->zero(flags, sizeof(uint64_t) * s.n_pes));
-  NVSHM_TRY(rt.heap->zero(epoch, sizeof(uint64_t)));
-  s.barrier_flags = static_cast<uint64_t *>(flags);
-  s.barrier_epoch = static_cast<uint64_t *>(epoch);
   NVSHM_TRY(TeamTable::create(*rt.boot, rt.node, *rt.heap, *rt.transport, static_cast<int>(rt.env.max_teams),
                               rt.env.reduce_scratch_size, static_cast<int>(rt.env.bootstrap_timeout), &rt.teams));
   s.teams = rt.teams->device_table();

@@ -66,39 +66,6 @@ __device__ __forceinline__ void put_signal(void *dest, const void *source, size_
   Group<S>::sync();
 }
 
-/* Barrier over all PEs with per-PE flags in the symmetric heap: each call takes the next epoch of
- * this PE (an atomic counter, so concurrent calls from several blocks get distinct epochs), raises
- * its word on every peer to that epoch (atomic max with release: the words never go back), then
- * waits until every peer's word on this PE reaches the epoch (acquire). Word i is written only by
- * PE i, so back-to-back barriers and barriers from different kernels or streams never mix. */
-template <Scope S>
-__device__ __forceinline__ void barrier_all(bool quiet_first) {
-  const nvshm_device_state &st = state();
-  require_device_heap();
-  Group<S>::sync();
-  if (quiet_first && Group<S>::rank() == 0) fence_sc_sys();
-  uint64_t epoch = 0;
-  auto next_epoch = [&] {
-    return static_cast<uint64_t>(atomicAdd(reinterpret_cast<unsigned long long *>(st.barrier_epoch), 1ull)) + 1;
-  };
-  if constexpr (S == Scope::block) {
-    __shared__ uint64_t shared_epoch;
-    if (Group<S>::rank() == 0) shared_epoch = next_epoch();
-    __syncthreads();
-    epoch = shared_epoch;
-  } else if constexpr (S == Scope::warp) {
-    if (Group<S>::rank() == 0) epoch = next_epoch();
-    epoch = __shfl_sync(0xffffffffu, epoch, 0);
-  } else {
-    epoch = next_epoch();
-  }
-  for (int pe = Group<S>::rank(); pe < st.n_pes; pe += Group<S>::size())
-    if (pe != st.my_pe) max_release(peer_address(st.barrier_flags + st.my_pe, pe), epoch);
-  for (int pe = Group<S>::rank(); pe < st.n_pes; pe += Group<S>::size())
-    if (pe != st.my_pe) wait_until<uint64_t>(st.barrier_flags + pe, NVSHMEM_CMP_GE, epoch);
-  Group<S>::sync();
-}
-
 /* Teams from the table src/team keeps in GPU memory (docs/teams.md); nullptr for an unused slot
  * or an id out of range. */
 __device__ __forceinline__ const nvshm_team_device *team_entry(nvshmem_team_t team) {
@@ -328,12 +295,6 @@ NVSHM_HD_DEF void nvshmem_quiet(void) {
 NVSHM_HD_DEF void nvshmem_fence(void) {
   nvshm_dev::fence_acq_rel_sys();
 }
-NVSHM_HD_DEF void nvshmem_barrier_all(void) {
-  nvshm_dev::barrier_all<nvshm_dev::Scope::thread>(true);
-}
-NVSHM_HD_DEF void nvshmem_sync_all(void) {
-  nvshm_dev::barrier_all<nvshm_dev::Scope::thread>(false);
-}
 
 #undef NVSHM_HD_DEF
 #endif /* __CUDA_ARCH__ */
@@ -544,23 +505,10 @@ NVSHM_DEV_DEF uint64_t nvshmem_signal_wait_until(uint64_t *sig_addr, int cmp, ui
 NVSHM_FOR_EACH_WAIT_TYPE(NVSHM_DEFINE_WAIT)
 #undef NVSHM_DEFINE_WAIT
 
-/* Barriers by a whole warp or block. */
-NVSHM_DEV_DEF void nvshmemx_barrier_all_block(void) {
-  nvshm_dev::barrier_all<nvshm_dev::Scope::block>(true);
-}
-NVSHM_DEV_DEF void nvshmemx_barrier_all_warp(void) {
-  nvshm_dev::barrier_all<nvshm_dev::Scope::warp>(true);
-}
-NVSHM_DEV_DEF void nvshmemx_sync_all_block(void) {
-  nvshm_dev::barrier_all<nvshm_dev::Scope::block>(false);
-}
-NVSHM_DEV_DEF void nvshmemx_sync_all_warp(void) {
-  nvshm_dev::barrier_all<nvshm_dev::Scope::warp>(false);
-}
-
 #undef NVSHM_DEV_DEF
 
-/* Collectives over teams: barrier, team_sync, broadcast, fcollect, alltoall, reduce, reducescatter. */
+/* Collectives over teams: barrier, team_sync (and barrier_all, sync_all: their NVSHMEM_TEAM_WORLD
+ * case), broadcast, fcollect, alltoall, reduce, reducescatter. */
 #include "nvshmem_detail/device/collectives_api.cuh"
 
 #endif /* NVSHMEM_DETAIL_DEVICE_API_CUH */

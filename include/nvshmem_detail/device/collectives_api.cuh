@@ -15,6 +15,11 @@
   DEF int NAME(nvshmem_team_t team) {                                     \
     return nvshm_dev::team_barrier<nvshm_dev::Scope::SCOPE>(team, QUIET); \
   }
+/* barrier_all and sync_all: the NVSHMEM_TEAM_WORLD case of barrier and team_sync. */
+#define NVSHM_COLL_BARRIER_ALL_DEF(DEF, NAME, SCOPE, QUIET)                            \
+  DEF void NAME(void) {                                                                \
+    (void)nvshm_dev::team_barrier<nvshm_dev::Scope::SCOPE>(NVSHMEM_TEAM_WORLD, QUIET); \
+  }
 #define NVSHM_COLL_BROADCAST_DEF(DEF, NAME, SCOPE, T, ELEM)                                             \
   DEF int NAME(nvshmem_team_t team, T *dest, const T *source, size_t nelems, int PE_root) {             \
     return nvshm_dev::broadcast<nvshm_dev::Scope::SCOPE>(team, dest, source, nelems * (ELEM), PE_root); \
@@ -51,6 +56,8 @@
 #define NVSHM_COLL_HD extern "C" __host__ __device__ inline
 NVSHM_COLL_BARRIER_DEF(NVSHM_COLL_HD, nvshmem_barrier, thread, true)
 NVSHM_COLL_BARRIER_DEF(NVSHM_COLL_HD, nvshmem_team_sync, thread, false)
+NVSHM_COLL_BARRIER_ALL_DEF(NVSHM_COLL_HD, nvshmem_barrier_all, thread, true)
+NVSHM_COLL_BARRIER_ALL_DEF(NVSHM_COLL_HD, nvshmem_sync_all, thread, false)
 #define NVSHM_COLL_THREAD_TYPED(NAME, T) NVSHM_COLL_TYPED(NVSHM_COLL_HD, nvshmem_, , thread, NAME, T)
 NVSHM_FOR_EACH_COLL_TYPE(NVSHM_COLL_THREAD_TYPED)
 #undef NVSHM_COLL_THREAD_TYPED
@@ -63,9 +70,11 @@ NVSHM_FOR_EACH_REDUCE_OP_TYPE(NVSHM_COLL_THREAD_REDUCE)
 
 /* ---- warp and block scope: device-only names ---- */
 #define NVSHM_COLL_DEV extern "C" __device__ inline
-#define NVSHM_COLL_GROUP(SCOPE)                                                    \
-  NVSHM_COLL_BARRIER_DEF(NVSHM_COLL_DEV, nvshmemx_barrier_##SCOPE, SCOPE, true)    \
-  NVSHM_COLL_BARRIER_DEF(NVSHM_COLL_DEV, nvshmemx_team_sync_##SCOPE, SCOPE, false) \
+#define NVSHM_COLL_GROUP(SCOPE)                                                         \
+  NVSHM_COLL_BARRIER_DEF(NVSHM_COLL_DEV, nvshmemx_barrier_##SCOPE, SCOPE, true)         \
+  NVSHM_COLL_BARRIER_DEF(NVSHM_COLL_DEV, nvshmemx_team_sync_##SCOPE, SCOPE, false)      \
+  NVSHM_COLL_BARRIER_ALL_DEF(NVSHM_COLL_DEV, nvshmemx_barrier_all_##SCOPE, SCOPE, true) \
+  NVSHM_COLL_BARRIER_ALL_DEF(NVSHM_COLL_DEV, nvshmemx_sync_all_##SCOPE, SCOPE, false)   \
   NVSHM_COLL_MEM(NVSHM_COLL_DEV, nvshmemx_, _##SCOPE, SCOPE)
 NVSHM_COLL_GROUP(warp)
 NVSHM_COLL_GROUP(block)
@@ -95,6 +104,7 @@ NVSHM_COLL_REDUCE_DEF(NVSHM_COLL_DEV, nvshmemx_double2_maxloc_reduce_block, bloc
 #undef NVSHM_COLL_ALLTOALL_DEF
 #undef NVSHM_COLL_FCOLLECT_DEF
 #undef NVSHM_COLL_BROADCAST_DEF
+#undef NVSHM_COLL_BARRIER_ALL_DEF
 #undef NVSHM_COLL_BARRIER_DEF
 
 #endif /* NVSHMEM_DETAIL_DEVICE_COLLECTIVES_API_CUH */
