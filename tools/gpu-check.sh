@@ -7,7 +7,7 @@
 # Run on the GPU machine from the repository root:
 #   GIT_COMMIT=<hash> tools/gpu-check.sh [--no-tests] [--no-sanitizer] [--sanitize BINARIES]
 #                                        [--targets TARGETS] [--perf TESTS]
-# --perf TESTS: perftests for tools/perf-compare.sh ("all", "coll", or names); none by default;
+# --perf TESTS: perftests for tools/perf-compare.sh ("all", "coll", "devcoll", or names); none by default;
 #   PERF_RUNS=<n> program runs per test and size (default 5).
 # --targets TARGETS: build only these CMake targets (default: everything) for a short call.
 # --sanitize BINARIES: memcheck only these test binaries (paths under the build, e.g.
