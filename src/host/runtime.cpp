@@ -14,8 +14,10 @@ namespace nvshm {
 namespace {
 constexpr const char *kInit = "nvshmem_init";
 Runtime *g_runtime = nullptr;
-// Bytes of heap kept for the runtime's own symmetric objects beyond NVSHMEM_SYMMETRIC_SIZE.
-constexpr std::size_t kReservedHeapBytes = 1 << 20;
+// Headroom beyond NVSHMEM_SYMMETRIC_SIZE and the team workspace (TeamTable::workspace_bytes, the
+// runtime's only symmetric object), so that the allocator's rounding of the workspace never takes
+// bytes from the size the user asked for.
+constexpr std::size_t kHeapHeadroomBytes = 1 << 20;
 
 Status choose_heap_kind(const Runtime &rt, HeapKind *kind) {
   const std::string &want = rt.env.heap_kind;
@@ -121,7 +123,7 @@ Status init_steps(Runtime &rt, unsigned flags, const nvshmemx_init_attr_t *attr)
   {
     ContextGuard guard(rt.context);
     const std::size_t reserved =
-        kReservedHeapBytes +
+        kHeapHeadroomBytes +
         TeamTable::workspace_bytes(static_cast<int>(rt.env.max_teams), rt.env.reduce_scratch_size, rt.boot->size());
     // Registered symmetric buffers need CUDA VMM: the host heap's slots hold the heap only.
     const std::size_t slot_bytes = kind == HeapKind::device ? rt.env.max_memory_per_gpu : 0;
