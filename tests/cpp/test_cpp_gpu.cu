@@ -18,14 +18,11 @@
 #include <string>
 #include <vector>
 
-#define CUDA_CHECK(call)                                                   \
-  do {                                                                     \
-    cudaError_t e_ = (call);                                               \
-    ASSERT_EQ(e_, cudaSuccess) << #call << ": " << cudaGetErrorString(e_); \
-  } while (0)
+#include "gpu_test.hpp"  // CUDA_CHECK, gpu_test::driver_function (shared with tests/gpu)
 
 namespace {
 
+using gpu_test::driver_function;
 using nvshmem::DeviceView;
 using nvshmem::Runtime;
 using nvshmem::SymmetricBuffer;
@@ -72,14 +69,6 @@ std::vector<char> compile_rtc(int arch, std::string *log) {
   }
   nvrtcDestroyProgram(&prog);
   return cubin;
-}
-
-template <typename F>
-F driver_function(const char *name) {
-  void *fn = nullptr;
-  cudaDriverEntryPointQueryResult found;
-  if (cudaGetDriverEntryPointByVersion(name, &fn, 12000, cudaEnableDefault, &found) != cudaSuccess) return nullptr;
-  return reinterpret_cast<F>(fn);
 }
 
 constexpr int kCount = 4096;
