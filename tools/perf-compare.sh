@@ -14,7 +14,12 @@
 #
 # Environment: PERF_OUT=<file> also writes the tables there; NVIDIA_NVSHMEM_HOME overrides where
 # NVIDIA's NVSHMEM is; NVCC the compiler (default: nvcc on PATH, else /usr/local/cuda/bin/nvcc);
-# PERF_EXTRA extra options for every run (e.g. --bidir); PERF_KEEP=1 keeps the work folder.
+# PERF_EXTRA extra options for every run (e.g. --bidir); PERF_KEEP=1 keeps the work folder;
+# PERF_VARIANTS="label:VAR=value,VAR=value;label2:..." also runs ours under each set of environment
+# variables (tuning sweeps, e.g. "b64k:NVSHMEM_COLL_BLOCK_BYTES=64k") and adds a column per variant;
+# PERF_NCCL=1 with reduction_on_stream among the tests also times NCCL's all-reduce
+# (perftest/nccl, float sum, built against NCCL_HOME or the Python package nvidia.nccl) and prints a
+# second table, ours against NCCL.
 set -euo pipefail
 
 usage() {
@@ -134,14 +139,45 @@ for t in "${TESTS[@]}"; do echo "$(folder_of "$t") $t"; done | xargs -P "$(nproc
     -L"$NV_HOME/lib" -l:libnvshmem_host.so.3 -lnvshmem_device -lcuda -Xlinker -rpath,"$NV_HOME/lib" \
     -o "$WORK/nvidia/$1" || { echo "perf-compare: building $1 against NVIDIA failed" >&2; exit 255; }'
 
-read -r -a EXTRA <<<"${PERF_EXTRA:-}"
+# NCCL's all-reduce beside reduction_on_stream, built like NVIDIA's programs plus NCCL.
+WITH_NCCL=0
+if [[ ${PERF_NCCL:-0} == 1 && " ${TESTS[*]} " == *" reduction_on_stream "* ]]; then
+  NCCL_HOME=${NCCL_HOME:-$(python3 -c "import nvidia.nccl as m; print(list(m.__path__)[0])")}
+  [[ -f $NCCL_HOME/include/nccl.h ]] || { echo "perf-compare: no nccl.h under '$NCCL_HOME' (set NCCL_HOME)" >&2; exit 1; }
+  if "$NVCC" -rdc=true -arch=sm_90 -std=c++17 -O3 -I"$NV_HOME/include" -I"$SRC_DIR/perftest/common" -I"$NCCL_HOME/include" \
+    "$SRC_DIR/perftest/nccl/nccl_allreduce_on_stream.cu" "$WORK/nvidia/perftest.o" \
+    -L"$NV_HOME/lib" -l:libnvshmem_host.so.3 -lnvshmem_device -lcuda -Xlinker -rpath,"$NV_HOME/lib" \
+    -L"$NCCL_HOME/lib" -l:libnccl.so.2 -Xlinker -rpath,"$NCCL_HOME/lib" -o "$WORK/nvidia/nccl_allreduce_on_stream"; then
+    WITH_NCCL=1
+  else
+    echo "perf-compare: building the NCCL all-reduce test failed; going on without NCCL" >&2
+  fi
+fi
 
-run_one() {  # impl test options...
+read -r -a EXTRA <<<"${PERF_EXTRA:-}"
+# Variants of ours: labels and their environment assignments (comma-separated).
+declare -a VARIANT_LABELS=() VARIANT_ENVS=()
+if [[ -n ${PERF_VARIANTS:-} ]]; then
+  IFS=';' read -r -a variant_specs <<<"$PERF_VARIANTS"
+  for spec in "${variant_specs[@]}"; do
+    [[ $spec =~ ^([A-Za-z0-9_]+):(.*)$ ]] || { echo "perf-compare: bad PERF_VARIANTS entry '$spec'" >&2; exit 2; }
+    VARIANT_LABELS+=("${BASH_REMATCH[1]}")
+    VARIANT_ENVS+=("${BASH_REMATCH[2]}")
+  done
+fi
+
+run_one() {  # impl test options... (impl: ours, nvidia or variant:<index>)
   local impl=$1 test=$2 bin log=$WORK/$1.log
   shift 2
   local -a env_args=()
-  if [[ $impl == nvidia ]]; then
+  if [[ $impl == variant:* ]]; then
+    local v=${impl#variant:}
+    log=$WORK/variant-${VARIANT_LABELS[$v]}.log
+    IFS=',' read -r -a env_args <<<"${VARIANT_ENVS[$v]}"
+    bin=$BUILD_DIR/perftest/$(folder_of "$test")/$test
+  elif [[ $impl == nvidia || $impl == nccl ]]; then
     bin=$WORK/nvidia/$test
+    [[ $impl == nccl ]] && bin=$WORK/nvidia/nccl_allreduce_on_stream
     rm -f "$WORK/uid"
     # NVIDIA's library loads its bootstrap plugins from its lib/ folder.
     env_args=(PERFTEST_BOOTSTRAP=uid PERFTEST_UID_FILE="$WORK/uid" LD_LIBRARY_PATH="$NV_HOME/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}")
@@ -167,6 +203,8 @@ for ((run = 1; run <= N_RUNS; run++)); do
       # Alternate which goes first, so drift on the machine hits both alike.
       if ((run % 2)); then order=(ours nvidia); else order=(nvidia ours); fi
       for impl in "${order[@]}"; do run_one "$impl" "$test" "${opts[@]}"; done
+      for v in "${!VARIANT_LABELS[@]}"; do run_one "variant:$v" "$test" "${opts[@]}"; done
+      if [[ $WITH_NCCL == 1 && $test == reduction_on_stream ]]; then run_one nccl "$test" "${opts[@]}"; fi
     done
   done
 done
@@ -182,7 +220,9 @@ gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1 
 options="${EXTRA[*]:-default options per test}"
 header="# ${TESTS[*]} ($options): medians over $N_RUNS call(s) each (every call reports the median of -r runs, default 5); $(date -u +%Y-%m-%dT%H:%MZ), commit $commit, $(uname -n), ${gpu:-unknown GPU}, NVIDIA NVSHMEM at $NV_HOME"
 
-table=$(python3 - "$WORK/ours.log" "$WORK/nvidia.log" "$header" <<'EOF'
+variant_args=()
+for label in "${VARIANT_LABELS[@]}"; do variant_args+=("$label" "$WORK/variant-$label.log"); done
+table=$(python3 - "$WORK/ours.log" "$WORK/nvidia.log" "$header" "${variant_args[@]}" <<'EOF'
 import re, statistics, sys
 # "&&&& PERF <job>[___<subjob>]___size__<bytes>___<metric> <value> <+|-><unit>"; the subjob (type, op,
 # scope) stays in the test's name.
@@ -200,20 +240,46 @@ def load(path):
 ours, kind = load(sys.argv[1])
 theirs, kind2 = load(sys.argv[2])
 kind.update({k: v for k, v in kind2.items() if k not in kind})
+variants = [(sys.argv[i], load(sys.argv[i + 1])[0]) for i in range(4, len(sys.argv), 2)]
+fmt = lambda v: f"{v:.3f}" if v is not None else "-"
+ratio = lambda a, b: f"{a / b:.3f}" if a is not None and b else "-"
 print(sys.argv[3])
-print(f"{'test':<44} {'metric':<14} {'size(B)':>10} {'ours':>10} {'nvidia':>10} {'ours/nvidia':>12} {'target':>7}")
+extra_head = "".join(f" {label + '/nv':>12}" for label, _ in variants)
+print(f"{'test':<44} {'metric':<14} {'size(B)':>10} {'ours':>10} {'nvidia':>10} {'ours/nvidia':>12} {'target':>7}{extra_head}")
 for key in sorted(set(ours) | set(theirs)):
     job, metric, size = key
     a, b = ours.get(key), theirs.get(key)
     sign, unit = kind.get(key, ("+", "?"))
-    fmt = lambda v: f"{v:.3f}" if v is not None else "-"
-    ratio = f"{a / b:.3f}" if a is not None and b else "-"
     met = "-"
     if a is not None and b is not None:
         met = "ok" if (a <= b if sign == "-" else a >= b) else "MISS"
-    print(f"{job:<44} {metric + '(' + unit + ')':<14} {size:>10} {fmt(a):>10} {fmt(b):>10} {ratio:>12} {met:>7}")
+    extra = "".join(f" {ratio(values.get(key), b):>12}" for _, values in variants)
+    print(f"{job:<44} {metric + '(' + unit + ')':<14} {size:>10} {fmt(a):>10} {fmt(b):>10} {ratio(a, b):>12} {met:>7}{extra}")
 EOF
 )
+if [[ $WITH_NCCL == 1 ]]; then
+  # Ours against NCCL's all-reduce (target, issue 5: faster below 256 KiB, within 1.1x above).
+  table+=$'\n\n'$(python3 - "$WORK/ours.log" "$WORK/nccl.log" <<'EOF'
+import re, statistics, sys
+line = re.compile(r"^&&&& PERF (reduction_on_stream___float_sum)___size__(\d+)___latency (\S+) ")
+def load(path):
+    values = {}
+    with open(path) as f:
+        for text in f:
+            m = line.match(text)
+            if m:
+                values.setdefault(int(m.group(2)), []).append(float(m.group(3)))
+    return {k: statistics.median(v) for k, v in values.items()}
+ours, nccl = load(sys.argv[1]), load(sys.argv[2])
+print("# float sum reduce_on_stream against NCCL's all-reduce (latency, us; target: below NCCL under 256 KiB, at most 1.1x from 256 KiB)")
+print(f"{'size(B)':>10} {'ours':>10} {'nccl':>10} {'ours/nccl':>10} {'target':>7}")
+for size in sorted(set(ours) & set(nccl)):
+    a, b = ours[size], nccl[size]
+    met = "ok" if (a < b if size < 256 * 1024 else a <= 1.1 * b) else "MISS"
+    print(f"{size:>10} {a:>10.3f} {b:>10.3f} {a / b:>10.3f} {met:>7}")
+EOF
+)
+fi
 echo "$table"
 [[ -z ${PERF_OUT:-} ]] || printf '%s\n' "$table" >"$PERF_OUT"
 echo "perf-compare: done in $((SECONDS - start)) s" >&2

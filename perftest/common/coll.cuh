@@ -285,32 +285,38 @@ void coll_table(const CollSetup &s, Coll coll, const std::string &name, MedianSe
   }
 }
 
+/* The median seconds of one timed run of -n calls `enqueue()` on the setup's stream; with --cudagraph
+ * the calls are captured once and each timed run is one graph launch. */
+template <class Enqueue>
+double time_on_stream(const CollSetup &s, GpuTimer &timer, Enqueue enqueue) {
+  cudaGraphExec_t exec = nullptr;
+  if (s.opt.cudagraph) {
+    cudaGraph_t graph;
+    PERFTEST_CUDA_CHECK(cudaStreamBeginCapture(s.stream, cudaStreamCaptureModeThreadLocal));
+    for (int i = 0; i < s.opt.iters; ++i) enqueue();
+    PERFTEST_CUDA_CHECK(cudaStreamEndCapture(s.stream, &graph));
+    PERFTEST_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    PERFTEST_CUDA_CHECK(cudaGraphDestroy(graph));
+  }
+  const double seconds = time_runs(s.opt, true, s.stream, timer, 0, [&](size_t, int iters) {
+    if (exec && iters == s.opt.iters) {
+      PERFTEST_CUDA_CHECK(cudaGraphLaunch(exec, s.stream));
+    } else {
+      for (int i = 0; i < iters; ++i) enqueue();
+    }
+    PERFTEST_LAUNCH_CHECK();
+  });
+  if (exec) PERFTEST_CUDA_CHECK(cudaGraphExecDestroy(exec));
+  return seconds;
+}
+
 /* The whole on-stream program. */
 inline int run_coll_on_stream(int argc, char **argv, const char *job, const char *what, Coll coll) {
   CollSetup s = coll_setup(argc, argv, job, what, coll, kCudaGraph);
-  const Options &opt = s.opt;
   GpuTimer timer;
-  coll_table(s, coll, is_sync(coll) ? std::string(job) : std::string(job) + "___" + data_subjob(opt, coll),
+  coll_table(s, coll, is_sync(coll) ? std::string(job) : std::string(job) + "___" + data_subjob(s.opt, coll),
              [&](const CollArgs &args) {
-               cudaGraphExec_t exec = nullptr;
-               if (opt.cudagraph) {
-                 cudaGraph_t graph;
-                 PERFTEST_CUDA_CHECK(cudaStreamBeginCapture(s.stream, cudaStreamCaptureModeThreadLocal));
-                 for (int i = 0; i < opt.iters; ++i) enqueue_on_stream(opt, args, s.stream);
-                 PERFTEST_CUDA_CHECK(cudaStreamEndCapture(s.stream, &graph));
-                 PERFTEST_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
-                 PERFTEST_CUDA_CHECK(cudaGraphDestroy(graph));
-               }
-               const double seconds = time_runs(opt, true, s.stream, timer, 0, [&](size_t, int iters) {
-                 if (exec && iters == opt.iters) {
-                   PERFTEST_CUDA_CHECK(cudaGraphLaunch(exec, s.stream));
-                 } else {
-                   for (int i = 0; i < iters; ++i) enqueue_on_stream(opt, args, s.stream);
-                 }
-                 PERFTEST_LAUNCH_CHECK();
-               });
-               if (exec) PERFTEST_CUDA_CHECK(cudaGraphExecDestroy(exec));
-               return seconds;
+               return time_on_stream(s, timer, [&] { enqueue_on_stream(s.opt, args, s.stream); });
              });
   return coll_finish(s);
 }

@@ -23,9 +23,9 @@ Runtime &coll_stream_check(const char *call, nvshmem_team_t team, const void *de
   return rt;
 }
 
-int coll_blocks(size_t bytes) {
-  const size_t blocks = bytes / kCollBytesPerBlock;
-  return blocks < 1 ? 1 : blocks > static_cast<size_t>(kCollMaxBlocks) ? kCollMaxBlocks : static_cast<int>(blocks);
+int coll_blocks(const Runtime &rt, size_t bytes) {
+  const size_t blocks = bytes / rt.env.coll_block_bytes, most = static_cast<size_t>(rt.env.coll_max_blocks);
+  return blocks < 1 ? 1 : static_cast<int>(blocks > most ? most : blocks);
 }
 
 void coll_check_launch(const char *call) {
@@ -68,8 +68,9 @@ int stream_barrier(const char *call, nvshmem_team_t team, bool quiet_first, cuda
 
 int stream_broadcast(const char *call, nvshmem_team_t team, void *dest, const void *source, size_t nbytes, int root,
                      cudaStream_t stream) {
-  ContextGuard guard(coll_stream_check(call, team, dest, nbytes, source, nbytes).context);
-  broadcast_kernel<<<coll_blocks(nbytes), kCollThreads, 0, stream>>>(team, dest, source, nbytes, root);
+  const Runtime &rt = coll_stream_check(call, team, dest, nbytes, source, nbytes);
+  ContextGuard guard(rt.context);
+  broadcast_kernel<<<coll_blocks(rt, nbytes), kCollThreads, 0, stream>>>(team, dest, source, nbytes, root);
   coll_check_launch(call);
   return 0;
 }
@@ -78,8 +79,9 @@ int stream_broadcast(const char *call, nvshmem_team_t team, void *dest, const vo
 template <class Kernel>
 int stream_exchange(const char *call, Kernel kernel, nvshmem_team_t team, void *dest, const void *source, size_t nbytes,
                     cudaStream_t stream) {
-  ContextGuard guard(coll_stream_check(call, team, dest, nbytes, source, nbytes).context);
-  kernel<<<coll_blocks(nbytes), kCollThreads, 0, stream>>>(team, dest, source, nbytes);
+  const Runtime &rt = coll_stream_check(call, team, dest, nbytes, source, nbytes);
+  ContextGuard guard(rt.context);
+  kernel<<<coll_blocks(rt, nbytes), kCollThreads, 0, stream>>>(team, dest, source, nbytes);
   coll_check_launch(call);
   return 0;
 }

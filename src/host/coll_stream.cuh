@@ -17,29 +17,30 @@ namespace nvshm {
 // heap); returns the runtime, whose context the caller makes current for the launch.
 Runtime &coll_stream_check(const char *call, nvshmem_team_t team, const void *dest, size_t dest_bytes,
                            const void *source, size_t source_bytes);
-// Blocks for a collective that moves `bytes` per member: 1 up to kCollBytesPerBlock, then one
-// block per kCollBytesPerBlock up to kCollMaxBlocks (to be measured; docs/collectives.md).
-constexpr size_t kCollBytesPerBlock = size_t{256} << 10;
-constexpr int kCollMaxBlocks = 32;
+// Blocks for a collective that moves `bytes` per member: one per NVSHMEM_COLL_BLOCK_BYTES, at least
+// 1 and at most NVSHMEM_COLL_MAX_BLOCKS (docs/collectives.md, thresholds).
 constexpr int kCollThreads = 512;
-int coll_blocks(size_t bytes);
+int coll_blocks(const Runtime &rt, size_t bytes);
 // After a launch: a launch error ends the job with the call's name.
 void coll_check_launch(const char *call);
 
 template <nvshm_dev::ROp Op, typename T>
 __global__ void __launch_bounds__(kCollThreads)
-    coll_reduce_kernel(nvshmem_team_t team, T *dest, const T *source, size_t count, bool scatter) {
+    coll_reduce_kernel(nvshmem_team_t team, T *dest, const T *source, size_t count, bool scatter, size_t one_shot_max) {
   nvshm_dev::reduce<nvshm_dev::Scope::block, Op, T>(
-      team, dest, source, count, scatter, nvshm_dev::Parts{static_cast<int>(blockIdx.x), static_cast<int>(gridDim.x)});
+      team, dest, source, count, scatter, nvshm_dev::Parts{static_cast<int>(blockIdx.x), static_cast<int>(gridDim.x)},
+      one_shot_max);
 }
 
 template <nvshm_dev::ROp Op, typename T>
 int stream_reduce(const char *call, nvshmem_team_t team, T *dest, const T *source, size_t count, bool scatter,
                   cudaStream_t stream) {
   const size_t bytes = count * sizeof(T);
-  ContextGuard guard(coll_stream_check(call, team, dest, bytes, source, bytes).context);
-  const int blocks = bytes <= nvshm_dev::kOneShotMaxBytes ? 1 : coll_blocks(bytes);
-  coll_reduce_kernel<Op, T><<<blocks, kCollThreads, 0, stream>>>(team, dest, source, count, scatter);
+  const Runtime &rt = coll_stream_check(call, team, dest, bytes, source, bytes);
+  ContextGuard guard(rt.context);
+  const size_t one_shot_max = rt.env.reduce_one_shot_max;
+  const int blocks = bytes <= one_shot_max ? 1 : coll_blocks(rt, bytes);
+  coll_reduce_kernel<Op, T><<<blocks, kCollThreads, 0, stream>>>(team, dest, source, count, scatter, one_shot_max);
   coll_check_launch(call);
   return 0;
 }

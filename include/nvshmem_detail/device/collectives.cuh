@@ -23,7 +23,8 @@
 
 namespace nvshm_dev {
 
-/* Reductions at most this many bytes per PE go one-shot through the scratch (to be measured). */
+/* Device-API reductions at most this many bytes per PE go one-shot through the scratch (on a stream:
+ * NVSHMEM_REDUCE_ONE_SHOT_MAX); docs/collectives.md, thresholds. */
 constexpr size_t kOneShotMaxBytes = size_t{64} << 10;
 
 __device__ __noinline__ static void fail_bad_team(nvshmem_team_t team) {
@@ -254,12 +255,33 @@ __device__ __forceinline__ int4 combine16(int4 a, int4 b) {
   return x.raw;
 }
 
+/* Words w, w + g, ..., w + (U - 1) g of the 16-byte-vector reduction (reduce_range): U loads of each
+ * source in flight per thread before they are combined. */
+template <int U, ROp Op, typename T, class SrcAt, class DstAt>
+__device__ __forceinline__ void reduce_words(size_t w, size_t g, int nsrc, SrcAt src_at, int ndst, DstAt dst_at) {
+  int4 acc[U];
+#pragma unroll
+  for (int u = 0; u < U; ++u) acc[u] = reinterpret_cast<const int4 *>(src_at(0))[w + u * g];
+  for (int i = 1; i < nsrc; ++i) {
+    int4 x[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u) x[u] = reinterpret_cast<const int4 *>(src_at(i))[w + u * g];
+#pragma unroll
+    for (int u = 0; u < U; ++u) acc[u] = combine16<Op, T>(acc[u], x[u]);
+  }
+  for (int d = 0; d < ndst; ++d) {
+#pragma unroll
+    for (int u = 0; u < U; ++u) reinterpret_cast<int4 *>(dst_at(d))[w + u * g] = acc[u];
+  }
+}
+
 /* The group computes out[k] = src_at(0)[k] op src_at(1)[k] ... op src_at(nsrc-1)[k] for k in [0, n)
  * (in member order, so every PE gets the same bits) and stores it at dst_at(d)[k] for each of the
- * ndst destinations; 16-byte words where every pointer allows. */
+ * ndst destinations; 16-byte words, four in flight per thread, where every pointer allows. */
 template <Scope S, ROp Op, typename T, class SrcAt, class DstAt>
 __device__ __forceinline__ void reduce_range(size_t n, int nsrc, SrcAt src_at, int ndst, DstAt dst_at) {
   constexpr size_t V = 16 / sizeof(T);
+  constexpr int U = 4;
   uintptr_t bits = 0;
   for (int i = 0; i < nsrc; ++i) bits |= reinterpret_cast<uintptr_t>(src_at(i));
   for (int d = 0; d < ndst; ++d) bits |= reinterpret_cast<uintptr_t>(dst_at(d));
@@ -267,11 +289,9 @@ __device__ __forceinline__ void reduce_range(size_t n, int nsrc, SrcAt src_at, i
   size_t done = 0;
   if ((bits & 15) == 0) {
     const size_t words = n / V;
-    for (size_t w = static_cast<size_t>(Group<S>::rank()); w < words; w += g) {
-      int4 acc = reinterpret_cast<const int4 *>(src_at(0))[w];
-      for (int i = 1; i < nsrc; ++i) acc = combine16<Op, T>(acc, reinterpret_cast<const int4 *>(src_at(i))[w]);
-      for (int d = 0; d < ndst; ++d) reinterpret_cast<int4 *>(dst_at(d))[w] = acc;
-    }
+    size_t w = static_cast<size_t>(Group<S>::rank());
+    for (; w + (U - 1) * g < words; w += U * g) reduce_words<U, Op, T>(w, g, nsrc, src_at, ndst, dst_at);
+    for (; w < words; w += g) reduce_words<1, Op, T>(w, g, nsrc, src_at, ndst, dst_at);
     done = words * V;
   }
   for (size_t k = done + static_cast<size_t>(Group<S>::rank()); k < n; k += g) {
@@ -342,9 +362,9 @@ __device__ __forceinline__ void reduce_two_shot(const nvshm_team_device &t, T *d
 
 template <Scope S, ROp Op, typename T>
 __device__ __forceinline__ int reduce(nvshmem_team_t team, T *dest, const T *source, size_t count, bool scatter,
-                                      Parts p = one_part()) {
+                                      Parts p = one_part(), size_t one_shot_max = kOneShotMaxBytes) {
   const nvshm_team_device &t = team_or_trap(team);
-  if (p.count == 1 && count * sizeof(T) <= kOneShotMaxBytes && count * sizeof(T) <= scratch_slot_bytes(t))
+  if (p.count == 1 && count * sizeof(T) <= one_shot_max && count * sizeof(T) <= scratch_slot_bytes(t))
     reduce_one_shot<S, Op, T>(t, dest, source, count, scatter);
   else
     reduce_two_shot<S, Op, T>(t, dest, source, count, scatter, p);
