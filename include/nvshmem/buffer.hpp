@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "nvshmem/atomic.hpp"
+#include "nvshmem/collectives.hpp"
 #include "nvshmem/device_view.hpp"
 #include "nvshmem/error.hpp"
 #include "nvshmem/generic.hpp"
@@ -251,6 +252,130 @@ class SymmetricBuffer {
     return ::nvshmem_signal_fetch(data_ + index);
   }
 
+  /// Stream-ordered put-with-signal: `count` elements from `source` (memory the GPU can read) into
+  /// `pe`'s copy from element `offset`, then NVSHMEM_SIGNAL_SET or NVSHMEM_SIGNAL_ADD (`sig_op`) of
+  /// `value` on element `signal_index` of `pe`'s copy of `signal`, in `stream`'s order: a PE that sees
+  /// the signal sees the data (nvshmemx_<T>_put_signal_on_stream; nvshmemx_putmem_signal_on_stream for
+  /// non-RMA T). Needs the heap in GPU memory; any thread. The C API has no blocking host form
+  /// (put_signal is device-only: DeviceView::put_signal). Throws Error(NVSHMEMX_ERROR_INVALID_VALUE)
+  /// for a PE or element range outside either buffer, before anything is enqueued. NVSHMEM:
+  /// "Signaling Operations".
+  void put_signal_on_stream(int pe, const T *source, std::size_t count, const SymmetricBuffer<uint64_t> &signal,
+                            std::size_t signal_index, uint64_t value, int sig_op, cudaStream_t stream,
+                            std::size_t offset = 0) const {
+    put_signal_impl(pe, source, count, signal, signal_index, value, sig_op, stream, offset, false,
+                    "SymmetricBuffer::put_signal_on_stream");
+  }
+  /// As put_signal_on_stream, non-blocking: complete at the next quiet on the stream
+  /// (nvshmemx_<T>_put_signal_nbi_on_stream, nvshmemx_putmem_signal_nbi_on_stream).
+  void put_signal_nbi_on_stream(int pe, const T *source, std::size_t count, const SymmetricBuffer<uint64_t> &signal,
+                                std::size_t signal_index, uint64_t value, int sig_op, cudaStream_t stream,
+                                std::size_t offset = 0) const {
+    put_signal_impl(pe, source, count, signal, signal_index, value, sig_op, stream, offset, true,
+                    "SymmetricBuffer::put_signal_nbi_on_stream");
+  }
+
+  // ---- Team collectives with this buffer as the destination (NVSHMEM "Collective Communication") ----
+  // Collective over `team`: every member calls the same member, one thread per PE, with the same
+  // team, buffers and root, in the same order as its other collectives on the team. Counts come from
+  // the buffers (elements of T; buffers are symmetric, so they agree on every member). They forward to
+  // the free generics of nvshmem/collectives.hpp: the typed C function for T in
+  // NVSHM_FOR_EACH_COLL_TYPE, else the byte form (broadcastmem, ...); reductions need a (T, Op) pair of
+  // NVSHM_FOR_EACH_REDUCE_OP_TYPE (else a compile error). Blocking forms return with this PE's copy
+  // filled and `source` reusable (either heap kind); _on_stream forms enqueue on `stream` (heap in GPU
+  // memory). An empty `source` makes no call. Errors: on a PE outside `team` (NVSHMEM_TEAM_INVALID),
+  // or when the result does not fit this buffer, or source is this buffer where they must not
+  // overlap, Error(NVSHMEMX_ERROR_INVALID_VALUE) before any communication; a failing C call throws
+  // Error with its status (see collectives.hpp).
+
+  /// Member `root`'s (a team index) `source` into this buffer's first source.size() elements on every
+  /// member; source may be this buffer.
+  void broadcast(Team team, const SymmetricBuffer &source, int root) const {
+    if (!fits_collective(team, source, source.count_, false, "SymmetricBuffer::broadcast")) return;
+    if constexpr (is_collective_type<T>)
+      nvshmem::broadcast(team, data_, source.data_, source.count_, root);
+    else
+      nvshmem::broadcastmem(team, data_, source.data_, source.bytes(), root);
+  }
+  /// In place: member `root`'s whole copy into every member's.
+  void broadcast(Team team, int root) const {
+    broadcast(team, *this, root);
+  }
+  void broadcast_on_stream(Team team, const SymmetricBuffer &source, int root, cudaStream_t stream) const {
+    if (!fits_collective(team, source, source.count_, false, "SymmetricBuffer::broadcast_on_stream")) return;
+    if constexpr (is_collective_type<T>)
+      nvshmem::broadcast_on_stream(team, data_, source.data_, source.count_, root, stream);
+    else
+      nvshmem::broadcastmem_on_stream(team, data_, source.data_, source.bytes(), root, stream);
+  }
+  /// Every member's `source`, concatenated in team order, into this buffer's first
+  /// source.size() * team.n_pes() elements; source must be another buffer.
+  void fcollect(Team team, const SymmetricBuffer &source) const {
+    const std::size_t n = team_size(team, "SymmetricBuffer::fcollect");
+    if (!fits_collective(team, source, source.count_ * n, true, "SymmetricBuffer::fcollect")) return;
+    if constexpr (is_collective_type<T>)
+      nvshmem::fcollect(team, data_, source.data_, source.count_);
+    else
+      nvshmem::fcollectmem(team, data_, source.data_, source.bytes());
+  }
+  void fcollect_on_stream(Team team, const SymmetricBuffer &source, cudaStream_t stream) const {
+    const std::size_t n = team_size(team, "SymmetricBuffer::fcollect_on_stream");
+    if (!fits_collective(team, source, source.count_ * n, true, "SymmetricBuffer::fcollect_on_stream")) return;
+    if constexpr (is_collective_type<T>)
+      nvshmem::fcollect_on_stream(team, data_, source.data_, source.count_, stream);
+    else
+      nvshmem::fcollectmem_on_stream(team, data_, source.data_, source.bytes(), stream);
+  }
+  /// `source` holds team.n_pes() blocks of source.size() / n_pes elements (a whole number): block j
+  /// of member i lands as block i of member j's copy of this buffer; source must be another buffer.
+  void alltoall(Team team, const SymmetricBuffer &source) const {
+    const std::size_t block = block_of(team, source, "SymmetricBuffer::alltoall");
+    if (!fits_collective(team, source, source.count_, true, "SymmetricBuffer::alltoall")) return;
+    if constexpr (is_collective_type<T>)
+      nvshmem::alltoall(team, data_, source.data_, block);
+    else
+      nvshmem::alltoallmem(team, data_, source.data_, block * sizeof(T));
+  }
+  void alltoall_on_stream(Team team, const SymmetricBuffer &source, cudaStream_t stream) const {
+    const std::size_t block = block_of(team, source, "SymmetricBuffer::alltoall_on_stream");
+    if (!fits_collective(team, source, source.count_, true, "SymmetricBuffer::alltoall_on_stream")) return;
+    if constexpr (is_collective_type<T>)
+      nvshmem::alltoall_on_stream(team, data_, source.data_, block, stream);
+    else
+      nvshmem::alltoallmem_on_stream(team, data_, source.data_, block * sizeof(T), stream);
+  }
+  /// Element k < source.size() of this buffer becomes O over the members' source[k]; source may be
+  /// this buffer. Usage: dest.reduce<nvshmem::Op::sum>(team, src).
+  template <Op O>
+  void reduce(Team team, const SymmetricBuffer &source) const {
+    if (!fits_collective(team, source, source.count_, false, "SymmetricBuffer::reduce")) return;
+    nvshmem::reduce<O>(team, data_, source.data_, source.count_);
+  }
+  /// In place: every element becomes O over the members' copies.
+  template <Op O>
+  void reduce(Team team) const {
+    reduce<O>(team, *this);
+  }
+  template <Op O>
+  void reduce_on_stream(Team team, const SymmetricBuffer &source, cudaStream_t stream) const {
+    if (!fits_collective(team, source, source.count_, false, "SymmetricBuffer::reduce_on_stream")) return;
+    nvshmem::reduce_on_stream<O>(team, data_, source.data_, source.count_, stream);
+  }
+  /// `source` holds team.n_pes() blocks of source.size() / n_pes elements (a whole number): member i
+  /// gets block i combined with O over the members in this buffer's first block elements.
+  template <Op O>
+  void reducescatter(Team team, const SymmetricBuffer &source) const {
+    const std::size_t block = block_of(team, source, "SymmetricBuffer::reducescatter");
+    if (!fits_collective(team, source, block, true, "SymmetricBuffer::reducescatter")) return;
+    nvshmem::reducescatter<O>(team, data_, source.data_, block);
+  }
+  template <Op O>
+  void reducescatter_on_stream(Team team, const SymmetricBuffer &source, cudaStream_t stream) const {
+    const std::size_t block = block_of(team, source, "SymmetricBuffer::reducescatter_on_stream");
+    if (!fits_collective(team, source, block, true, "SymmetricBuffer::reducescatter_on_stream")) return;
+    nvshmem::reducescatter_on_stream<O>(team, data_, source.data_, block, stream);
+  }
+
   /// Write host elements [first, first+count) into this PE's own copy from element `offset` (a put to
   /// my_pe: works on either heap kind). Blocking.
   void copy_from_host(const T *first, std::size_t count, std::size_t offset = 0) const {
@@ -316,6 +441,55 @@ class SymmetricBuffer {
                       ") outside the buffer's " + std::to_string(count_));
   }
 
+  void put_signal_impl(int pe, const T *source, std::size_t count, const SymmetricBuffer<uint64_t> &signal,
+                       std::size_t signal_index, uint64_t value, int sig_op, cudaStream_t stream, std::size_t offset,
+                       bool nbi, const char *call) const {
+    check(pe, count, offset, call);
+    signal.check(pe, 1, signal_index, call);
+    uint64_t *sig = signal.data() + signal_index;
+    if constexpr (is_rma_type<T>) {
+      if (nbi)
+        nvshmem::put_signal_nbi_on_stream(data_ + offset, source, count, sig, value, sig_op, pe, stream);
+      else
+        nvshmem::put_signal_on_stream(data_ + offset, source, count, sig, value, sig_op, pe, stream);
+    } else if (nbi) {
+      ::nvshmemx_putmem_signal_nbi_on_stream(data_ + offset, source, count * sizeof(T), sig, value, sig_op, pe, stream);
+    } else {
+      ::nvshmemx_putmem_signal_on_stream(data_ + offset, source, count * sizeof(T), sig, value, sig_op, pe, stream);
+    }
+  }
+  // This PE's size of `team`; Error(INVALID_VALUE) naming `call` when this PE is not a member.
+  static std::size_t team_size(Team team, const char *call) {
+    const int n = team.n_pes();
+    if (n < 1)
+      throw Error(NVSHMEMX_ERROR_INVALID_VALUE, call,
+                  "team " + std::to_string(team.handle()) + " is not a team of this PE (NVSHMEM_TEAM_INVALID?)");
+    return static_cast<std::size_t>(n);
+  }
+  // Elements per block of `source` for alltoall/reducescatter: source.size() / n_pes, a whole number.
+  static std::size_t block_of(Team team, const SymmetricBuffer &source, const char *call) {
+    const std::size_t n = team_size(team, call);
+    if (source.count_ % n != 0)
+      throw Error(NVSHMEMX_ERROR_INVALID_VALUE, call,
+                  "source of " + std::to_string(source.count_) + " elements is not " + std::to_string(n) +
+                      " blocks (one per team member)");
+    return source.count_ / n;
+  }
+  // Checks of a collective into this buffer of `needed` elements from `source`; false when source is
+  // empty (no call). `distinct`: source must not be this buffer.
+  bool fits_collective(Team team, const SymmetricBuffer &source, std::size_t needed, bool distinct,
+                       const char *call) const {
+    (void)team_size(team, call);
+    if (distinct && source.data_ && source.data_ == data_)
+      throw Error(NVSHMEMX_ERROR_INVALID_VALUE, call, "source and destination are the same buffer");
+    if (needed > count_)
+      throw Error(NVSHMEMX_ERROR_INVALID_VALUE, call,
+                  "the result has " + std::to_string(needed) + " elements, the buffer " + std::to_string(count_));
+    return source.count_ != 0;
+  }
+
+  template <class U>
+  friend class SymmetricBuffer;
   std::shared_ptr<detail::RuntimeState> state_;
   T *data_ = nullptr;
   std::size_t count_ = 0;

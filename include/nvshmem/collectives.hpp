@@ -1,9 +1,9 @@
 // Team collectives on the host, generic over the element type and the operator:
 // nvshmem::broadcast(team, ...), fcollect, alltoall, reduce<Op::sum>(team, ...), reducescatter, barrier,
-// team_sync and their _on_stream forms dispatch at compile time to nvshmem_<T>_broadcast,
-// nvshmem_<T>_sum_reduce, nvshmemx_<T>_sum_reduce_on_stream, ... Generated from the C API's tables
-// (NVSHM_FOR_EACH_COLL_TYPE, NVSHM_FOR_EACH_REDUCE_OP_TYPE); a type (or type and operator pair) outside
-// them is a compile error. Host code only (kernels: nvshmem/device.hpp).
+// team_sync, the byte forms broadcastmem/fcollectmem/alltoallmem(Team, ...) and their _on_stream forms dispatch at
+// compile time to nvshmem_<T>_broadcast, nvshmem_<T>_sum_reduce, nvshmemx_<T>_sum_reduce_on_stream, ... Generated from
+// the C API's tables (NVSHM_FOR_EACH_COLL_TYPE, NVSHM_FOR_EACH_REDUCE_OP_TYPE); a type (or type and operator pair)
+// outside them is a compile error. Host code only (kernels: nvshmem/device.hpp).
 //
 // Contract of every function (NVSHMEM's, include/nvshmem_detail/coll_host_api.h): collective over
 // `team`: every member calls it, one thread per PE, with the same team, counts and root, in the same
@@ -171,6 +171,34 @@ template <Op O, class T>
 void reducescatter(Team team, T *dest, const T *source, std::size_t nreduce) {
   detail::require_reduce_pair<T, O>();
   detail::host_reduce<T, O>::type::reducescatter(team.handle(), dest, source, nreduce);
+}
+
+/// The byte forms, for element types outside NVSHM_FOR_EACH_COLL_TYPE: as broadcast, fcollect and
+/// alltoall with `nbytes` counting bytes (per member for fcollect and alltoall). Same contract and
+/// errors as the typed forms (nvshmem_broadcastmem, nvshmem_fcollectmem, nvshmem_alltoallmem). The
+/// aliases nvshmem::broadcastmem(nvshmem_team_t, ...) ... return the C status instead of throwing.
+inline void broadcastmem(Team team, void *dest, const void *source, std::size_t nbytes, int root) {
+  detail::check_collective(::nvshmem_broadcastmem(team.handle(), dest, source, nbytes, root), "nvshmem_broadcastmem");
+}
+inline void fcollectmem(Team team, void *dest, const void *source, std::size_t nbytes) {
+  detail::check_collective(::nvshmem_fcollectmem(team.handle(), dest, source, nbytes), "nvshmem_fcollectmem");
+}
+inline void alltoallmem(Team team, void *dest, const void *source, std::size_t nbytes) {
+  detail::check_collective(::nvshmem_alltoallmem(team.handle(), dest, source, nbytes), "nvshmem_alltoallmem");
+}
+/// nvshmemx_broadcastmem_on_stream, nvshmemx_fcollectmem_on_stream, nvshmemx_alltoallmem_on_stream.
+inline void broadcastmem_on_stream(Team team, void *dest, const void *source, std::size_t nbytes, int root,
+                                   cudaStream_t stream) {
+  detail::check_collective(::nvshmemx_broadcastmem_on_stream(team.handle(), dest, source, nbytes, root, stream),
+                           "nvshmemx_broadcastmem_on_stream");
+}
+inline void fcollectmem_on_stream(Team team, void *dest, const void *source, std::size_t nbytes, cudaStream_t stream) {
+  detail::check_collective(::nvshmemx_fcollectmem_on_stream(team.handle(), dest, source, nbytes, stream),
+                           "nvshmemx_fcollectmem_on_stream");
+}
+inline void alltoallmem_on_stream(Team team, void *dest, const void *source, std::size_t nbytes, cudaStream_t stream) {
+  detail::check_collective(::nvshmemx_alltoallmem_on_stream(team.handle(), dest, source, nbytes, stream),
+                           "nvshmemx_alltoallmem_on_stream");
 }
 
 /// nvshmemx_<T>_broadcast_on_stream.

@@ -528,6 +528,40 @@ __device__ inline int alltoall(nvshmem_team_t team, T *dest, const T *source, si
 }
 #undef NVSHM_CPP_REQUIRE_COLL
 
+/// Byte forms of the collectives by scope S (nvshmem_broadcastmem, nvshmemx_broadcastmem_warp/_block,
+/// fcollectmem, alltoallmem): as broadcast/fcollect/alltoall with `nbytes` counting bytes (per member
+/// for fcollect and alltoall), for element types outside the collective table.
+template <class S = thread>
+__device__ inline int broadcastmem(nvshmem_team_t team, void *dest, const void *source, size_t nbytes, int root) {
+  static_assert(detail::is_scope<S>::value, "nvshmem::device: the scope is nvshmem::thread, warp or block");
+  if constexpr (detail::is_same<S, thread>::value)
+    return ::nvshmem_broadcastmem(team, dest, source, nbytes, root);
+  else if constexpr (detail::is_same<S, warp>::value)
+    return ::nvshmemx_broadcastmem_warp(team, dest, source, nbytes, root);
+  else
+    return ::nvshmemx_broadcastmem_block(team, dest, source, nbytes, root);
+}
+template <class S = thread>
+__device__ inline int fcollectmem(nvshmem_team_t team, void *dest, const void *source, size_t nbytes) {
+  static_assert(detail::is_scope<S>::value, "nvshmem::device: the scope is nvshmem::thread, warp or block");
+  if constexpr (detail::is_same<S, thread>::value)
+    return ::nvshmem_fcollectmem(team, dest, source, nbytes);
+  else if constexpr (detail::is_same<S, warp>::value)
+    return ::nvshmemx_fcollectmem_warp(team, dest, source, nbytes);
+  else
+    return ::nvshmemx_fcollectmem_block(team, dest, source, nbytes);
+}
+template <class S = thread>
+__device__ inline int alltoallmem(nvshmem_team_t team, void *dest, const void *source, size_t nbytes) {
+  static_assert(detail::is_scope<S>::value, "nvshmem::device: the scope is nvshmem::thread, warp or block");
+  if constexpr (detail::is_same<S, thread>::value)
+    return ::nvshmem_alltoallmem(team, dest, source, nbytes);
+  else if constexpr (detail::is_same<S, warp>::value)
+    return ::nvshmemx_alltoallmem_warp(team, dest, source, nbytes);
+  else
+    return ::nvshmemx_alltoallmem_block(team, dest, source, nbytes);
+}
+
 #define NVSHM_CPP_REQUIRE_REDUCE(T, O, S)                                                                    \
   static_assert(detail::is_scope<S>::value, "nvshmem::device: the scope is nvshmem::thread, warp or block"); \
   static_assert(detail::dev_reduce<T, O>::found,                                                             \

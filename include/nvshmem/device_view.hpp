@@ -94,6 +94,29 @@ class DeviceView {
     else
       device::getmem_nbi<S>(dest, data_ + offset, count * sizeof(T), pe);
   }
+  /// Put-with-signal by scope S: `count` elements from local `source` into `pe`'s copy at element
+  /// `offset`, then NVSHMEM_SIGNAL_SET/ADD (`sig_op`) of `value` on element `signal_index` of `pe`'s
+  /// copy of `signal`, with release semantics (a PE that sees the signal sees the data)
+  /// (device::put_signal<S>; device::putmem_signal<S> for non-RMA T). NVSHMEM: "Signaling Operations".
+  template <class S = thread>
+  __device__ void put_signal(int pe, const T *source, size_t count, DeviceView<uint64_t> signal, size_t signal_index,
+                             uint64_t value, int sig_op, size_t offset = 0) const {
+    if constexpr (detail::dev_rma<T>::found)
+      device::put_signal<S>(data_ + offset, source, count, signal.data() + signal_index, value, sig_op, pe);
+    else
+      device::putmem_signal<S>(data_ + offset, source, count * sizeof(T), signal.data() + signal_index, value, sig_op,
+                               pe);
+  }
+  /// As put_signal; complete at the next device::quiet().
+  template <class S = thread>
+  __device__ void put_signal_nbi(int pe, const T *source, size_t count, DeviceView<uint64_t> signal,
+                                 size_t signal_index, uint64_t value, int sig_op, size_t offset = 0) const {
+    if constexpr (detail::dev_rma<T>::found)
+      device::put_signal_nbi<S>(data_ + offset, source, count, signal.data() + signal_index, value, sig_op, pe);
+    else
+      device::putmem_signal_nbi<S>(data_ + offset, source, count * sizeof(T), signal.data() + signal_index, value,
+                                   sig_op, pe);
+  }
   /// Atomics on element `i` of `pe`'s copy (nvshmem_<T>_atomic_*; one thread).
   __device__ void atomic_add(int pe, size_t i, T value) const {
     nvshmem::atomic_add(data_ + i, value, pe);

@@ -1,6 +1,6 @@
-// nvshmem::Team (a team handle, owning nothing) and nvshmem::UniqueTeam (a team made by a split,
-// destroyed at its end). docs/cpp.md and docs/teams.md give the rules. Host code only; kernels take
-// the raw handle (Team::handle()).
+// nvshmem::Team (a team handle, owning nothing), nvshmem::UniqueTeam (a team made by a split or from a
+// team unique id, destroyed at its end) and nvshmem::TeamUniqueId. docs/cpp.md and docs/teams.md give the rules. Host
+// code only; kernels take the raw handle (Team::handle()).
 #pragma once
 
 #include <nvshmem_host.h>
@@ -62,6 +62,19 @@ class Team {
                                                            const nvshmem_team_config_t *yaxis_config = nullptr,
                                                            long yaxis_mask = 0) const;
 
+  /// The configuration the team was created with (nvshmem_team_get_config): the fields its creation's
+  /// mask gave (num_contexts, uniqueid), defaults for the others. Any thread, not concurrently with
+  /// the team's creation or destruction. Throws Error(NVSHMEMX_ERROR_INVALID_VALUE) for
+  /// NVSHMEM_TEAM_INVALID (a non-member's split result); a handle that names no live team keeps the
+  /// C API's behaviour (message, abort). NVSHMEM: "Team Management".
+  nvshmem_team_config_t config() const {
+    if (!valid())
+      throw Error(NVSHMEMX_ERROR_INVALID_VALUE, "Team::config", "NVSHMEM_TEAM_INVALID has no configuration");
+    nvshmem_team_config_t config = NVSHMEM_TEAM_CONFIG_INITIALIZER;
+    ::nvshmem_team_get_config(handle_, &config);
+    return config;
+  }
+
   friend constexpr bool operator==(Team a, Team b) noexcept { return a.handle_ == b.handle_; }
   friend constexpr bool operator!=(Team a, Team b) noexcept { return a.handle_ != b.handle_; }
 
@@ -69,7 +82,30 @@ class Team {
   nvshmem_team_t handle_ = NVSHMEM_TEAM_INVALID;
 };
 
-/// A team made by Team::split_strided / split_2d, destroyed (nvshmem_team_destroy) when it ends.
+/// The id that makes a team of arbitrary PEs (nvshmemx_team_uniqueid_t, a 64-bit value): one PE
+/// generates it, the application hands it to the future members by its own means (a broadcast, a
+/// file, ...), and each member passes it to UniqueTeam::init. A value type, trivially copyable; the
+/// default value 0 is no id. NVSHMEM: "Team Management" (nvshmemx_team_get_uniqueid).
+class TeamUniqueId {
+ public:
+  constexpr TeamUniqueId() noexcept = default;
+  /// Wrap a raw id (from nvshmemx_team_get_uniqueid or raw() on the generating PE).
+  constexpr explicit TeamUniqueId(nvshmemx_team_uniqueid_t raw) noexcept : raw_(raw) {}
+  /// A fresh id owned by this PE (nvshmemx_team_get_uniqueid); local, any one thread. At most 16 ids
+  /// of one PE may be in use (not yet consumed by UniqueTeam::init on every member) at once. Needs a
+  /// runtime started by Runtime::init. Throws Error: INVALID_VALUE when no such runtime is live, the
+  /// library's status when it refuses.
+  [[nodiscard]] static TeamUniqueId generate();
+  /// The raw value, to send to the other members.
+  constexpr nvshmemx_team_uniqueid_t raw() const noexcept { return raw_; }
+  friend constexpr bool operator==(TeamUniqueId a, TeamUniqueId b) noexcept { return a.raw_ == b.raw_; }
+  friend constexpr bool operator!=(TeamUniqueId a, TeamUniqueId b) noexcept { return a.raw_ != b.raw_; }
+
+ private:
+  nvshmemx_team_uniqueid_t raw_ = 0;
+};
+
+/// A team made by Team::split_strided / split_2d or UniqueTeam::init, destroyed (nvshmem_team_destroy) when it ends.
 ///
 /// Ownership: move-only; holds the team and a hold on the runtime (the runtime is finalized only
 /// after every UniqueTeam is gone). A moved-from or default-constructed UniqueTeam holds
@@ -95,6 +131,18 @@ class UniqueTeam {
   UniqueTeam(const UniqueTeam &) = delete;
   UniqueTeam &operator=(const UniqueTeam &) = delete;
   ~UniqueTeam() { reset(); }
+
+  /// Collective over the `npes` PEs that pass the same `id`, one thread each: a new team of exactly
+  /// those PEs, in which this PE has index `index` (0 <= index < npes, each index once); no parent
+  /// team (nvshmemx_team_init). `config` / `config_mask` as for Team::split_strided; the id is put in
+  /// a copy of `config` (NVSHMEM_TEAM_CONFIG_MASK_UNIQUEID is added to the mask). Every caller gets a
+  /// valid team; it keeps the runtime alive and is destroyed as any UniqueTeam (collective over the
+  /// members). Members that arrive late are waited for up to NVSHMEM_BOOTSTRAP_TIMEOUT. Needs a
+  /// runtime started by Runtime::init. Throws Error: INVALID_VALUE when no such runtime is live; the
+  /// library's status (named "nvshmemx_team_init") when the creation fails (an id that no PE
+  /// generated, bad npes or index, a member missing, no free team slot). NVSHMEM: "Team Management".
+  [[nodiscard]] static UniqueTeam init(TeamUniqueId id, int npes, int index,
+                                       const nvshmem_team_config_t *config = nullptr, long config_mask = 0);
 
   /// Destroy the team now (collective over its members, see the class comment), then release the
   /// runtime (which may finalize it: collective). Leaves an empty UniqueTeam.
@@ -146,6 +194,27 @@ inline std::pair<UniqueTeam, UniqueTeam> Team::split_2d(int xrange, const nvshme
                 "nvshmem_team_split_2d",
                 "2d split of team " + std::to_string(handle_) + " (xrange " + std::to_string(xrange) + ") failed");
   return {UniqueTeam(state, Team(x)), UniqueTeam(state, Team(y))};
+}
+
+inline TeamUniqueId TeamUniqueId::generate() {
+  (void)detail::live_state("TeamUniqueId::generate");
+  nvshmemx_team_uniqueid_t raw = 0;
+  detail::check(::nvshmemx_team_get_uniqueid(&raw), "nvshmemx_team_get_uniqueid", "could not make a team unique id");
+  return TeamUniqueId(raw);
+}
+
+inline UniqueTeam UniqueTeam::init(TeamUniqueId id, int npes, int index, const nvshmem_team_config_t *config,
+                                   long config_mask) {
+  std::shared_ptr<detail::RuntimeState> state = detail::live_state("UniqueTeam::init");
+  nvshmem_team_config_t with_id = NVSHMEM_TEAM_CONFIG_INITIALIZER;
+  if (config) with_id = *config;
+  with_id.uniqueid = id.raw();
+  nvshmem_team_t team = NVSHMEM_TEAM_INVALID;
+  detail::check(::nvshmemx_team_init(&team, &with_id, config_mask | NVSHMEM_TEAM_CONFIG_MASK_UNIQUEID, npes, index),
+                "nvshmemx_team_init",
+                "team of " + std::to_string(npes) + " PEs from unique id " + std::to_string(id.raw()) + " (index " +
+                    std::to_string(index) + ") failed");
+  return UniqueTeam(std::move(state), Team(team));
 }
 
 inline int Runtime::team_my_pe(Team team) const {

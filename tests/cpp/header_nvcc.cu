@@ -17,6 +17,9 @@ __device__ void every_form(T *sym, T *local, size_t n, int pe) {
   const nvshmem::DeviceView<T> view(sym, n);
   view.template put<S>(pe, local, n);
   view.template get_nbi<S>(pe, local, n, 0);
+  const nvshmem::DeviceView<uint64_t> signal(nullptr, 2);
+  view.template put_signal<S>(pe, local, n, signal, 1, 1, NVSHMEM_SIGNAL_ADD);
+  view.template put_signal_nbi<S>(pe, local, n, signal, 0, 1, NVSHMEM_SIGNAL_SET, 1);
 }
 
 template <class T>
@@ -117,6 +120,9 @@ __device__ int collectives_in(nvshmem_team_t team, T *dest, T *source, size_t n,
   nvshmem::device::iget<S>(dest, source, 1, 2, n, pe);
   nvshmem::device::putmem_signal<S>(dest, source, n * sizeof(T), sig, 1, NVSHMEM_SIGNAL_ADD, pe);
   nvshmem::device::putmem_signal_nbi<S>(dest, source, n * sizeof(T), sig, 1, NVSHMEM_SIGNAL_SET, pe);
+  rc |= nvshmem::device::broadcastmem<S>(team, dest, source, n * sizeof(T), 0);
+  rc |= nvshmem::device::fcollectmem<S>(team, dest, source, n * sizeof(T));
+  rc |= nvshmem::device::alltoallmem<S>(team, dest, source, n * sizeof(T));
   return rc;
 }
 #define NVSHM_COLLECTIVES(NAME, T)                                                                        \
@@ -134,6 +140,16 @@ __global__ void view_signals(nvshmem::DeviceView<uint64_t> v, int pe) {
   v[2] = v.signal_wait_until(0, NVSHMEM_CMP_GE, 1) + v.signal_fetch(0) + v.atomic_fetch_xor(pe, 1, 1);
   nvshmem::put64_signal(v.data(), v.data(), 1, v.data(), 1, NVSHMEM_SIGNAL_ADD, pe);
   (void)nvshmem::int_sum_reduce_block(NVSHMEM_TEAM_WORLD, nullptr, nullptr, 0);
+}
+
+// A view of a type outside the RMA table: the byte put-with-signal forms.
+struct Pair {
+  int a;
+  float b;
+};
+__global__ void view_bytes(nvshmem::DeviceView<Pair> v, nvshmem::DeviceView<uint64_t> sig, Pair *local, int pe) {
+  v.put_signal<nvshmem::warp>(pe, local, 2, sig, 0, 1, NVSHMEM_SIGNAL_SET);
+  v.put_signal_nbi(pe, local, 2, sig, 0, 1, NVSHMEM_SIGNAL_ADD, 1);
 }
 
 __global__ void sync_and_atomics(int *i, long *l, uint64_t *u, int pe) {

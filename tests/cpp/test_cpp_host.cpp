@@ -684,6 +684,111 @@ TEST(Teams, UniqueTeamOutlivesTheRuntimeHandle) {
   EXPECT_TRUE(runtime_down());
 }
 
+TEST(Teams, UniqueIdNeedsALiveRuntime) {
+  ASSERT_TRUE(runtime_down());
+  for (const char *call : {"TeamUniqueId::generate", "UniqueTeam::init"}) {
+    try {
+      if (std::string(call) == "UniqueTeam::init")
+        (void)UniqueTeam::init(nvshmem::TeamUniqueId(1), 1, 0);
+      else
+        (void)nvshmem::TeamUniqueId::generate();
+      FAIL() << "no exception";
+    } catch (const Error &e) {
+      EXPECT_EQ(e.status(), NVSHMEMX_ERROR_INVALID_VALUE);
+      EXPECT_EQ(e.call(), call);
+    }
+  }
+}
+
+// Teams of arbitrary PEs from a team unique id (spread with a buffer broadcast), their
+// configuration, and a collective over them; the configuration of a split.
+TEST(Teams, UniqueTeamFromAnIdAndConfig) {
+  Runtime rt = Runtime::init();
+  const int me = rt.my_pe(), n = rt.n_pes();
+  // A fresh id made by `root`, spread to every PE with a buffer broadcast.
+  auto spread = [&](int root) {
+    auto word = SymmetricBuffer<std::uint64_t>::zeroed(rt, 1);
+    if (me == root) word.p(me, 0, nvshmem::TeamUniqueId::generate().raw());
+    word.broadcast(Team::world(), root);
+    return nvshmem::TeamUniqueId(word.g(me, 0));
+  };
+  const nvshmem::TeamUniqueId id = spread(n - 1);
+  EXPECT_NE(id, nvshmem::TeamUniqueId());
+
+  // Every PE, in reverse world order, with a configuration.
+  nvshmem_team_config_t cfg = NVSHMEM_TEAM_CONFIG_INITIALIZER;
+  cfg.num_contexts = 3;
+  UniqueTeam reversed = UniqueTeam::init(id, n, n - 1 - me, &cfg, NVSHMEM_TEAM_CONFIG_MASK_NUM_CONTEXTS);
+  ASSERT_TRUE(reversed->valid());
+  EXPECT_EQ(reversed->my_pe(), n - 1 - me);
+  EXPECT_EQ(reversed->n_pes(), n);
+  for (int i = 0; i < n; ++i) EXPECT_EQ(reversed->translate(i, Team::world()), n - 1 - i);
+  const nvshmem_team_config_t got = reversed->config();
+  EXPECT_EQ(got.num_contexts, 3);
+  EXPECT_EQ(got.uniqueid, id.raw());
+
+  // fcollect over it gathers in team (reverse world) order.
+  constexpr std::size_t kLen = 100;
+  auto part = SymmetricBuffer<std::uint64_t>::allocate(rt, kLen);
+  auto all = SymmetricBuffer<std::uint64_t>::allocate(rt, kLen * n);
+  part.copy_from_host(random_words(kLen, me, 7));
+  all.copy_from_host(std::vector<std::uint64_t>(kLen * n, 0xdeadbeefdeadbeefull));
+  rt.barrier_all();
+  all.fcollect(reversed, part);
+  std::vector<std::uint64_t> expect;
+  for (int i = 0; i < n; ++i) {
+    const std::vector<std::uint64_t> theirs = random_words(kLen, n - 1 - i, 7);
+    expect.insert(expect.end(), theirs.begin(), theirs.end());
+  }
+  EXPECT_EQ(all.to_vector(), expect);
+
+  // A second id, made by PE 0: the team {PE n-1, PE 0} (indices 0 and 1); the others take no part.
+  const nvshmem::TeamUniqueId id2 = spread(0);
+  EXPECT_NE(id2, id);
+  if (n >= 2 && (me == 0 || me == n - 1)) {
+    UniqueTeam ends = UniqueTeam::init(id2, 2, me == n - 1 ? 0 : 1);
+    EXPECT_EQ(ends->my_pe(), me == n - 1 ? 0 : 1);
+    EXPECT_EQ(ends->n_pes(), 2);
+    EXPECT_EQ(ends->translate(0, Team::world()), n - 1);
+    EXPECT_EQ(ends->translate(1, Team::world()), 0);
+    EXPECT_EQ(ends->config().uniqueid, id2.raw());
+    // A reduction over the pair through a buffer member (both members call it).
+    part.copy_from_host(random_words(kLen, me, 8));
+    all.copy_from_host(std::vector<std::uint64_t>(kLen * n, 0xdeadbeefdeadbeefull));
+    nvshmem::team_sync(ends);
+    all.reduce<Op::sum>(ends, part);
+    const std::vector<std::uint64_t> a0 = random_words(kLen, 0, 8), a1 = random_words(kLen, n - 1, 8);
+    const std::vector<std::uint64_t> got_sum = all.to_vector();
+    for (std::size_t i = 0; i < kLen; ++i) ASSERT_EQ(got_sum[i], a0[i] + a1[i]) << i;
+    for (std::size_t i = kLen; i < kLen * n; ++i) ASSERT_EQ(got_sum[i], 0xdeadbeefdeadbeefull) << i;
+  }  // ends: destroyed by its two members
+  rt.barrier_all();
+
+  // A split's configuration; NVSHMEM_TEAM_INVALID has none.
+  UniqueTeam evens = Team::world().split_strided(0, 2, (n + 1) / 2, &cfg, NVSHMEM_TEAM_CONFIG_MASK_NUM_CONTEXTS);
+  if (evens->valid()) {
+    EXPECT_EQ(evens->config().num_contexts, 3);
+  }
+  try {
+    (void)Team().config();
+    FAIL() << "no exception";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.status(), NVSHMEMX_ERROR_INVALID_VALUE);
+    EXPECT_EQ(e.call(), "Team::config");
+  }
+  // Bad ids and arguments fail on the caller before any communication.
+  for (auto bad : {std::make_pair(nvshmem::TeamUniqueId(), 0), std::make_pair(id, n)}) {
+    try {
+      (void)UniqueTeam::init(bad.first, n, bad.second);
+      FAIL() << "no exception";
+    } catch (const Error &e) {
+      EXPECT_EQ(e.status(), NVSHMEMX_ERROR_INVALID_VALUE);
+      EXPECT_EQ(e.call(), "nvshmemx_team_init");
+    }
+  }
+  rt.barrier_all();
+}
+
 // Sum and broadcast with random 64-bit data over the world and over a split team; alltoall,
 // fcollect and reducescatter over the world. Outputs are poisoned first.
 TEST(Collectives, RandomDataThroughTheGenerics) {
@@ -838,6 +943,202 @@ TEST(Collectives, AliasesAndBufferMembers) {
   EXPECT_THROW(bits.atomic_and(0, 2, 1), Error);
   EXPECT_THROW(bits.signal_op(n, 0, 1, NVSHMEM_SIGNAL_SET), Error);
   rt.barrier(Team::world());
+}
+
+// The collective members of SymmetricBuffer with random data: reduce (from another buffer and in
+// place), broadcast (both forms), fcollect, alltoall, reducescatter over the world and a split team.
+TEST(Collectives, BufferMembersWithRandomData) {
+  Runtime rt = Runtime::init();
+  const int me = rt.my_pe(), n = rt.n_pes();
+  constexpr std::size_t kLen = 257;
+  const std::size_t total = kLen * n;
+  const std::uint64_t kPoison = 0xdeadbeefdeadbeefull;
+  auto theirs = [&](int pe) { return random_words(total, pe, 3); };
+  auto src = SymmetricBuffer<std::uint64_t>::allocate(rt, total);
+  auto dst = SymmetricBuffer<std::uint64_t>::allocate(rt, total);
+  auto part = SymmetricBuffer<std::uint64_t>::allocate(rt, kLen);
+  src.copy_from_host(theirs(me));
+  part.copy_from_host(theirs(me).data(), kLen);
+  auto refill = [&](const std::vector<std::uint64_t> &v) {
+    dst.copy_from_host(v);
+    rt.barrier_all();  // no PE's collective writes into a copy before its owner refilled it
+  };
+  const std::vector<std::uint64_t> poison(total, kPoison);
+
+  refill(poison);
+  dst.reduce<Op::sum>(Team::world(), src);
+  std::vector<std::uint64_t> expect(total, 0);
+  for (int pe = 0; pe < n; ++pe) {
+    const std::vector<std::uint64_t> v = theirs(pe);
+    for (std::size_t i = 0; i < total; ++i) expect[i] += v[i];
+  }
+  EXPECT_EQ(dst.to_vector(), expect) << "reduce<sum>";
+
+  refill(theirs(me));
+  dst.reduce<Op::max>(Team::world());  // in place
+  std::fill(expect.begin(), expect.end(), 0);
+  for (int pe = 0; pe < n; ++pe) {
+    const std::vector<std::uint64_t> v = theirs(pe);
+    for (std::size_t i = 0; i < total; ++i) expect[i] = std::max(expect[i], v[i]);
+  }
+  EXPECT_EQ(dst.to_vector(), expect) << "reduce<max> in place";
+
+  refill(poison);
+  dst.broadcast(Team::world(), src, n - 1);
+  EXPECT_EQ(dst.to_vector(), theirs(n - 1)) << "broadcast";
+  refill(theirs(me));
+  dst.broadcast(Team::world(), 0);  // in place
+  EXPECT_EQ(dst.to_vector(), theirs(0)) << "broadcast in place";
+
+  refill(poison);
+  dst.fcollect(Team::world(), part);
+  expect.clear();
+  for (int pe = 0; pe < n; ++pe) {
+    const std::vector<std::uint64_t> v = theirs(pe);
+    expect.insert(expect.end(), v.begin(), v.begin() + kLen);
+  }
+  EXPECT_EQ(dst.to_vector(), expect) << "fcollect";
+
+  refill(poison);
+  dst.alltoall(Team::world(), src);
+  expect.clear();
+  for (int pe = 0; pe < n; ++pe) {
+    const std::vector<std::uint64_t> v = theirs(pe);
+    expect.insert(expect.end(), v.begin() + me * kLen, v.begin() + (me + 1) * kLen);
+  }
+  EXPECT_EQ(dst.to_vector(), expect) << "alltoall";
+
+  refill(poison);
+  dst.reducescatter<Op::xor_>(Team::world(), src);
+  expect.assign(total, kPoison);
+  std::fill(expect.begin(), expect.begin() + kLen, 0);
+  for (int pe = 0; pe < n; ++pe) {
+    const std::vector<std::uint64_t> v = theirs(pe);
+    for (std::size_t i = 0; i < kLen; ++i) expect[i] ^= v[me * kLen + i];
+  }
+  EXPECT_EQ(dst.to_vector(), expect) << "reducescatter<xor> (the rest untouched)";
+
+  // Over the even PEs; on the others the team is NVSHMEM_TEAM_INVALID, refused before any call.
+  UniqueTeam evens = Team::world().split_strided(0, 2, (n + 1) / 2);
+  refill(poison);
+  if (evens->valid()) {
+    dst.reduce<Op::sum>(evens, part);
+    expect.assign(total, kPoison);
+    std::fill(expect.begin(), expect.begin() + kLen, 0);
+    for (int pe = 0; pe < n; pe += 2) {
+      const std::vector<std::uint64_t> v = theirs(pe);
+      for (std::size_t i = 0; i < kLen; ++i) expect[i] += v[i];
+    }
+    EXPECT_EQ(dst.to_vector(), expect) << "evens reduce<sum>";
+  } else {
+    try {
+      dst.reduce<Op::sum>(evens, part);
+      FAIL() << "no exception";
+    } catch (const Error &e) {
+      EXPECT_EQ(e.status(), NVSHMEMX_ERROR_INVALID_VALUE);
+      EXPECT_EQ(e.call(), "SymmetricBuffer::reduce");
+    }
+  }
+  evens.reset();
+  rt.barrier_all();
+
+  // Misuse is refused on every PE alike, before any communication.
+  auto refused = [](const std::function<void()> &call, const char *name) {
+    try {
+      call();
+      ADD_FAILURE() << name << ": no exception";
+    } catch (const Error &e) {
+      EXPECT_EQ(e.status(), NVSHMEMX_ERROR_INVALID_VALUE) << name;
+      EXPECT_EQ(e.call(), name);
+    }
+  };
+  auto one = SymmetricBuffer<std::uint64_t>::allocate(rt, 1);
+  refused([&] { one.broadcast(Team::world(), part, 0); }, "SymmetricBuffer::broadcast");
+  refused([&] { dst.fcollect(Team::world(), dst); }, "SymmetricBuffer::fcollect");
+  refused([&] { one.fcollect(Team::world(), part); }, "SymmetricBuffer::fcollect");
+  refused([&] { one.reduce<Op::sum>(Team::world(), part); }, "SymmetricBuffer::reduce");
+  refused([&] { dst.alltoall(Team::world(), dst); }, "SymmetricBuffer::alltoall");
+  refused([&] { one.reducescatter<Op::sum>(Team::world(), src); }, "SymmetricBuffer::reducescatter");
+  if (n > 1) refused([&] { dst.alltoall(Team::world(), part); }, "SymmetricBuffer::alltoall");  // 257: not n blocks
+  refused([&] { dst.broadcast(Team(), 0); }, "SymmetricBuffer::broadcast");
+  rt.barrier_all();
+}
+
+// A type outside the collective table goes through the byte forms (broadcastmem, fcollectmem,
+// alltoallmem), as members and as the Team generics.
+struct Record {
+  std::uint32_t id;
+  std::uint16_t a, b;
+};
+bool operator==(const Record &x, const Record &y) {
+  return x.id == y.id && x.a == y.a && x.b == y.b;
+}
+
+TEST(Collectives, ByteFormsForOtherTypes) {
+  static_assert(!nvshmem::is_collective_type<Record>, "Record is outside the collective table");
+  Runtime rt = Runtime::init();
+  const int me = rt.my_pe(), n = rt.n_pes();
+  constexpr std::size_t kLen = 5;
+  auto record = [](int pe, std::size_t i) {
+    return Record{static_cast<std::uint32_t>(pe * 1000 + i), static_cast<std::uint16_t>(pe),
+                  static_cast<std::uint16_t>(i * 3 + 1)};
+  };
+  std::vector<Record> mine(kLen * n);
+  for (std::size_t i = 0; i < mine.size(); ++i) mine[i] = record(me, i);
+  auto src = SymmetricBuffer<Record>::allocate(rt, kLen * n);
+  auto dst = SymmetricBuffer<Record>::allocate(rt, kLen * n);
+  src.copy_from_host(mine);
+  const std::vector<Record> poison(kLen * n, Record{0xffffffffu, 0xffff, 0xffff});
+  dst.copy_from_host(poison);
+  rt.barrier_all();
+
+  dst.alltoall(Team::world(), src);
+  std::vector<Record> expect;
+  for (int pe = 0; pe < n; ++pe)
+    for (std::size_t i = 0; i < kLen; ++i) expect.push_back(record(pe, me * kLen + i));
+  EXPECT_EQ(dst.to_vector(), expect) << "alltoall (alltoallmem)";
+
+  rt.barrier_all();
+  dst.broadcast(Team::world(), src, n - 1);
+  expect.clear();
+  for (std::size_t i = 0; i < kLen * n; ++i) expect.push_back(record(n - 1, i));
+  EXPECT_EQ(dst.to_vector(), expect) << "broadcast (broadcastmem)";
+
+  rt.barrier_all();
+  nvshmem::fcollectmem(Team::world(), dst.data(), src.data(), kLen * sizeof(Record));
+  expect.clear();
+  for (int pe = 0; pe < n; ++pe)
+    for (std::size_t i = 0; i < kLen; ++i) expect.push_back(record(pe, i));
+  EXPECT_EQ(dst.to_vector(), expect) << "fcollectmem(Team, ...)";
+  rt.barrier_all();
+}
+
+// put_signal_on_stream needs the heap in GPU memory (tests/cpp/test_cpp_gpu.cu moves data with it);
+// its argument checks come first and run everywhere.
+TEST(Buffer, PutSignalOnStreamChecksItsArguments) {
+  Runtime rt = Runtime::init();
+  const int n = rt.n_pes();
+  auto data = SymmetricBuffer<float>::allocate(rt, 8);
+  auto signals = SymmetricBuffer<std::uint64_t>::zeroed(rt, 2);
+  const std::vector<float> local(8, 1.0f);
+  cudaStream_t stream = nullptr;
+  auto expect_refused = [](const std::function<void()> &call, const char *name) {
+    try {
+      call();
+      ADD_FAILURE() << "no exception";
+    } catch (const Error &e) {
+      EXPECT_EQ(e.status(), NVSHMEMX_ERROR_INVALID_VALUE);
+      EXPECT_EQ(e.call(), name);
+    }
+  };
+  expect_refused([&] { data.put_signal_on_stream(0, local.data(), 4, signals, 2, 1, NVSHMEM_SIGNAL_SET, stream); },
+                 "SymmetricBuffer::put_signal_on_stream");
+  expect_refused([&] { data.put_signal_on_stream(n, local.data(), 4, signals, 0, 1, NVSHMEM_SIGNAL_SET, stream); },
+                 "SymmetricBuffer::put_signal_on_stream");
+  expect_refused(
+      [&] { data.put_signal_nbi_on_stream(0, local.data(), 8, signals, 0, 1, NVSHMEM_SIGNAL_ADD, stream, 1); },
+      "SymmetricBuffer::put_signal_nbi_on_stream");
+  rt.barrier_all();
 }
 
 }  // namespace
