@@ -70,7 +70,7 @@ if [ $run_sanitizer = 1 ]; then
     row "  $1 $(basename "$2")" "$([ $rc = 0 ] && echo 'no errors' || echo "rc=$rc")"
   }
   for t in ${sanitize_list:-tests/gpu/test_device_api tests/gpu/test_device_rdc tests/gpu/test_device_p2p \
-           tests/gpu/test_device_coll tests/gpu/test_device_coll_reduce tests/cpp/test_cpp_gpu examples/ring}; do
+           tests/gpu/test_device_coll tests/gpu/test_device_coll_reduce tests/gpu/test_device_tile tests/cpp/test_cpp_gpu examples/ring}; do
     [ -x "$BUILD/$t" ] && sanitize memcheck "$t"
   done
   [ -z "$sanitize_list" ] && sanitize racecheck tests/gpu/test_device_p2p
