@@ -1,7 +1,8 @@
-// The C++ layer on a GPU, 2 PEs under nvshmrun: device views in kernels (block-scope puts, atomics),
-// SymmetricBuffer stream forms, and a kernel compiled at run time by NVRTC, loaded through the driver
-// API and registered with Runtime::register_module, the registration outliving the Runtime handle
-// and the buffer. Exits 77 (skipped) without a GPU.
+// The C++ layer on a GPU, 2 PEs under nvshmrun: device views in kernels (block-scope puts, atomics,
+// put-with-signal), SymmetricBuffer stream forms and collective members, a team from a unique id used
+// by a kernel (byte-form collectives by scope), and a kernel compiled at run time by NVRTC, loaded
+// through the driver API and registered with Runtime::register_module, the registration outliving the
+// Runtime handle and the buffer. Exits 77 (skipped) without a GPU.
 // `test_cpp_gpu --nvrtc-compile-only` compiles the NVRTC kernel and exits (no GPU needed).
 #include <cuda.h>
 #include <cuda_runtime.h>
@@ -230,6 +231,147 @@ TEST(CppGpu, DeviceCollectivesAndStreamCollectives) {
   CUDA_CHECK(cudaStreamSynchronize(stream));
   EXPECT_EQ(out.to_vector(), expect_all);
   CUDA_CHECK(cudaStreamDestroy(stream));
+  rt.barrier_all();
+}
+
+// SymmetricBuffer::put_signal_on_stream / put_signal_nbi_on_stream around the ring (a put then a
+// stream wait for the signal), then every collective member in its blocking and stream forms.
+TEST(CppGpu, BufferPutSignalAndCollectiveMembers) {
+  Runtime rt = Runtime::init();
+  const int me = rt.my_pe(), n = rt.n_pes(), right = (me + 1) % n, left = (me + n - 1) % n;
+  constexpr int kLen = 2000;
+  auto src = SymmetricBuffer<int>::allocate(rt, static_cast<std::size_t>(kLen) * n);
+  auto dst = SymmetricBuffer<int>::allocate(rt, static_cast<std::size_t>(kLen) * n);
+  auto part = SymmetricBuffer<int>::allocate(rt, kLen);
+  auto sig = SymmetricBuffer<uint64_t>::zeroed(rt, 2);
+  auto theirs = [&](int pe) { return random_ints(kLen * n, pe + 100); };
+  src.copy_from_host(theirs(me));
+  part.copy_from_host(theirs(me).data(), kLen);
+  const std::vector<int> poison(static_cast<std::size_t>(kLen) * n, -1);
+  dst.copy_from_host(poison);
+  rt.barrier_all();
+  cudaStream_t stream;
+  CUDA_CHECK(cudaStreamCreate(&stream));
+
+  // First half blocking, second half nbi at offset kLen / 2; each signal ADDs 1 to word 1.
+  dst.put_signal_on_stream(right, src.data(), kLen / 2, sig, 1, 1, NVSHMEM_SIGNAL_ADD, stream);
+  dst.put_signal_nbi_on_stream(right, src.data() + kLen / 2, kLen / 2, sig, 1, 1, NVSHMEM_SIGNAL_ADD, stream, kLen / 2);
+  nvshmem::signal_wait_until_on_stream(sig.data() + 1, NVSHMEM_CMP_EQ, 2, stream);
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  std::vector<int> got = dst.to_vector();
+  const std::vector<int> from_left = theirs(left);
+  for (int i = 0; i < kLen; ++i) ASSERT_EQ(got[i], from_left[i]) << "put_signal element " << i;
+  EXPECT_EQ(got[kLen], -1) << "nothing past the put";
+  EXPECT_EQ(sig.signal_fetch(1), 2u);
+  rt.barrier_all();
+
+  std::vector<int> expect(static_cast<std::size_t>(kLen) * n, 0);
+  for (int pe = 0; pe < n; ++pe) {
+    const std::vector<int> v = theirs(pe);
+    for (std::size_t i = 0; i < expect.size(); ++i) expect[i] += v[i];
+  }
+  dst.reduce<nvshmem::Op::sum>(nvshmem::Team::world(), src);  // blocking, heap in GPU memory
+  EXPECT_EQ(dst.to_vector(), expect) << "reduce<sum>";
+  dst.reduce_on_stream<nvshmem::Op::max>(nvshmem::Team::world(), src, stream);
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  std::fill(expect.begin(), expect.end(), 0);
+  for (int pe = 0; pe < n; ++pe) {
+    const std::vector<int> v = theirs(pe);
+    for (std::size_t i = 0; i < expect.size(); ++i) expect[i] = std::max(expect[i], v[i]);
+  }
+  EXPECT_EQ(dst.to_vector(), expect) << "reduce_on_stream<max>";
+  dst.broadcast_on_stream(nvshmem::Team::world(), src, n - 1, stream);
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  EXPECT_EQ(dst.to_vector(), theirs(n - 1)) << "broadcast_on_stream";
+  dst.fcollect_on_stream(nvshmem::Team::world(), part, stream);
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  expect.clear();
+  for (int pe = 0; pe < n; ++pe) {
+    const std::vector<int> v = theirs(pe);
+    expect.insert(expect.end(), v.begin(), v.begin() + kLen);
+  }
+  EXPECT_EQ(dst.to_vector(), expect) << "fcollect_on_stream";
+  dst.alltoall_on_stream(nvshmem::Team::world(), src, stream);
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  expect.clear();
+  for (int pe = 0; pe < n; ++pe) {
+    const std::vector<int> v = theirs(pe);
+    expect.insert(expect.end(), v.begin() + me * kLen, v.begin() + (me + 1) * kLen);
+  }
+  EXPECT_EQ(dst.to_vector(), expect) << "alltoall_on_stream";
+  rt.barrier_all();
+  dst.copy_from_host(poison);
+  rt.barrier_all();
+  dst.reducescatter_on_stream<nvshmem::Op::min>(nvshmem::Team::world(), src, stream);
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  got = dst.to_vector();
+  std::vector<int> mins(theirs(0).begin() + me * kLen, theirs(0).begin() + (me + 1) * kLen);
+  for (int pe = 1; pe < n; ++pe) {
+    const std::vector<int> v = theirs(pe);
+    for (int i = 0; i < kLen; ++i) mins[i] = std::min(mins[i], v[me * kLen + i]);
+  }
+  for (int i = 0; i < kLen; ++i) ASSERT_EQ(got[i], mins[i]) << "reducescatter_on_stream<min> element " << i;
+  EXPECT_EQ(got[kLen], -1) << "nothing past this PE's block";
+  CUDA_CHECK(cudaStreamDestroy(stream));
+  rt.barrier_all();
+}
+
+// A team from a unique id (every PE, reverse order) used in a kernel: DeviceView::put_signal by a
+// block to the team's next member, then byte-form collectives by scope (fcollectmem by the block,
+// broadcastmem by a warp) over the team.
+__global__ void unique_team_kernel(nvshmem_team_t team, DeviceView<int> dst, DeviceView<int> src,
+                                   DeviceView<uint64_t> sig, DeviceView<int> gathered, DeviceView<int> bcast,
+                                   DeviceView<int> rc) {
+  const int idx = nvshmem_team_my_pe(team), size = nvshmem_team_n_pes(team);
+  const int next = nvshmem_team_translate_pe(team, (idx + 1) % size, NVSHMEM_TEAM_WORLD);
+  dst.put_signal<nvshmem::block>(next, src.data(), src.size(), sig, 0, 7, NVSHMEM_SIGNAL_SET);
+  if (threadIdx.x == 0) (void)sig.signal_wait_until(0, NVSHMEM_CMP_EQ, 7);
+  __syncthreads();
+  int r = nvshmem::device::fcollectmem<nvshmem::block>(team, gathered.data(), src.data(), src.bytes());
+  if (threadIdx.x < 32)
+    r |= nvshmem::device::broadcastmem<nvshmem::warp>(team, bcast.data(), src.data(), src.bytes(), 0);
+  if (threadIdx.x == 0) rc[0] = r;
+}
+
+TEST(CppGpu, UniqueTeamFromAnIdInAKernel) {
+  Runtime rt = Runtime::init();
+  const int me = rt.my_pe(), n = rt.n_pes();
+  constexpr int kLen = 1500;
+  auto word = SymmetricBuffer<uint64_t>::zeroed(rt, 1);
+  if (me == 0) word.p(me, 0, nvshmem::TeamUniqueId::generate().raw());
+  word.broadcast(nvshmem::Team::world(), 0);
+  nvshmem::UniqueTeam team = nvshmem::UniqueTeam::init(nvshmem::TeamUniqueId(word.g(me, 0)), n, n - 1 - me);
+  ASSERT_EQ(team->my_pe(), n - 1 - me);
+  EXPECT_EQ(team->config().uniqueid, word.g(me, 0));
+
+  auto src = SymmetricBuffer<int>::allocate(rt, kLen);
+  auto dst = SymmetricBuffer<int>::allocate(rt, kLen);
+  auto sig = SymmetricBuffer<uint64_t>::zeroed(rt, 1);
+  auto gathered = SymmetricBuffer<int>::allocate(rt, static_cast<std::size_t>(kLen) * n);
+  auto bcast = SymmetricBuffer<int>::allocate(rt, kLen);
+  auto rc = SymmetricBuffer<int>::zeroed(rt, 1);
+  src.copy_from_host(random_ints(kLen, me + 500));
+  const std::vector<int> poison(static_cast<std::size_t>(kLen) * n, -1);
+  dst.copy_from_host(poison.data(), kLen);
+  gathered.copy_from_host(poison);
+  bcast.copy_from_host(poison.data(), kLen);
+  rt.barrier_all();
+  unique_team_kernel<<<1, 256>>>(team->handle(), dst.view(), src.view(), sig.view(), gathered.view(), bcast.view(),
+                                 rc.view());
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaDeviceSynchronize());
+  rt.barrier_all();
+  EXPECT_EQ(rc.to_vector()[0], 0);
+  // Team index i is world PE n-1-i; this PE (index n-1-me) got the data of index n-2-me, PE me+1.
+  EXPECT_EQ(dst.to_vector(), random_ints(kLen, (me + 1) % n + 500)) << "put_signal from the previous member";
+  EXPECT_EQ(sig.signal_fetch(0), 7u);
+  std::vector<int> expect;
+  for (int i = 0; i < n; ++i) {
+    const std::vector<int> v = random_ints(kLen, n - 1 - i + 500);
+    expect.insert(expect.end(), v.begin(), v.end());
+  }
+  EXPECT_EQ(gathered.to_vector(), expect) << "fcollectmem in team order";
+  EXPECT_EQ(bcast.to_vector(), random_ints(kLen, n - 1 + 500)) << "broadcastmem from team index 0";
   rt.barrier_all();
 }
 
