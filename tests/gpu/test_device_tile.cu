@@ -40,10 +40,10 @@ __device__ bool group_leader() {
   return S == kThread ? true : S == kWarp ? threadIdx.x == 32 : S == kWarpgroup ? threadIdx.x == 128 : threadIdx.x == 0;
 }
 
-enum Kind { kReduce, kRooted, kAllgather, kBroadcast, kPut, kGet };
+enum Kind { kReduce, kRooted, kAllgather, kBroadcast, kPut, kGet, kAllreduce };
 enum Op { kSum, kMax, kMin };
 const char *kind_name(Kind k) {
-  static const char *names[] = {"reduce", "rooted_reduce", "allgather", "broadcast", "put", "get"};
+  static const char *names[] = {"reduce", "rooted_reduce", "allgather", "broadcast", "put", "get", "allreduce"};
   return names[k];
 }
 const char *op_name(Op o) {
@@ -174,6 +174,21 @@ __device__ int call(nvshmem_team_t team, ST s, DT d, C st, C bd, int root, int p
       TILE_BY_SCOPE(rc, tile_min_reduce, COLL_TARGS, team, s, d, st, bd, root, 0)
     else
       TILE_BY_SCOPE(rc, tile_min_reduce, COLL_TARGS, team, s, d, st, bd, uint64_t{0})
+  } else if constexpr (K == kAllreduce && O == kSum) {
+    if (two_shot)
+      TILE_BY_SCOPE(rc, tile_sum_allreduce, COLL_TARGS, team, s, d, st, bd, root, 0)
+    else
+      TILE_BY_SCOPE(rc, tile_sum_allreduce, COLL_TARGS, team, s, d, st, bd, uint64_t{0})
+  } else if constexpr (K == kAllreduce && O == kMax) {
+    if (two_shot)
+      TILE_BY_SCOPE(rc, tile_max_allreduce, COLL_TARGS, team, s, d, st, bd, root, 0)
+    else
+      TILE_BY_SCOPE(rc, tile_max_allreduce, COLL_TARGS, team, s, d, st, bd, uint64_t{0})
+  } else if constexpr (K == kAllreduce && O == kMin) {
+    if (two_shot)
+      TILE_BY_SCOPE(rc, tile_min_allreduce, COLL_TARGS, team, s, d, st, bd, root, 0)
+    else
+      TILE_BY_SCOPE(rc, tile_min_allreduce, COLL_TARGS, team, s, d, st, bd, uint64_t{0})
   } else if constexpr (K == kRooted && O == kSum) {
     TILE_BY_SCOPE(rc, tile_sum_rooted_reduce, COLL_TARGS, team, s, d, st, bd, root, 0)
   } else if constexpr (K == kRooted && O == kMax) {
@@ -359,7 +374,7 @@ void run_case(Geom g, int root, nvshmem_team_t team = NVSHMEM_TEAM_WORLD) {
             di += static_cast<long long>(c[d]) * g.dstride[d];
           }
           if (!inside) continue;
-          if (K == kReduce || (K == kRooted && my_index == root)) {
+          if (K == kReduce || K == kAllreduce || (K == kRooted && my_index == root)) {
             T acc = in[world_pe(0)][si];
             for (int m = 1; m < size; ++m) acc = host_combine<T>(O, acc, in[world_pe(m)][si]);
             expected[di] = acc;
@@ -375,7 +390,8 @@ void run_case(Geom g, int root, nvshmem_team_t team = NVSHMEM_TEAM_WORLD) {
           }
         }
   }
-  const std::string what = std::string(kind_name(K)) + (K <= kRooted ? std::string("/") + op_name(O) : "") + " " +
+  const std::string what = std::string(kind_name(K)) +
+                           (K <= kRooted || K == kAllreduce ? std::string("/") + op_name(O) : "") + " " +
                            scope_name(S) + " " + type_name(T{}) + " algo " + std::to_string(static_cast<int>(A)) + " " +
                            g.name + (Clip ? "" : " unclipped") + (Static ? " ConstInt shape" : "") + " root " +
                            std::to_string(root) + " team " + std::to_string(team) + " on PE " + std::to_string(me);
@@ -457,6 +473,18 @@ TEST(TileReduce, ConstIntShape) {
 TEST(TileReduce, TeamOfOnePe) {
   run_case<kReduce, kBlock, float, kSum, kOneShotPull>(col_major(), 0, NVSHMEMX_TEAM_SAME_MYPE_NODE);
   run_case<kReduce, kBlock, float, kMax, kTwoShotPush>(row_major(), 0, NVSHMEMX_TEAM_SAME_MYPE_NODE);
+}
+
+// NVSHMEM 3.4.5's name of the all-reduce (tile_<op>_allreduce): every op and scope, both overloads.
+TEST(TileAllreduce, Nvshmem345Names) {
+  for (const Geom &g : {col_major(), row_major()}) {
+    run_case<kAllreduce, kThread, float, kSum, kOneShotPull>(g, 0);
+    run_case<kAllreduce, kWarp, float, kMax, kOneShotPull>(g, 0);
+    run_case<kAllreduce, kWarpgroup, half, kMin, kTwoShotPush>(g, 0);
+    run_case<kAllreduce, kBlock, half, kSum, kTwoShotPush>(g, 0);
+    run_case<kAllreduce, kBlock, float, kMax, kTwoShotPull>(g, 0);
+    run_case<kAllreduce, kWarp, float, kMin, kOneShotPush>(g, 0);
+  }
 }
 
 // Rooted reduce: every root, every op and scope, one-shot and two-shot.

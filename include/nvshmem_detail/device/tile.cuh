@@ -395,6 +395,27 @@ NVSHM_TILE_SCOPES(NVSHM_TILE_REDUCE_DEF, max)
 NVSHM_TILE_SCOPES(NVSHM_TILE_REDUCE_DEF, min)
 #undef NVSHM_TILE_REDUCE_DEF
 
+/* tile_{sum,max,min}_allreduce[_warp|_warpgroup|_block]: NVSHMEM 3.4.5's name of the same all-reduce
+ * (3.5 renamed it tile_<op>_reduce); same arguments, both overloads, same algorithms. */
+#define NVSHM_TILE_ALLREDUCE_DEF(SUFFIX, SCOPE, OP)                                                            \
+  NVSHM_TILE_TEMPLATE(tile_coll_algo_t)                                                                        \
+  __device__ inline int tile_##OP##_allreduce##SUFFIX(nvshmem_team_t team, src_tensor_t src, dst_tensor_t dst, \
+                                                      tuple_t start_coord, tuple_t boundary, int root,         \
+                                                      uint64_t flag) {                                         \
+    return tile_##OP##_reduce##SUFFIX<src_tensor_t, dst_tensor_t, tuple_t, algo>(team, src, dst, start_coord,  \
+                                                                                 boundary, root, flag);        \
+  }                                                                                                            \
+  NVSHM_TILE_TEMPLATE(tile_coll_algo_t)                                                                        \
+  __device__ inline int tile_##OP##_allreduce##SUFFIX(nvshmem_team_t team, src_tensor_t src, dst_tensor_t dst, \
+                                                      tuple_t start_coord, tuple_t boundary, uint64_t flag) {  \
+    return tile_##OP##_reduce##SUFFIX<src_tensor_t, dst_tensor_t, tuple_t, algo>(team, src, dst, start_coord,  \
+                                                                                 boundary, flag);              \
+  }
+NVSHM_TILE_SCOPES(NVSHM_TILE_ALLREDUCE_DEF, sum)
+NVSHM_TILE_SCOPES(NVSHM_TILE_ALLREDUCE_DEF, max)
+NVSHM_TILE_SCOPES(NVSHM_TILE_ALLREDUCE_DEF, min)
+#undef NVSHM_TILE_ALLREDUCE_DEF
+
 /* tile_{sum,max,min}_rooted_reduce[_warp|_warpgroup|_block] (NVSHMEM docs: TILE_REDUCTIONS):
  * reduction of one tile over `team` into the dst tile of team member `root` only; every member
  * calls it with the same root; the other members' dst tiles are not written. Returns 0; complete
