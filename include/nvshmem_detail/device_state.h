@@ -22,7 +22,7 @@
  * with an illegal address instead of touching this PE's own memory, and the hot path needs no
  * branch (docs/device-state.md). */
 #define NVSHM_HEAP_BASE_MASK ((uintptr_t)0xdead000000000000ull)
-#define NVSHM_DEVICE_STATE_VERSION ((1u << 16) + (unsigned)sizeof(struct nvshm_device_state))
+#define NVSHM_DEVICE_STATE_VERSION ((2u << 16) + (unsigned)sizeof(struct nvshm_device_state))
 
 /* One team as device code sees it; docs/teams.md. src/team fills the table at init and whenever a
  * team is created or destroyed, while no kernel of this PE uses that slot. */
@@ -36,10 +36,15 @@ struct nvshm_team_device {
   uint64_t *sync_epoch; /* local, NVSHM_TEAM_EPOCH_WORDS words (zero at creation) */
   char *scratch;        /* symmetric collective scratch of scratch_bytes (NVSHMEM_REDUCE_SCRATCH_SIZE) */
   size_t scratch_bytes;
+  uint64_t *part_flags; /* symmetric, inside sync_flags' words: NVSHM_TEAM_ONE_SHOT_PARTS * size round words
+                           of the one-shot reductions, one row of size words per part (block) */
 };
+/* Most parts (blocks) of one one-shot reduction on a stream. */
+#define NVSHM_TEAM_ONE_SHOT_PARTS 32
 /* Per team slot: the symmetric synchronisation words (n_pes = world size) and local epoch counters.
- * Collectives own their layout (include/nvshmem_detail/device/collectives.cuh). */
-#define NVSHM_TEAM_SYNC_WORDS(n_pes) (4 * (size_t)(n_pes) + 64)
+ * Collectives own their layout (include/nvshmem_detail/device/collectives.cuh); the host collectives
+ * use words [2 n_pes + 32, 4 n_pes + 64), part_flags starts at word 4 n_pes + 64. */
+#define NVSHM_TEAM_SYNC_WORDS(n_pes) ((4 + NVSHM_TEAM_ONE_SHOT_PARTS) * (size_t)(n_pes) + 64)
 #define NVSHM_TEAM_EPOCH_WORDS 16
 
 struct nvshm_device_state {

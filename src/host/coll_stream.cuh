@@ -4,6 +4,7 @@
 // a CUDA graph can capture them. The reductions are instantiated in four translation units
 // (coll_stream_reduce_*.cu) to keep each one's compile time down.
 #pragma once
+#include <algorithm>
 #include <cuda_runtime.h>
 
 #include "cuda/driver.hpp"
@@ -39,7 +40,10 @@ int stream_reduce(const char *call, nvshmem_team_t team, T *dest, const T *sourc
   const Runtime &rt = coll_stream_check(call, team, dest, bytes, source, bytes);
   ContextGuard guard(rt.context);
   const size_t one_shot_max = rt.env.reduce_one_shot_max;
-  const int blocks = bytes <= one_shot_max ? 1 : coll_blocks(rt, bytes);
+  // One-shot (when the scratch slot also holds it, which the kernel checks): at most
+  // NVSHM_TEAM_ONE_SHOT_PARTS blocks, each with a round of its own; two-shot: any number.
+  const int blocks =
+      bytes <= one_shot_max ? std::min(coll_blocks(rt, bytes), NVSHM_TEAM_ONE_SHOT_PARTS) : coll_blocks(rt, bytes);
   coll_reduce_kernel<Op, T><<<blocks, kCollThreads, 0, stream>>>(team, dest, source, count, scatter, one_shot_max);
   coll_check_launch(call);
   return 0;

@@ -141,6 +141,7 @@ Status TeamTable::write_device_entry(int slot) {
     d.world_pes = pes;
   }
   d.sync_flags = sync_flags(slot);
+  d.part_flags = d.sync_flags + 4 * static_cast<std::size_t>(n_pes_) + 64;  // NVSHM_TEAM_SYNC_WORDS's last part
   d.sync_epoch =
       reinterpret_cast<uint64_t *>(pool_ + l.epochs) + static_cast<std::size_t>(slot) * NVSHM_TEAM_EPOCH_WORDS;
   d.scratch = pool_ + l.scratch + static_cast<std::size_t>(slot) * l.scratch_stride;

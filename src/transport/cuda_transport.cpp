@@ -3,6 +3,7 @@
 // complete at quiet(); fence is free because the stream executes in order.
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <mutex>
 
 #include "common/log.hpp"
@@ -33,6 +34,7 @@ class CudaTransport final : public Transport {
   Status put_nbi(void *remote, const void *local, std::size_t bytes) override { return async(remote, local, bytes); }
   Status get_nbi(void *local, const void *remote, std::size_t bytes) override { return async(local, remote, bytes); }
   Status quiet() override {
+    pending_.store(false);  // before the wait: work issued during it sets the flag again
     NVSHM_CU(kWhere, cuStreamSynchronize(stream_));
     return Status::ok;
   }
@@ -69,6 +71,7 @@ class CudaTransport final : public Transport {
   }
 
   Status order_stream(cudaStream_t stream) override {
+    if (!pending_.load()) return Status::ok;  // every copy issued so far has completed
     CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
     NVSHM_CU(kWhere, cuStreamIsCapturing(reinterpret_cast<CUstream>(stream), &capture));
     if (capture != CU_STREAM_CAPTURE_STATUS_NONE) return Status::ok;  // graphs hold no host-issued work
@@ -105,6 +108,7 @@ class CudaTransport final : public Transport {
   static CUdeviceptr addr(const void *p) { return reinterpret_cast<CUdeviceptr>(p); }
   Status async(void *dst, const void *src, std::size_t bytes) {
     NVSHM_CU(kWhere, cuMemcpyAsync(addr(dst), addr(src), bytes, stream_));
+    pending_.store(true);  // after the copy is issued, so that a quiet clearing the flag covers it
     return Status::ok;
   }
   Status blocking(void *dst, const void *src, std::size_t bytes) {
@@ -114,6 +118,7 @@ class CudaTransport final : public Transport {
 
   CUstream stream_ = nullptr;
   CUevent event_ = nullptr;
+  std::atomic<bool> pending_{false};  // copies issued on stream_ since the last quiet (order_stream)
   std::mutex mutex_;
   std::mutex atomic_mutex_;     // one result word
   uint64_t *result_ = nullptr;  // mapped pinned host memory the atomic kernel writes the old value to

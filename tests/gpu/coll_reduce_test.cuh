@@ -127,18 +127,21 @@ void check_pair(nvshmem_team_t team, Mode mode, size_t n, bool scatter) {
         close<T>);
 }
 
-// Sizes: one element, an odd count (tails), one past the one-shot limit (the two-shot path), and in
-// block scope and on a stream a size that takes several blocks.
+// Sizes: one element, an odd count (tails); in block scope and on a stream also 40 KiB (one-shot; on a
+// stream split over several blocks, each with its own round; also replayed in a graph), one past both one-shot limits
+// (128 KiB on a stream, 64 KiB in the device API: the two-shot path) and a size that takes many blocks.
 template <class P>
 void check_all() {
   using T = typename P::type;
-  const size_t two_shot = (size_t{64} << 10) / sizeof(T) + 5;
+  const size_t several_blocks = (size_t{40} << 10) / sizeof(T) + 3;
+  const size_t two_shot = (size_t{128} << 10) / sizeof(T) + 5;
   const size_t large = (size_t{1} << 20) / sizeof(T) + 7;
   for (bool scatter : {false, true})
     for (nvshmem_team_t team : teams())
       for (Mode mode : kModes)
-        for (size_t n : {size_t{1}, size_t{301}, two_shot, large})
-          if ((n != large && n != two_shot) || mode == kBlock || mode == kStream) check_pair<P>(team, mode, n, scatter);
+        for (size_t n : {size_t{1}, size_t{301}, several_blocks, two_shot, large})
+          if (n <= 301 || mode == kBlock || mode == kStream || (mode == kGraph && n == several_blocks))
+            check_pair<P>(team, mode, n, scatter);
 }
 
 }  // namespace coll_reduce_test

@@ -11,8 +11,9 @@
  * runs the closing round, so no block waits for another to be resident.
  *
  * Words of a team slot used here (nvshm_team_device): sync_flags[0, size) the round words, word i
- * written only by team member i; sync_epoch[0] the round counter, sync_epoch[1] (low 32 bits) the
- * block arrival counter of multi-block kernels. */
+ * written only by team member i; part_flags the round words of one-shot reductions, a row of size
+ * words per part, so that each block of an on-stream kernel runs its own round; sync_epoch[0] the
+ * round counter, sync_epoch[1] (low 32 bits) the block arrival counter of multi-block kernels. */
 #ifndef NVSHMEM_DETAIL_DEVICE_COLLECTIVES_CUH
 #define NVSHMEM_DETAIL_DEVICE_COLLECTIVES_CUH
 
@@ -107,25 +108,26 @@ __device__ __forceinline__ bool finish_parts(const nvshm_team_device &t, Parts p
   return from_rank0<S>(last) != 0;
 }
 
-/* Raise this member's word on every other member to `epoch` (release: the group's earlier stores
- * are visible to whoever sees it). Idempotent: the words only grow. */
+/* Raise this member's word (words[my_pe]) on every other member to `epoch` (release: the group's
+ * earlier stores are visible to whoever sees it). Idempotent: the words only grow. */
 template <Scope S>
-__device__ __forceinline__ void signal_members(const nvshm_team_device &t, uint64_t epoch) {
+__device__ __forceinline__ void signal_members(const nvshm_team_device &t, uint64_t *words, uint64_t epoch) {
   Group<S>::sync();
   for (int j = Group<S>::rank(); j < t.size; j += Group<S>::size())
-    if (j != t.my_pe) max_release(member_address(t, t.sync_flags + t.my_pe, j), epoch);
+    if (j != t.my_pe) max_release(member_address(t, words + t.my_pe, j), epoch);
 }
 /* Wait until every other member's word here reaches `epoch` (acquire), then sync the group. */
 template <Scope S>
-__device__ __forceinline__ void wait_members(const nvshm_team_device &t, uint64_t epoch) {
+__device__ __forceinline__ void wait_members(const nvshm_team_device &t, uint64_t *words, uint64_t epoch) {
   for (int j = Group<S>::rank(); j < t.size; j += Group<S>::size())
-    if (j != t.my_pe) wait_until<uint64_t>(t.sync_flags + j, NVSHMEM_CMP_GE, epoch);
+    if (j != t.my_pe) wait_until<uint64_t>(words + j, NVSHMEM_CMP_GE, epoch);
   Group<S>::sync();
 }
+/* One round on the team's round words, or on another row of words (part_flags). */
 template <Scope S>
-__device__ __forceinline__ void round(const nvshm_team_device &t, uint64_t epoch) {
-  signal_members<S>(t, epoch);
-  wait_members<S>(t, epoch);
+__device__ __forceinline__ void round(const nvshm_team_device &t, uint64_t epoch, uint64_t *words = nullptr) {
+  signal_members<S>(t, words ? words : t.sync_flags, epoch);
+  wait_members<S>(t, words ? words : t.sync_flags, epoch);
 }
 
 /* barrier (quiet first) and team_sync: one round. */
@@ -157,7 +159,9 @@ __device__ __forceinline__ void push_round(const nvshm_team_device &t, Parts p, 
   part_slice(nbytes, 16, p, &begin, &end);
   if (begin < end) {
     for (int k = 0; k < t.size; ++k) {
-      const int j = (t.my_pe + k) % t.size; /* start at a different member on each PE */
+      /* Start at a different member on each PE and in each part, so that the parts' local copies
+       * run beside other parts' stores to peers instead of all before them. */
+      const int j = (t.my_pe + k + p.index) % t.size;
       const char *src = static_cast<const char *>(src_of(j));
       if (src) copy_bytes<S>(member_address(t, static_cast<char *>(dest_of(j)), j) + begin, src + begin, end - begin);
     }
@@ -306,30 +310,34 @@ __device__ __forceinline__ size_t scratch_slot_bytes(const nvshm_team_device &t)
   return t.scratch ? t.scratch_bytes / (2 * static_cast<size_t>(t.size)) / 16 * 16 : 0;
 }
 
-/* One-shot (one group): every member pushes what each member needs into that member's scratch slot,
- * one round, then every member reduces its slots locally into dest. `scatter`: member j needs block
- * j of source (reducescatter), else the whole source (reduce). The scratch half of epoch e is
- * rewritten at epoch e + 2 at the earliest, which no member reaches before every member finished
- * round e + 1, i.e. finished reading. */
+/* One-shot: every member pushes what each member needs into that member's scratch slot, one round,
+ * then every member reduces its slots locally into dest. `scatter`: member j needs block j of source
+ * (reducescatter), else the whole source (reduce). The parts of an on-stream kernel each move and
+ * reduce one slice, with a round of their own (part_flags row p.index), so no part waits for another
+ * part of its PE. The scratch half of epoch e is rewritten at epoch e + 2 at the earliest, which no
+ * member reaches before every member started collective e + 1 on the team, i.e. finished e. */
 template <Scope S, ROp Op, typename T>
 __device__ __forceinline__ void reduce_one_shot(const nvshm_team_device &t, T *dest, const T *source, size_t count,
-                                                bool scatter) {
-  const uint64_t epoch = take_epochs<S>(t, one_part(), 1);
+                                                bool scatter, Parts p) {
+  const uint64_t epoch = take_epochs<S>(t, p, 1);
   const size_t slot = scratch_slot_bytes(t);
   char *half = t.scratch + (epoch & 1) * slot * t.size;
-  auto part_of = [&](int j) { return source + (scatter ? static_cast<size_t>(j) * count : 0); };
-  for (int k = 1; k < t.size; ++k) {
-    const int j = (t.my_pe + k) % t.size;
-    copy_bytes<S>(member_address(t, half + static_cast<size_t>(t.my_pe) * slot, j), part_of(j), count * sizeof(T));
+  size_t begin, end;
+  part_slice(count, 16 / sizeof(T), p, &begin, &end);
+  auto part_of = [&](int j) { return source + (scatter ? static_cast<size_t>(j) * count : 0) + begin; };
+  auto slot_of = [&](int i) { return reinterpret_cast<T *>(half + static_cast<size_t>(i) * slot) + begin; };
+  if (begin < end) {
+    for (int k = 1; k < t.size; ++k) {
+      const int j = (t.my_pe + k) % t.size;
+      copy_bytes<S>(member_address(t, slot_of(t.my_pe), j), part_of(j), (end - begin) * sizeof(T));
+    }
+    round<S>(t, epoch, t.part_flags + static_cast<size_t>(p.index) * t.size);
+    reduce_range<S, Op, T>(
+        end - begin, t.size, [&](int i) { return i == t.my_pe ? part_of(i) : slot_of(i); }, 1,
+        [&](int) { return dest + begin; });
   }
-  round<S>(t, epoch);
-  reduce_range<S, Op, T>(
-      count, t.size,
-      [&](int i) {
-        return i == t.my_pe ? part_of(i) : reinterpret_cast<const T *>(half + static_cast<size_t>(i) * slot);
-      },
-      1, [&](int) { return dest; });
   Group<S>::sync();
+  finish_parts<S>(t, p, epoch);
 }
 
 /* Two-shot by loads (any size, any number of parts): round 1 says every source is ready; member j
@@ -364,8 +372,9 @@ template <Scope S, ROp Op, typename T>
 __device__ __forceinline__ int reduce(nvshmem_team_t team, T *dest, const T *source, size_t count, bool scatter,
                                       Parts p = one_part(), size_t one_shot_max = kOneShotMaxBytes) {
   const nvshm_team_device &t = team_or_trap(team);
-  if (p.count == 1 && count * sizeof(T) <= one_shot_max && count * sizeof(T) <= scratch_slot_bytes(t))
-    reduce_one_shot<S, Op, T>(t, dest, source, count, scatter);
+  if (p.count <= NVSHM_TEAM_ONE_SHOT_PARTS && count * sizeof(T) <= one_shot_max &&
+      count * sizeof(T) <= scratch_slot_bytes(t))
+    reduce_one_shot<S, Op, T>(t, dest, source, count, scatter, p);
   else
     reduce_two_shot<S, Op, T>(t, dest, source, count, scatter, p);
   return 0;
