@@ -305,7 +305,8 @@ TEST(CppGpu, BufferPutSignalAndCollectiveMembers) {
   dst.reducescatter_on_stream<nvshmem::Op::min>(nvshmem::Team::world(), src, stream);
   CUDA_CHECK(cudaStreamSynchronize(stream));
   got = dst.to_vector();
-  std::vector<int> mins(theirs(0).begin() + me * kLen, theirs(0).begin() + (me + 1) * kLen);
+  const std::vector<int> first = theirs(0);
+  std::vector<int> mins(first.begin() + me * kLen, first.begin() + (me + 1) * kLen);
   for (int pe = 1; pe < n; ++pe) {
     const std::vector<int> v = theirs(pe);
     for (int i = 0; i < kLen; ++i) mins[i] = std::min(mins[i], v[me * kLen + i]);
