@@ -36,15 +36,15 @@ struct nvshm_team_device {
   uint64_t *sync_epoch; /* local, NVSHM_TEAM_EPOCH_WORDS words (zero at creation) */
   char *scratch;        /* symmetric collective scratch of scratch_bytes (NVSHMEM_REDUCE_SCRATCH_SIZE) */
   size_t scratch_bytes;
-  uint64_t *part_flags; /* symmetric, inside sync_flags' words: NVSHM_TEAM_ONE_SHOT_PARTS * size round words
-                           of the one-shot reductions, one row of size words per part (block) */
+  uint64_t *part_flags; /* symmetric, inside sync_flags' words: NVSHM_TEAM_PART_ROWS rows of size round
+                           words, one row per part (block) of a collective */
 };
-/* Most parts (blocks) of one one-shot reduction on a stream. */
-#define NVSHM_TEAM_ONE_SHOT_PARTS 32
+/* Rows of part_flags: collectives of at most this many parts (blocks) give each part rounds of its own. */
+#define NVSHM_TEAM_PART_ROWS 128
 /* Per team slot: the symmetric synchronisation words (n_pes = world size) and local epoch counters.
  * Collectives own their layout (include/nvshmem_detail/device/collectives.cuh); the host collectives
  * use words [2 n_pes + 32, 4 n_pes + 64), part_flags starts at word 4 n_pes + 64. */
-#define NVSHM_TEAM_SYNC_WORDS(n_pes) ((4 + NVSHM_TEAM_ONE_SHOT_PARTS) * (size_t)(n_pes) + 64)
+#define NVSHM_TEAM_SYNC_WORDS(n_pes) ((4 + NVSHM_TEAM_PART_ROWS) * (size_t)(n_pes) + 64)
 #define NVSHM_TEAM_EPOCH_WORDS 16
 
 struct nvshm_device_state {

@@ -41,9 +41,9 @@ int stream_reduce(const char *call, nvshmem_team_t team, T *dest, const T *sourc
   ContextGuard guard(rt.context);
   const size_t one_shot_max = rt.env.reduce_one_shot_max;
   // One-shot (when the scratch slot also holds it, which the kernel checks): at most
-  // NVSHM_TEAM_ONE_SHOT_PARTS blocks, each with a round of its own; two-shot: any number.
+  // NVSHM_TEAM_PART_ROWS blocks, each with rounds of its own; two-shot: any number.
   const int blocks =
-      bytes <= one_shot_max ? std::min(coll_blocks(rt, bytes), NVSHM_TEAM_ONE_SHOT_PARTS) : coll_blocks(rt, bytes);
+      bytes <= one_shot_max ? std::min(coll_blocks(rt, bytes), NVSHM_TEAM_PART_ROWS) : coll_blocks(rt, bytes);
   coll_reduce_kernel<Op, T><<<blocks, kCollThreads, 0, stream>>>(team, dest, source, count, scatter, one_shot_max);
   coll_check_launch(call);
   return 0;

@@ -11,9 +11,10 @@
  * runs the closing round, so no block waits for another to be resident.
  *
  * Words of a team slot used here (nvshm_team_device): sync_flags[0, size) the round words, word i
- * written only by team member i; part_flags the round words of one-shot reductions, a row of size
- * words per part, so that each block of an on-stream kernel runs its own round; sync_epoch[0] the
- * round counter, sync_epoch[1] (low 32 bits) the block arrival counter of multi-block kernels. */
+ * written only by team member i; part_flags a row of size round words per part, so that each part
+ * (block) of an on-stream kernel runs rounds of its own with the same part of the other members;
+ * sync_epoch[0] the round counter, sync_epoch[1] (low 32 bits) the block arrival counter of
+ * multi-block kernels. */
 #ifndef NVSHMEM_DETAIL_DEVICE_COLLECTIVES_CUH
 #define NVSHMEM_DETAIL_DEVICE_COLLECTIVES_CUH
 
@@ -89,19 +90,22 @@ __device__ __forceinline__ uint64_t take_epochs(const nvshm_team_device &t, Part
   return from_rank0<S>(base) + 1;
 }
 
-/* Called by every part after its share of the work: true in the one part that arrives last (it then
- * sees every other part's stores and runs the closing round); the others may return. */
+/* Called by every part after its share of the work: true in the one part that arrives last, which
+ * advances the round counter to `last_epoch`; the others may return. `publish`: the last part runs
+ * the closing round for all, so every part's stores are ordered before its arrival and the last part
+ * sees them all; without it (each part ran its own rounds) the arrival only counts. */
 template <Scope S>
-__device__ __forceinline__ bool finish_parts(const nvshm_team_device &t, Parts p, uint64_t last_epoch) {
+__device__ __forceinline__ bool finish_parts(const nvshm_team_device &t, Parts p, uint64_t last_epoch, bool publish) {
   if (p.count == 1) return true;
   Group<S>::sync();
   uint64_t last = 0;
   if (Group<S>::rank() == 0) {
-    fence_acq_rel_sys();
+    if (publish) fence_acq_rel_sys();
     const unsigned old = atomicInc(reinterpret_cast<unsigned *>(t.sync_epoch + 1), static_cast<unsigned>(p.count - 1));
     last = old == static_cast<unsigned>(p.count - 1);
     if (last) {
-      fence_acq_rel_sys();
+      if (publish) fence_acq_rel_sys();
+      /* Every part read the counter before it arrived; the next launch on the stream sees the store. */
       *reinterpret_cast<volatile uint64_t *>(t.sync_epoch) = last_epoch;
     }
   }
@@ -128,6 +132,29 @@ template <Scope S>
 __device__ __forceinline__ void round(const nvshm_team_device &t, uint64_t epoch, uint64_t *words = nullptr) {
   signal_members<S>(t, words ? words : t.sync_flags, epoch);
   wait_members<S>(t, words ? words : t.sync_flags, epoch);
+}
+
+/* Whether each part of `p` runs its rounds on a part_flags row of its own: then no part waits for
+ * another part of its PE, and no part needs the others' stores ordered before a closing round. */
+__device__ __forceinline__ bool own_rows(Parts p) {
+  return p.count <= NVSHM_TEAM_PART_ROWS;
+}
+/* A round of part p with the same part of every other member (own_rows(p)). */
+template <Scope S>
+__device__ __forceinline__ void part_round(const nvshm_team_device &t, Parts p, uint64_t epoch) {
+  round<S>(t, epoch, t.part_flags + static_cast<size_t>(p.index) * t.size);
+}
+/* The last round of a collective at `epoch`, after this part moved its share: on the part's own row
+ * (every member's same part then finished its share), else run by the part that arrives last on the
+ * team's round words; then the counter moves past `epoch`. */
+template <Scope S>
+__device__ __forceinline__ void closing_round(const nvshm_team_device &t, Parts p, uint64_t epoch) {
+  if (own_rows(p)) {
+    part_round<S>(t, p, epoch);
+    finish_parts<S>(t, p, epoch, false);
+  } else if (finish_parts<S>(t, p, epoch, true)) {
+    round<S>(t, epoch);
+  }
 }
 
 /* barrier (quiet first) and team_sync: one round. */
@@ -166,7 +193,7 @@ __device__ __forceinline__ void push_round(const nvshm_team_device &t, Parts p, 
       if (src) copy_bytes<S>(member_address(t, static_cast<char *>(dest_of(j)), j) + begin, src + begin, end - begin);
     }
   }
-  if (finish_parts<S>(t, p, epoch)) round<S>(t, epoch);
+  closing_round<S>(t, p, epoch);
 }
 
 template <Scope S>
@@ -326,18 +353,18 @@ __device__ __forceinline__ void reduce_one_shot(const nvshm_team_device &t, T *d
   part_slice(count, 16 / sizeof(T), p, &begin, &end);
   auto part_of = [&](int j) { return source + (scatter ? static_cast<size_t>(j) * count : 0) + begin; };
   auto slot_of = [&](int i) { return reinterpret_cast<T *>(half + static_cast<size_t>(i) * slot) + begin; };
-  if (begin < end) {
-    for (int k = 1; k < t.size; ++k) {
-      const int j = (t.my_pe + k) % t.size;
-      copy_bytes<S>(member_address(t, slot_of(t.my_pe), j), part_of(j), (end - begin) * sizeof(T));
-    }
-    round<S>(t, epoch, t.part_flags + static_cast<size_t>(p.index) * t.size);
-    reduce_range<S, Op, T>(
-        end - begin, t.size, [&](int i) { return i == t.my_pe ? part_of(i) : slot_of(i); }, 1,
-        [&](int) { return dest + begin; });
+  /* Every part takes part in its round, also with an empty slice: every collective ends with a full
+   * round, which the scratch halves rely on. */
+  for (int k = 1; k < t.size; ++k) {
+    const int j = (t.my_pe + k) % t.size;
+    copy_bytes<S>(member_address(t, slot_of(t.my_pe), j), part_of(j), (end - begin) * sizeof(T));
   }
+  part_round<S>(t, p, epoch);
+  reduce_range<S, Op, T>(
+      end - begin, t.size, [&](int i) { return i == t.my_pe ? part_of(i) : slot_of(i); }, 1,
+      [&](int) { return dest + begin; });
   Group<S>::sync();
-  finish_parts<S>(t, p, epoch);
+  finish_parts<S>(t, p, epoch, false);
 }
 
 /* Two-shot by loads (any size, any number of parts): round 1 says every source is ready; member j
@@ -348,7 +375,10 @@ template <Scope S, ROp Op, typename T>
 __device__ __forceinline__ void reduce_two_shot(const nvshm_team_device &t, T *dest, const T *source, size_t count,
                                                 bool scatter, Parts p) {
   const uint64_t epoch = take_epochs<S>(t, p, 2);
-  round<S>(t, epoch); /* every part signals (idempotent) and waits */
+  if (own_rows(p))
+    part_round<S>(t, p, epoch);
+  else
+    round<S>(t, epoch); /* every part signals (idempotent) and waits */
   constexpr size_t V = 16 / sizeof(T);
   size_t first, n;
   if (scatter) {
@@ -365,15 +395,14 @@ __device__ __forceinline__ void reduce_two_shot(const nvshm_team_device &t, T *d
   reduce_range<S, Op, T>(
       end - begin, t.size, [&](int i) { return member_address(t, source + first + begin, i); }, scatter ? 1 : t.size,
       [&](int d) { return scatter ? dest + out : member_address(t, dest + out, d); });
-  if (finish_parts<S>(t, p, epoch + 1)) round<S>(t, epoch + 1);
+  closing_round<S>(t, p, epoch + 1);
 }
 
 template <Scope S, ROp Op, typename T>
 __device__ __forceinline__ int reduce(nvshmem_team_t team, T *dest, const T *source, size_t count, bool scatter,
                                       Parts p = one_part(), size_t one_shot_max = kOneShotMaxBytes) {
   const nvshm_team_device &t = team_or_trap(team);
-  if (p.count <= NVSHM_TEAM_ONE_SHOT_PARTS && count * sizeof(T) <= one_shot_max &&
-      count * sizeof(T) <= scratch_slot_bytes(t))
+  if (own_rows(p) && count * sizeof(T) <= one_shot_max && count * sizeof(T) <= scratch_slot_bytes(t))
     reduce_one_shot<S, Op, T>(t, dest, source, count, scatter, p);
   else
     reduce_two_shot<S, Op, T>(t, dest, source, count, scatter, p);
