@@ -40,10 +40,12 @@ __device__ bool group_leader() {
   return S == kThread ? true : S == kWarp ? threadIdx.x == 32 : S == kWarpgroup ? threadIdx.x == 128 : threadIdx.x == 0;
 }
 
-enum Kind { kReduce, kRooted, kAllgather, kBroadcast, kPut, kGet, kAllreduce };
+// kReduceRoot: tile_<op>_reduce with a root, NVSHMEM 3.4.5's spelling of the rooted reduce.
+enum Kind { kReduce, kRooted, kAllgather, kBroadcast, kPut, kGet, kAllreduce, kReduceRoot };
 enum Op { kSum, kMax, kMin };
 const char *kind_name(Kind k) {
-  static const char *names[] = {"reduce", "rooted_reduce", "allgather", "broadcast", "put", "get", "allreduce"};
+  static const char *names[] = {"reduce", "rooted_reduce", "allgather", "broadcast",
+                                "put",    "get",           "allreduce", "reduce with root"};
   return names[k];
 }
 const char *op_name(Op o) {
@@ -160,20 +162,11 @@ __device__ int call(nvshmem_team_t team, ST s, DT d, C st, C bd, int root, int p
   constexpr bool two_shot = A == nvshmemx::NVLS_TWO_SHOT_PUSH_NBI || A == nvshmemx::NVLS_TWO_SHOT_PULL_NBI;
   int rc = -1;
   if constexpr (K == kReduce && O == kSum) {
-    if (two_shot)
-      TILE_BY_SCOPE(rc, tile_sum_reduce, COLL_TARGS, team, s, d, st, bd, root, 0)
-    else
-      TILE_BY_SCOPE(rc, tile_sum_reduce, COLL_TARGS, team, s, d, st, bd, uint64_t{0})
+    TILE_BY_SCOPE(rc, tile_sum_reduce, COLL_TARGS, team, s, d, st, bd, uint64_t{0})
   } else if constexpr (K == kReduce && O == kMax) {
-    if (two_shot)
-      TILE_BY_SCOPE(rc, tile_max_reduce, COLL_TARGS, team, s, d, st, bd, root, 0)
-    else
-      TILE_BY_SCOPE(rc, tile_max_reduce, COLL_TARGS, team, s, d, st, bd, uint64_t{0})
+    TILE_BY_SCOPE(rc, tile_max_reduce, COLL_TARGS, team, s, d, st, bd, uint64_t{0})
   } else if constexpr (K == kReduce && O == kMin) {
-    if (two_shot)
-      TILE_BY_SCOPE(rc, tile_min_reduce, COLL_TARGS, team, s, d, st, bd, root, 0)
-    else
-      TILE_BY_SCOPE(rc, tile_min_reduce, COLL_TARGS, team, s, d, st, bd, uint64_t{0})
+    TILE_BY_SCOPE(rc, tile_min_reduce, COLL_TARGS, team, s, d, st, bd, uint64_t{0})
   } else if constexpr (K == kAllreduce && O == kSum) {
     if (two_shot)
       TILE_BY_SCOPE(rc, tile_sum_allreduce, COLL_TARGS, team, s, d, st, bd, root, 0)
@@ -195,6 +188,12 @@ __device__ int call(nvshmem_team_t team, ST s, DT d, C st, C bd, int root, int p
     TILE_BY_SCOPE(rc, tile_max_rooted_reduce, COLL_TARGS, team, s, d, st, bd, root, 0)
   } else if constexpr (K == kRooted && O == kMin) {
     TILE_BY_SCOPE(rc, tile_min_rooted_reduce, COLL_TARGS, team, s, d, st, bd, root, 0)
+  } else if constexpr (K == kReduceRoot && O == kSum) {
+    TILE_BY_SCOPE(rc, tile_sum_reduce, COLL_TARGS, team, s, d, st, bd, root, 0)
+  } else if constexpr (K == kReduceRoot && O == kMax) {
+    TILE_BY_SCOPE(rc, tile_max_reduce, COLL_TARGS, team, s, d, st, bd, root, 0)
+  } else if constexpr (K == kReduceRoot && O == kMin) {
+    TILE_BY_SCOPE(rc, tile_min_reduce, COLL_TARGS, team, s, d, st, bd, root, 0)
   } else if constexpr (K == kAllgather) {
     TILE_BY_SCOPE(rc, tile_allgather, COLL_TARGS, team, s, d, st, bd, 0)
   } else if constexpr (K == kBroadcast) {
@@ -374,7 +373,7 @@ void run_case(Geom g, int root, nvshmem_team_t team = NVSHMEM_TEAM_WORLD) {
             di += static_cast<long long>(c[d]) * g.dstride[d];
           }
           if (!inside) continue;
-          if (K == kReduce || K == kAllreduce || (K == kRooted && my_index == root)) {
+          if (K == kReduce || K == kAllreduce || ((K == kRooted || K == kReduceRoot) && my_index == root)) {
             T acc = in[world_pe(0)][si];
             for (int m = 1; m < size; ++m) acc = host_combine<T>(O, acc, in[world_pe(m)][si]);
             expected[di] = acc;
@@ -391,7 +390,7 @@ void run_case(Geom g, int root, nvshmem_team_t team = NVSHMEM_TEAM_WORLD) {
         }
   }
   const std::string what = std::string(kind_name(K)) +
-                           (K <= kRooted || K == kAllreduce ? std::string("/") + op_name(O) : "") + " " +
+                           (K <= kRooted || K >= kAllreduce ? std::string("/") + op_name(O) : "") + " " +
                            scope_name(S) + " " + type_name(T{}) + " algo " + std::to_string(static_cast<int>(A)) + " " +
                            g.name + (Clip ? "" : " unclipped") + (Static ? " ConstInt shape" : "") + " root " +
                            std::to_string(root) + " team " + std::to_string(team) + " on PE " + std::to_string(me);
@@ -508,6 +507,17 @@ TEST(TileRootedReduce, FloatTwoShot) {
   every_root<float, kSum, kTwoShotPush>();
   every_root<float, kMax, kTwoShotPush>();
   every_root<float, kMin, kTwoShotPush>();
+}
+// NVSHMEM 3.4.5's spelling of the rooted reduce: tile_<op>_reduce with a root writes the root's dst
+// only; the other members' dst tiles keep their poison.
+TEST(TileRootedReduce, Nvshmem345ReduceWithRoot) {
+  for (int root = 0; root < nvshmem_n_pes(); ++root)
+    for (const Geom &g : {col_major(), row_major()}) {
+      run_case<kReduceRoot, kThread, float, kSum, kOneShotPull>(g, root);
+      run_case<kReduceRoot, kWarp, float, kMax, kTwoShotPush>(g, root);
+      run_case<kReduceRoot, kWarpgroup, half, kMin, kOneShotPull>(g, root);
+      run_case<kReduceRoot, kBlock, float, kSum, kTwoShotPush>(g, root);
+    }
 }
 TEST(TileRootedReduce, Half) {
   for (int root = 0; root < nvshmem_n_pes(); ++root) {

@@ -366,56 +366,6 @@ __host__ __device__ constexpr bool is_pull(nvshmemx::tile_coll_algo_t algo) {
 
 namespace nvshmemx {
 
-/* tile_{sum,max,min}_reduce[_warp|_warpgroup|_block] (NVSHMEM docs: TILE_REDUCTIONS): all-reduce of
- * one tile over `team`; every member calls it with its own src tile and gets the element-wise
- * reduction of all members' src tiles in its dst tile (symmetric tensors of float, half,
- * __nv_bfloat16, or any arithmetic type; src and dst must not overlap). Returns 0; the result is
- * complete after tile_collective_wait. One-shot algorithms: every member loads the whole tile from
- * every member; two-shot: the members split the tile and store their share of the result into
- * every member's dst (`root` is accepted, as NVIDIA's hint of which PE reduces, and not needed).
- * `flag` is unused (0). */
-#define NVSHM_TILE_REDUCE_DEF(SUFFIX, SCOPE, OP)                                                                     \
-  NVSHM_TILE_TEMPLATE(tile_coll_algo_t)                                                                              \
-  __device__ inline int tile_##OP##_reduce##SUFFIX(nvshmem_team_t team, src_tensor_t src, dst_tensor_t dst,          \
-                                                   tuple_t start_coord, tuple_t boundary, int root, uint64_t flag) { \
-    (void)root;                                                                                                      \
-    (void)flag;                                                                                                      \
-    return nvshm_dev::tile::reduce<nvshm_dev::Scope::SCOPE, nvshm_dev::ROp::OP>(                                     \
-        team, src, dst, start_coord, boundary, -1, nvshm_dev::tile::is_two_shot(algo));                              \
-  }                                                                                                                  \
-  NVSHM_TILE_TEMPLATE(tile_coll_algo_t)                                                                              \
-  __device__ inline int tile_##OP##_reduce##SUFFIX(nvshmem_team_t team, src_tensor_t src, dst_tensor_t dst,          \
-                                                   tuple_t start_coord, tuple_t boundary, uint64_t flag) {           \
-    (void)flag;                                                                                                      \
-    return nvshm_dev::tile::reduce<nvshm_dev::Scope::SCOPE, nvshm_dev::ROp::OP>(                                     \
-        team, src, dst, start_coord, boundary, -1, nvshm_dev::tile::is_two_shot(algo));                              \
-  }
-NVSHM_TILE_SCOPES(NVSHM_TILE_REDUCE_DEF, sum)
-NVSHM_TILE_SCOPES(NVSHM_TILE_REDUCE_DEF, max)
-NVSHM_TILE_SCOPES(NVSHM_TILE_REDUCE_DEF, min)
-#undef NVSHM_TILE_REDUCE_DEF
-
-/* tile_{sum,max,min}_allreduce[_warp|_warpgroup|_block]: NVSHMEM 3.4.5's name of the same all-reduce
- * (3.5 renamed it tile_<op>_reduce); same arguments, both overloads, same algorithms. */
-#define NVSHM_TILE_ALLREDUCE_DEF(SUFFIX, SCOPE, OP)                                                            \
-  NVSHM_TILE_TEMPLATE(tile_coll_algo_t)                                                                        \
-  __device__ inline int tile_##OP##_allreduce##SUFFIX(nvshmem_team_t team, src_tensor_t src, dst_tensor_t dst, \
-                                                      tuple_t start_coord, tuple_t boundary, int root,         \
-                                                      uint64_t flag) {                                         \
-    return tile_##OP##_reduce##SUFFIX<src_tensor_t, dst_tensor_t, tuple_t, algo>(team, src, dst, start_coord,  \
-                                                                                 boundary, root, flag);        \
-  }                                                                                                            \
-  NVSHM_TILE_TEMPLATE(tile_coll_algo_t)                                                                        \
-  __device__ inline int tile_##OP##_allreduce##SUFFIX(nvshmem_team_t team, src_tensor_t src, dst_tensor_t dst, \
-                                                      tuple_t start_coord, tuple_t boundary, uint64_t flag) {  \
-    return tile_##OP##_reduce##SUFFIX<src_tensor_t, dst_tensor_t, tuple_t, algo>(team, src, dst, start_coord,  \
-                                                                                 boundary, flag);              \
-  }
-NVSHM_TILE_SCOPES(NVSHM_TILE_ALLREDUCE_DEF, sum)
-NVSHM_TILE_SCOPES(NVSHM_TILE_ALLREDUCE_DEF, max)
-NVSHM_TILE_SCOPES(NVSHM_TILE_ALLREDUCE_DEF, min)
-#undef NVSHM_TILE_ALLREDUCE_DEF
-
 /* tile_{sum,max,min}_rooted_reduce[_warp|_warpgroup|_block] (NVSHMEM docs: TILE_REDUCTIONS):
  * reduction of one tile over `team` into the dst tile of team member `root` only; every member
  * calls it with the same root; the other members' dst tiles are not written. Returns 0; complete
@@ -435,6 +385,57 @@ NVSHM_TILE_SCOPES(NVSHM_TILE_ROOTED_DEF, sum)
 NVSHM_TILE_SCOPES(NVSHM_TILE_ROOTED_DEF, max)
 NVSHM_TILE_SCOPES(NVSHM_TILE_ROOTED_DEF, min)
 #undef NVSHM_TILE_ROOTED_DEF
+
+/* tile_{sum,max,min}_reduce[_warp|_warpgroup|_block] (NVSHMEM docs: TILE_REDUCTIONS).
+ * Without `root` (NVSHMEM 3.5): all-reduce of one tile over `team`; every member calls it with its
+ * own src tile and gets the element-wise reduction of all members' src tiles in its dst tile
+ * (symmetric tensors of float, half, __nv_bfloat16, or any arithmetic type; src and dst must not
+ * overlap). Returns 0; the result is complete after tile_collective_wait. One-shot algorithms: every
+ * member loads the whole tile from every member; two-shot: the members split the tile and store their
+ * share of the result into every member's dst. `flag` is unused (0).
+ * With `root`: NVSHMEM 3.4.5's rooted reduce (3.5's tile_<op>_rooted_reduce): only the root's dst is
+ * written, so a 3.4.5 program's other dst tiles stay untouched (docs/compatibility.md). */
+#define NVSHM_TILE_REDUCE_DEF(SUFFIX, SCOPE, OP)                                                                     \
+  NVSHM_TILE_TEMPLATE(tile_coll_algo_t)                                                                              \
+  __device__ inline int tile_##OP##_reduce##SUFFIX(nvshmem_team_t team, src_tensor_t src, dst_tensor_t dst,          \
+                                                   tuple_t start_coord, tuple_t boundary, int root, uint64_t flag) { \
+    return tile_##OP##_rooted_reduce##SUFFIX<src_tensor_t, dst_tensor_t, tuple_t, algo>(team, src, dst, start_coord, \
+                                                                                        boundary, root, flag);       \
+  }                                                                                                                  \
+  NVSHM_TILE_TEMPLATE(tile_coll_algo_t)                                                                              \
+  __device__ inline int tile_##OP##_reduce##SUFFIX(nvshmem_team_t team, src_tensor_t src, dst_tensor_t dst,          \
+                                                   tuple_t start_coord, tuple_t boundary, uint64_t flag) {           \
+    (void)flag;                                                                                                      \
+    return nvshm_dev::tile::reduce<nvshm_dev::Scope::SCOPE, nvshm_dev::ROp::OP>(                                     \
+        team, src, dst, start_coord, boundary, -1, nvshm_dev::tile::is_two_shot(algo));                              \
+  }
+NVSHM_TILE_SCOPES(NVSHM_TILE_REDUCE_DEF, sum)
+NVSHM_TILE_SCOPES(NVSHM_TILE_REDUCE_DEF, max)
+NVSHM_TILE_SCOPES(NVSHM_TILE_REDUCE_DEF, min)
+#undef NVSHM_TILE_REDUCE_DEF
+
+/* tile_{sum,max,min}_allreduce[_warp|_warpgroup|_block]: NVSHMEM 3.4.5's name of the all-reduce (3.5
+ * renamed it tile_<op>_reduce); both overloads, same algorithms; `root` is accepted, as NVIDIA's hint
+ * of which PE reduces, and not needed. */
+#define NVSHM_TILE_ALLREDUCE_DEF(SUFFIX, SCOPE, OP)                                                            \
+  NVSHM_TILE_TEMPLATE(tile_coll_algo_t)                                                                        \
+  __device__ inline int tile_##OP##_allreduce##SUFFIX(nvshmem_team_t team, src_tensor_t src, dst_tensor_t dst, \
+                                                      tuple_t start_coord, tuple_t boundary, int root,         \
+                                                      uint64_t flag) {                                         \
+    (void)root;                                                                                                \
+    return tile_##OP##_reduce##SUFFIX<src_tensor_t, dst_tensor_t, tuple_t, algo>(team, src, dst, start_coord,  \
+                                                                                 boundary, flag);              \
+  }                                                                                                            \
+  NVSHM_TILE_TEMPLATE(tile_coll_algo_t)                                                                        \
+  __device__ inline int tile_##OP##_allreduce##SUFFIX(nvshmem_team_t team, src_tensor_t src, dst_tensor_t dst, \
+                                                      tuple_t start_coord, tuple_t boundary, uint64_t flag) {  \
+    return tile_##OP##_reduce##SUFFIX<src_tensor_t, dst_tensor_t, tuple_t, algo>(team, src, dst, start_coord,  \
+                                                                                 boundary, flag);              \
+  }
+NVSHM_TILE_SCOPES(NVSHM_TILE_ALLREDUCE_DEF, sum)
+NVSHM_TILE_SCOPES(NVSHM_TILE_ALLREDUCE_DEF, max)
+NVSHM_TILE_SCOPES(NVSHM_TILE_ALLREDUCE_DEF, min)
+#undef NVSHM_TILE_ALLREDUCE_DEF
 
 /* tile_allgather[_warp|_warpgroup|_block] (NVSHMEM docs: TILE_ALLGATHER): every member of `team`
  * calls it with its src tile; the dst tile has the src tile's shape except along one dimension,
