@@ -326,16 +326,16 @@ __device__ __forceinline__ void reduce_one_shot(const nvshm_team_device &t, T *d
   part_slice(count, 16 / sizeof(T), p, &begin, &end);
   auto part_of = [&](int j) { return source + (scatter ? static_cast<size_t>(j) * count : 0) + begin; };
   auto slot_of = [&](int i) { return reinterpret_cast<T *>(half + static_cast<size_t>(i) * slot) + begin; };
-  if (begin < end) {
-    for (int k = 1; k < t.size; ++k) {
-      const int j = (t.my_pe + k) % t.size;
-      copy_bytes<S>(member_address(t, slot_of(t.my_pe), j), part_of(j), (end - begin) * sizeof(T));
-    }
-    round<S>(t, epoch, t.part_flags + static_cast<size_t>(p.index) * t.size);
-    reduce_range<S, Op, T>(
-        end - begin, t.size, [&](int i) { return i == t.my_pe ? part_of(i) : slot_of(i); }, 1,
-        [&](int) { return dest + begin; });
+  /* Every part takes part in its round, also with an empty slice: every collective ends with a full
+   * round, which the scratch halves rely on. */
+  for (int k = 1; k < t.size; ++k) {
+    const int j = (t.my_pe + k) % t.size;
+    copy_bytes<S>(member_address(t, slot_of(t.my_pe), j), part_of(j), (end - begin) * sizeof(T));
   }
+  round<S>(t, epoch, t.part_flags + static_cast<size_t>(p.index) * t.size);
+  reduce_range<S, Op, T>(
+      end - begin, t.size, [&](int i) { return i == t.my_pe ? part_of(i) : slot_of(i); }, 1,
+      [&](int) { return dest + begin; });
   Group<S>::sync();
   finish_parts<S>(t, p, epoch);
 }
