@@ -19,7 +19,6 @@
 namespace {
 
 enum Sc { kThread, kWarp, kWarpgroup, kBlock };
-constexpr Sc kScopes[] = {kThread, kWarp, kWarpgroup, kBlock};
 const char *scope_name(Sc s) {
   static const char *names[] = {"thread", "warp", "warpgroup", "block"};
   return names[s];
