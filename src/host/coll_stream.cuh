@@ -4,7 +4,6 @@
 // a CUDA graph can capture them. The reductions are instantiated in four translation units
 // (coll_stream_reduce_*.cu) to keep each one's compile time down.
 #pragma once
-#include <algorithm>
 #include <cuda_runtime.h>
 
 #include "cuda/driver.hpp"
@@ -19,7 +18,7 @@ namespace nvshm {
 Runtime &coll_stream_check(const char *call, nvshmem_team_t team, const void *dest, size_t dest_bytes,
                            const void *source, size_t source_bytes);
 // Blocks for a collective that moves `bytes` per member: one per NVSHMEM_COLL_BLOCK_BYTES, at least
-// 1 and at most NVSHMEM_COLL_MAX_BLOCKS (docs/collectives.md, thresholds).
+// 1 and at most NVSHMEM_COLL_MAX_BLOCKS (at most NVSHM_TEAM_PART_ROWS; docs/collectives.md).
 constexpr int kCollThreads = 512;
 int coll_blocks(const Runtime &rt, size_t bytes);
 // After a launch: a launch error ends the job with the call's name.
@@ -40,11 +39,8 @@ int stream_reduce(const char *call, nvshmem_team_t team, T *dest, const T *sourc
   const Runtime &rt = coll_stream_check(call, team, dest, bytes, source, bytes);
   ContextGuard guard(rt.context);
   const size_t one_shot_max = rt.env.reduce_one_shot_max;
-  // One-shot (when the scratch slot also holds it, which the kernel checks): at most
-  // NVSHM_TEAM_PART_ROWS blocks, each with rounds of its own; two-shot: any number.
-  const int blocks =
-      bytes <= one_shot_max ? std::min(coll_blocks(rt, bytes), NVSHM_TEAM_PART_ROWS) : coll_blocks(rt, bytes);
-  coll_reduce_kernel<Op, T><<<blocks, kCollThreads, 0, stream>>>(team, dest, source, count, scatter, one_shot_max);
+  coll_reduce_kernel<Op, T>
+      <<<coll_blocks(rt, bytes), kCollThreads, 0, stream>>>(team, dest, source, count, scatter, one_shot_max);
   coll_check_launch(call);
   return 0;
 }

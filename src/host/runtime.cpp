@@ -96,9 +96,9 @@ Status init_steps(Runtime &rt, unsigned flags, const nvshmemx_init_attr_t *attr)
     log_error(kInit, "NVSHMEM_SYMMETRIC_SIZE is 0: the symmetric heap needs at least one byte");
     return Status::invalid_value;
   }
-  if (rt.env.coll_block_bytes == 0 || rt.env.coll_max_blocks < 1 || rt.env.coll_max_blocks > 1024) {
-    log_error(kInit, "NVSHMEM_COLL_BLOCK_BYTES=%zu must be at least 1 and NVSHMEM_COLL_MAX_BLOCKS=%ld within [1, 1024]",
-              rt.env.coll_block_bytes, rt.env.coll_max_blocks);
+  if (rt.env.coll_block_bytes == 0 || rt.env.coll_max_blocks < 1 || rt.env.coll_max_blocks > NVSHM_TEAM_PART_ROWS) {
+    log_error(kInit, "NVSHMEM_COLL_BLOCK_BYTES=%zu must be at least 1 and NVSHMEM_COLL_MAX_BLOCKS=%ld within [1, %d]",
+              rt.env.coll_block_bytes, rt.env.coll_max_blocks, NVSHM_TEAM_PART_ROWS);
     return Status::invalid_value;
   }
   NVSHM_TRY(bootstrap_create(flags, attr, rt.env, &rt.boot));

@@ -90,26 +90,17 @@ __device__ __forceinline__ uint64_t take_epochs(const nvshm_team_device &t, Part
   return from_rank0<S>(base) + 1;
 }
 
-/* Called by every part after its share of the work: true in the one part that arrives last, which
- * advances the round counter to `last_epoch`; the others may return. `publish`: the last part runs
- * the closing round for all, so every part's stores are ordered before its arrival and the last part
- * sees them all; without it (each part ran its own rounds) the arrival only counts. */
+/* Called by every part after its rounds: the part that arrives last advances the round counter to
+ * `last_epoch`. Every part read the counter before it arrived, and the next launch on the stream sees
+ * the store, so no fence is needed. */
 template <Scope S>
-__device__ __forceinline__ bool finish_parts(const nvshm_team_device &t, Parts p, uint64_t last_epoch, bool publish) {
-  if (p.count == 1) return true;
+__device__ __forceinline__ void finish_parts(const nvshm_team_device &t, Parts p, uint64_t last_epoch) {
+  if (p.count == 1) return;
   Group<S>::sync();
-  uint64_t last = 0;
   if (Group<S>::rank() == 0) {
-    if (publish) fence_acq_rel_sys();
     const unsigned old = atomicInc(reinterpret_cast<unsigned *>(t.sync_epoch + 1), static_cast<unsigned>(p.count - 1));
-    last = old == static_cast<unsigned>(p.count - 1);
-    if (last) {
-      if (publish) fence_acq_rel_sys();
-      /* Every part read the counter before it arrived; the next launch on the stream sees the store. */
-      *reinterpret_cast<volatile uint64_t *>(t.sync_epoch) = last_epoch;
-    }
+    if (old == static_cast<unsigned>(p.count - 1)) *reinterpret_cast<volatile uint64_t *>(t.sync_epoch) = last_epoch;
   }
-  return from_rank0<S>(last) != 0;
 }
 
 /* Raise this member's word (words[my_pe]) on every other member to `epoch` (release: the group's
@@ -134,27 +125,20 @@ __device__ __forceinline__ void round(const nvshm_team_device &t, uint64_t epoch
   wait_members<S>(t, words ? words : t.sync_flags, epoch);
 }
 
-/* Whether each part of `p` runs its rounds on a part_flags row of its own: then no part waits for
- * another part of its PE, and no part needs the others' stores ordered before a closing round. */
-__device__ __forceinline__ bool own_rows(Parts p) {
-  return p.count <= NVSHM_TEAM_PART_ROWS;
-}
-/* A round of part p with the same part of every other member (own_rows(p)). */
+/* A round of part p with the same part of every other member, on the part's row of part_flags (a
+ * collective has at most NVSHM_TEAM_PART_ROWS parts): no part ever waits for another part of its PE,
+ * which need not be resident. */
 template <Scope S>
 __device__ __forceinline__ void part_round(const nvshm_team_device &t, Parts p, uint64_t epoch) {
   round<S>(t, epoch, t.part_flags + static_cast<size_t>(p.index) * t.size);
 }
-/* The last round of a collective at `epoch`, after this part moved its share: on the part's own row
- * (every member's same part then finished its share), else run by the part that arrives last on the
- * team's round words; then the counter moves past `epoch`. */
+/* The last round of a collective at `epoch`, after this part moved its share: when part q of a member
+ * has seen part q of every other member, slice q has landed everywhere and is no longer read; then
+ * the counter moves past `epoch`. */
 template <Scope S>
 __device__ __forceinline__ void closing_round(const nvshm_team_device &t, Parts p, uint64_t epoch) {
-  if (own_rows(p)) {
-    part_round<S>(t, p, epoch);
-    finish_parts<S>(t, p, epoch, false);
-  } else if (finish_parts<S>(t, p, epoch, true)) {
-    round<S>(t, epoch);
-  }
+  part_round<S>(t, p, epoch);
+  finish_parts<S>(t, p, epoch);
 }
 
 /* barrier (quiet first) and team_sync: one round. */
@@ -364,7 +348,7 @@ __device__ __forceinline__ void reduce_one_shot(const nvshm_team_device &t, T *d
       end - begin, t.size, [&](int i) { return i == t.my_pe ? part_of(i) : slot_of(i); }, 1,
       [&](int) { return dest + begin; });
   Group<S>::sync();
-  finish_parts<S>(t, p, epoch, false);
+  finish_parts<S>(t, p, epoch);
 }
 
 /* Two-shot by loads (any size, any number of parts): round 1 says every source is ready; member j
@@ -375,10 +359,7 @@ template <Scope S, ROp Op, typename T>
 __device__ __forceinline__ void reduce_two_shot(const nvshm_team_device &t, T *dest, const T *source, size_t count,
                                                 bool scatter, Parts p) {
   const uint64_t epoch = take_epochs<S>(t, p, 2);
-  if (own_rows(p))
-    part_round<S>(t, p, epoch);
-  else
-    round<S>(t, epoch); /* every part signals (idempotent) and waits */
+  part_round<S>(t, p, epoch);
   constexpr size_t V = 16 / sizeof(T);
   size_t first, n;
   if (scatter) {
@@ -402,7 +383,7 @@ template <Scope S, ROp Op, typename T>
 __device__ __forceinline__ int reduce(nvshmem_team_t team, T *dest, const T *source, size_t count, bool scatter,
                                       Parts p = one_part(), size_t one_shot_max = kOneShotMaxBytes) {
   const nvshm_team_device &t = team_or_trap(team);
-  if (own_rows(p) && count * sizeof(T) <= one_shot_max && count * sizeof(T) <= scratch_slot_bytes(t))
+  if (count * sizeof(T) <= one_shot_max && count * sizeof(T) <= scratch_slot_bytes(t))
     reduce_one_shot<S, Op, T>(t, dest, source, count, scatter, p);
   else
     reduce_two_shot<S, Op, T>(t, dest, source, count, scatter, p);
