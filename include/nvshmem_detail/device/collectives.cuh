@@ -7,14 +7,16 @@
  * loads from them after a round (pull).
  *
  * The same code runs as one group (the device API: a thread, a warp or a block) or split over the
- * blocks of an on-stream kernel (`Parts`): each block moves its slice and the last block to finish
- * runs the closing round, so no block waits for another to be resident.
+ * blocks of an on-stream kernel (`Parts`): each block moves its slice and runs its rounds with the
+ * same block of the other members, so no block waits for another block of its PE to be resident.
+ * Barriers and the tile API use sync rounds instead (sync_round): counted by adds, not epochs.
  *
- * Words of a team slot used here (nvshm_team_device): sync_flags[0, size) the round words, word i
- * written only by team member i; part_flags a row of size round words per part, so that each part
- * (block) of an on-stream kernel runs rounds of its own with the same part of the other members;
+ * Words of a team slot used here (nvshm_team_device): part_flags, a row of size round words per
+ * part, so that each part (block) of an on-stream kernel runs rounds of its own with the same part
+ * of the other members (word i of a row written only by member i, by max); sync_flags[0, size) the
+ * sync words of barriers and the tile API (word i counts member i's sync rounds, by adds);
  * sync_epoch[0] the round counter, sync_epoch[1] (low 32 bits) the block arrival counter of
- * multi-block kernels. */
+ * multi-block kernels, sync_epoch[2] the sync round counter. */
 #ifndef NVSHMEM_DETAIL_DEVICE_COLLECTIVES_CUH
 #define NVSHMEM_DETAIL_DEVICE_COLLECTIVES_CUH
 
@@ -118,11 +120,11 @@ __device__ __forceinline__ void wait_members(const nvshm_team_device &t, uint64_
     if (j != t.my_pe) wait_until<uint64_t>(words + j, NVSHMEM_CMP_GE, epoch);
   Group<S>::sync();
 }
-/* One round on the team's round words, or on another row of words (part_flags). */
+/* One round at `epoch` on a row of max-signalled words (part_flags). */
 template <Scope S>
-__device__ __forceinline__ void round(const nvshm_team_device &t, uint64_t epoch, uint64_t *words = nullptr) {
-  signal_members<S>(t, words ? words : t.sync_flags, epoch);
-  wait_members<S>(t, words ? words : t.sync_flags, epoch);
+__device__ __forceinline__ void round(const nvshm_team_device &t, uint64_t epoch, uint64_t *words) {
+  signal_members<S>(t, words, epoch);
+  wait_members<S>(t, words, epoch);
 }
 
 /* A round of part p with the same part of every other member, on the part's row of part_flags (a
@@ -141,13 +143,29 @@ __device__ __forceinline__ void closing_round(const nvshm_team_device &t, Parts 
   finish_parts<S>(t, p, epoch);
 }
 
-/* barrier (quiet first) and team_sync: one round. */
+/* A round on the team's sync words (sync_flags), for barriers and the tile API: each member adds 1
+ * to its word on every other member (release), so the signal needs no round number and leaves before
+ * this PE takes its number from the sync counter (sync_epoch[2]; an atomic in local memory): the two
+ * round trips overlap. Word i on a member counts the sync rounds member i signalled there, so the
+ * k-th sync round waits until every other member's word reaches k. */
+template <Scope S>
+__device__ __forceinline__ void sync_round(const nvshm_team_device &t) {
+  Group<S>::sync();
+  for (int j = Group<S>::rank(); j < t.size; j += Group<S>::size())
+    if (j != t.my_pe) add_release(member_address(t, t.sync_flags + t.my_pe, j), 1);
+  uint64_t before = 0;
+  if (Group<S>::rank() == 0)
+    before = static_cast<uint64_t>(atomicAdd(reinterpret_cast<unsigned long long *>(t.sync_epoch + 2), 1ull));
+  wait_members<S>(t, t.sync_flags, from_rank0<S>(before) + 1);
+}
+
+/* barrier (quiet first) and team_sync: one sync round. */
 template <Scope S>
 __device__ __forceinline__ int team_barrier(nvshmem_team_t team, bool quiet_first) {
   const nvshm_team_device &t = team_or_trap(team);
   Group<S>::sync();
   if (quiet_first && Group<S>::rank() == 0) fence_sc_sys();
-  round<S>(t, take_epochs<S>(t, one_part(), 1));
+  sync_round<S>(t);
   return 0;
 }
 

@@ -11,7 +11,7 @@
  *
  * Completion (NVIDIA's contract): the collectives may return before the data has moved;
  * tile_collective_wait, called by every member of the team, completes every tile collective this
- * PE issued on the team. Here it is one round of the team (collectives.cuh): after it, every
+ * PE issued on the team. Here it is one sync round of the team (collectives.cuh): after it, every
  * member's stores into this PE's dst have landed and no member still reads this PE's src. */
 #ifndef NVSHMEM_DETAIL_DEVICE_TILE_CUH
 #define NVSHMEM_DETAIL_DEVICE_TILE_CUH
@@ -201,7 +201,7 @@ __device__ __forceinline__ int reduce(nvshmem_team_t team, SrcT src, DstT dst, c
   const Box<N> box = make_box<N>(shape, sstride, dstride, start, bound);
   const T *s = src.data();
   T *d = dst.data();
-  nvshm_dev::round<S>(t, take_epochs<S>(t, one_part(), 1)); /* every member's src is ready */
+  nvshm_dev::sync_round<S>(t); /* every member's src is ready */
   const bool everywhere = root < 0;
   uintptr_t bits = reinterpret_cast<uintptr_t>(d);
   for (int i = 0; i < t.size; ++i)
@@ -254,7 +254,7 @@ __device__ __forceinline__ int allgather(nvshmem_team_t team, SrcT src, DstT dst
   const Box<N> box = make_box<N>(shape, sstride, dstride, start, bound);
   const T *s = src.data();
   T *d = dst.data();
-  if (pull) nvshm_dev::round<S>(t, take_epochs<S>(t, one_part(), 1)); /* every member's src is ready */
+  if (pull) nvshm_dev::sync_round<S>(t); /* every member's src is ready */
   uintptr_t bits = reinterpret_cast<uintptr_t>(s) | reinterpret_cast<uintptr_t>(d) |
                    static_cast<uintptr_t>(slot * static_cast<long long>(sizeof(T)));
   for (int i = 0; i < t.size; ++i)
@@ -333,12 +333,12 @@ __device__ __forceinline__ int copy(SrcT src, DstT dst, const Coord &start, cons
   return 0;
 }
 
-/* tile_collective_wait: one round of the team. */
+/* tile_collective_wait: one sync round of the team. */
 template <Scope S>
 __device__ __forceinline__ int wait(nvshmem_team_t team) {
   const nvshm_team_device &t = team_or_trap(team);
   Group<S>::sync();
-  nvshm_dev::round<S>(t, take_epochs<S>(t, one_part(), 1));
+  nvshm_dev::sync_round<S>(t);
   return 0;
 }
 
