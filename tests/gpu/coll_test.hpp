@@ -5,6 +5,7 @@
 #include <nvshmemx.h>
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <type_traits>
 
@@ -12,10 +13,28 @@
 
 namespace coll_test {
 
-// The teams every collective is tested on: the world and a team of one PE. Split teams join here
-// once team creation exists.
+// The teams every collective is tested on: the world, a predefined team of one PE, a split of the
+// world with every PE (a team slot made at run time, its members in world order), and this PE's
+// team of the two stride-2 splits (the PEs of its parity: one PE with 2 PEs, two with 4). The splits
+// are made once per process, at the first call, which every PE reaches in the same test.
 inline std::vector<nvshmem_team_t> teams() {
-  return {NVSHMEM_TEAM_WORLD, NVSHMEMX_TEAM_SAME_MYPE_NODE};
+  static const std::vector<nvshmem_team_t> list = [] {
+    std::vector<nvshmem_team_t> l{NVSHMEM_TEAM_WORLD, NVSHMEMX_TEAM_SAME_MYPE_NODE};
+    const int n = nvshmem_n_pes();
+    if (n < 2) return l;
+    nvshmem_team_t all = NVSHMEM_TEAM_INVALID, even = NVSHMEM_TEAM_INVALID, odd = NVSHMEM_TEAM_INVALID;
+    const int rc = nvshmem_team_split_strided(NVSHMEM_TEAM_WORLD, 0, 1, n, nullptr, 0, &all) |
+                   nvshmem_team_split_strided(NVSHMEM_TEAM_WORLD, 0, 2, (n + 1) / 2, nullptr, 0, &even) |
+                   nvshmem_team_split_strided(NVSHMEM_TEAM_WORLD, 1, 2, n / 2, nullptr, 0, &odd);
+    if (rc != 0 || all == NVSHMEM_TEAM_INVALID || (even == NVSHMEM_TEAM_INVALID) == (odd == NVSHMEM_TEAM_INVALID)) {
+      fprintf(stderr, "coll_test: splitting the world into test teams failed on PE %d\n", nvshmem_my_pe());
+      nvshmem_global_exit(1);
+    }
+    l.push_back(all);
+    l.push_back(even != NVSHMEM_TEAM_INVALID ? even : odd);
+    return l;
+  }();
+  return list;
 }
 
 enum Mode { kThread, kWarp, kBlock, kStream, kGraph };

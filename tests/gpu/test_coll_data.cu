@@ -6,14 +6,14 @@
 namespace {
 using namespace coll_test;
 
-// World PEs of the members of a team (the tested teams are the world and this PE alone).
+// World PEs of the members of a team (at most 8 members).
 struct Members {
   int size, me;
   int world[8];
 };
 Members members(nvshmem_team_t team) {
   Members m{nvshmem_team_n_pes(team), nvshmem_team_my_pe(team), {}};
-  for (int i = 0; i < m.size && i < 8; ++i) m.world[i] = team == NVSHMEM_TEAM_WORLD ? i : nvshmem_my_pe();
+  for (int i = 0; i < m.size && i < 8; ++i) m.world[i] = nvshmem_team_translate_pe(team, i, NVSHMEM_TEAM_WORLD);
   return m;
 }
 
