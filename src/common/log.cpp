@@ -66,8 +66,10 @@ void log_configure() {
     g_level = LogLevel::info;
   else if (!strcasecmp(v, "TRACE"))
     g_level = LogLevel::trace;
-  else
+  else {
     g_level = LogLevel::warn;
+    fprintf(stderr, "nvshmem: NVSHMEM_DEBUG=%s is not VERSION, WARN, INFO or TRACE; using WARN\n", v);
+  }
 }
 
 bool log_enabled(LogLevel level) {

@@ -3,6 +3,7 @@
 #include <cuda_runtime_api.h>
 #include <strings.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <vector>
 
@@ -103,6 +104,9 @@ Status init_steps(Runtime &rt, unsigned flags, const nvshmemx_init_attr_t *attr)
   }
   NVSHM_TRY(bootstrap_create(flags, attr, rt.env, &rt.boot));
   log_set_pe(rt.boot->rank());
+  if (rt.boot->rank() == 0 && (rt.env.version || log_enabled(LogLevel::version)))
+    fprintf(stderr, "nvshmem version %d.%d.%d (NVSHMEM API of NVIDIA's 3.4.5), %d PEs\n", NVSHM_VERSION_MAJOR,
+            NVSHM_VERSION_MINOR, NVSHM_VERSION_PATCH, rt.boot->size());
   NVSHM_TRY(node_discover(*rt.boot, &rt.node));
   if (rt.node.n_nodes > 1) {
     log_error(kInit, "the job spans %d nodes; this version supports one node (no remote transport yet)",

@@ -124,7 +124,9 @@ case $step in
     if [[ $(cache NVSHMEM_BUILD_EXAMPLES) == ON ]]; then
       dir=$(under_prefix "$(cache NVSHMEM_EXAMPLES_INSTALL)")
       need_file "$dir/heat1d"
+      need_file "$dir/cpp_ring"
       "$prefix/bin/nvshmrun" -n 2 --timeout 60 "$dir/heat1d" >/dev/null || fail "installed heat1d (RPATH?)"
+      "$prefix/bin/nvshmrun" -n 2 --timeout 60 "$dir/cpp_halo" 256 50 >/dev/null || fail "installed cpp_halo (RPATH?)"
     fi
     out=$("$prefix/bin/nvshmem-info" -a) || fail "nvshmem-info -a"
     echo "$out"
