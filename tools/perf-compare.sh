@@ -167,22 +167,20 @@ if [[ -n ${PERF_VARIANTS:-} ]]; then
 fi
 
 run_one() {  # impl test options... (impl: ours, nvidia or variant:<index>)
-  local impl=$1 test=$2 bin log=$WORK/$1.log
+  local impl=$1 test=$2 log=$WORK/$1.log
+  local bin=$BUILD_DIR/perftest/$(folder_of "$test")/$test
   shift 2
   local -a env_args=()
   if [[ $impl == variant:* ]]; then
     local v=${impl#variant:}
     log=$WORK/variant-${VARIANT_LABELS[$v]}.log
     IFS=',' read -r -a env_args <<<"${VARIANT_ENVS[$v]}"
-    bin=$BUILD_DIR/perftest/$(folder_of "$test")/$test
   elif [[ $impl == nvidia || $impl == nccl ]]; then
     bin=$WORK/nvidia/$test
     [[ $impl == nccl ]] && bin=$WORK/nvidia/nccl_allreduce_on_stream
     rm -f "$WORK/uid"
     # NVIDIA's library loads its bootstrap plugins from its lib/ folder.
     env_args=(PERFTEST_BOOTSTRAP=uid PERFTEST_UID_FILE="$WORK/uid" LD_LIBRARY_PATH="$NV_HOME/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}")
-  else
-    bin=$BUILD_DIR/perftest/$(folder_of "$test")/$test
   fi
   local -a cmd=("$NVSHMRUN" --timeout 120 -n 2 "$bin" "$@" "${EXTRA[@]}")
   echo "== $impl: ${cmd[*]}" >>"$log"
