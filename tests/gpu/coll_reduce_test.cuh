@@ -128,8 +128,10 @@ void check_pair(nvshmem_team_t team, Mode mode, size_t n, bool scatter) {
 }
 
 // Sizes: one element, an odd count (tails); in block scope and on a stream also 40 KiB (one-shot; on a
-// stream split over several blocks, each with its own round; also replayed in a graph), one past both one-shot limits
-// (128 KiB on a stream, 64 KiB in the device API: the two-shot path) and a size that takes many blocks.
+// stream split over several blocks, each with its own round; also replayed in a graph), 128 KiB + 5
+// (past the device API's one-shot limit of 64 KiB: its two-shot path) and 1 MiB + 7, which take many
+// blocks on a stream. Both are one-shot on a stream under the default limit (2 MiB); the CTest
+// gpu.test_device_coll_reduce.two_shot runs them two-shot (NVSHMEM_REDUCE_ONE_SHOT_MAX=64k).
 template <class P>
 void check_all() {
   using T = typename P::type;
