@@ -4,7 +4,10 @@
 // generated from the C API's type tables, so they follow the tables. Functions that the C API
 // declares host+device are host+device here (device definitions come from nvshmem.h under nvcc);
 // device-only families (_warp, _block) exist only under a CUDA compiler.
-// Errors: as the C call (these forward; they never throw).
+// Units, callers, thread safety: the C function's (NVSHM_FOR_EACH_* typed forms count elements of T,
+// sized forms BITS-bit elements, *mem forms bytes); each section below says which calls are collective.
+// Errors: as the C call (these forward; they never throw): the C status where it returns one (0 is
+// success), else the C API's message and abort.
 #pragma once
 
 #include <nvshmemx.h>
@@ -12,6 +15,10 @@
 namespace nvshmem {
 
 // ---- setup, exit, query ----
+// init, init_thread, init_attr and finalize are collective over all PEs (one thread each; finalize after
+// every other call); get_uniqueid is called by one process before init; the queries and the version
+// calls are local, any thread; global_exit ends every PE. Do not mix with nvshmem::Runtime: Runtime::init
+// refuses a runtime started here, and finalize must not run while a Runtime owner is live.
 inline void init() {
   ::nvshmem_init();
 }
@@ -54,6 +61,10 @@ NVSHM_HOSTDEVICE inline int team_n_pes(nvshmem_team_t team) {
 NVSHM_HOSTDEVICE inline int team_translate_pe(nvshmem_team_t src_team, int src_pe, nvshmem_team_t dest_team) {
   return ::nvshmem_team_translate_pe(src_team, src_pe, dest_team);
 }
+// Teams (handles owned by the caller; nvshmem::UniqueTeam owns one for you): team_split_strided and
+// team_split_2d are collective over the parent team, team_init over the new team's `npes` members,
+// team_destroy over the team's members; team_get_uniqueid, team_translate_pe and team_get_config are
+// local. The int results are the C status (0: success).
 inline int team_split_strided(nvshmem_team_t parent_team, int start, int stride, int size,
                               const nvshmem_team_config_t *config, long config_mask, nvshmem_team_t *new_team) {
   return ::nvshmem_team_split_strided(parent_team, start, stride, size, config, config_mask, new_team);
@@ -88,6 +99,11 @@ inline void vendor_get_version_info(int *major, int *minor, int *patch) {
 }
 
 // ---- memory ----
+// malloc, calloc, align and free are collective over all PEs (same sizes in the same order; sizes in
+// bytes, calloc `count` objects of `size` bytes); they return NULL on every PE on failure. ptr and mc_ptr
+// are local, any thread. buffer_register / buffer_unregister[_all] are local (`length` in bytes);
+// buffer_register_symmetric / buffer_unregister_symmetric are collective over all PEs. Lifetime: memory
+// lives until free / unregister (nvshmem::SymmetricBuffer frees for you).
 inline void *malloc(size_t size) {
   return ::nvshmem_malloc(size);
 }
@@ -123,6 +139,9 @@ inline int buffer_unregister_symmetric(void *mmap_ptr, size_t size) {
 }
 
 // ---- RMA, typed (NVSHM_FOR_EACH_RMA_TYPE) ----
+// One-sided (the calling PE alone, any thread); `nelems` in elements of T; blocking forms return with
+// `source` reusable / `dest` filled, _nbi forms complete at quiet, _on_stream forms are enqueued on
+// `stream` (heap in GPU memory).
 #define NVSHM_CPP_ALIAS_RMA(NAME, T)                                                                           \
   NVSHM_HOSTDEVICE inline void NAME##_p(T *dest, const T value, int pe) {                                      \
     ::nvshmem_##NAME##_p(dest, value, pe);                                                                     \
@@ -214,6 +233,7 @@ NVSHM_FOR_EACH_RMA_SIZE(NVSHM_CPP_ALIAS_SIZED_MORE)
 #undef NVSHM_CPP_ALIAS_SIZED_MORE
 
 // ---- RMA, bytes ----
+// As the typed forms, `nbytes` in bytes.
 NVSHM_HOSTDEVICE inline void putmem(void *dest, const void *source, size_t nbytes, int pe) {
   ::nvshmem_putmem(dest, source, nbytes, pe);
 }
@@ -240,6 +260,8 @@ inline void getmem_nbi_on_stream(void *dest, const void *source, size_t nbytes, 
 }
 
 // ---- strided, stream p/g/iput/iget, put-with-signal on a stream (NVSHM_FOR_EACH_RMA_TYPE) ----
+// One-sided, as the typed RMA; strides `dst`/`sst` in elements; the signal is an NVSHMEM_SIGNAL_SET/ADD
+// (`sig_op`) of `signal` on `pe`'s symmetric `*sig_addr`, after the data.
 #define NVSHM_CPP_ALIAS_RMA_MORE(NAME, T)                                                                          \
   NVSHM_HOSTDEVICE inline void NAME##_iput(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,  \
                                            int pe) {                                                               \
@@ -275,6 +297,8 @@ NVSHM_FOR_EACH_RMA_TYPE(NVSHM_CPP_ALIAS_RMA_MORE)
 #undef NVSHM_CPP_ALIAS_RMA_MORE
 
 // ---- atomics (NVSHM_FOR_EACH_AMO_*_TYPE) ----
+// One-sided, one thread per call, any thread; on `pe`'s copy of the symmetric `*dest`; fetch forms,
+// compare_swap and swap return the old value.
 #define NVSHM_CPP_ALIAS_AMO_ARITH(NAME, T)                                                 \
   NVSHM_HOSTDEVICE inline void NAME##_atomic_inc(T *dest, int pe) {                        \
     ::nvshmem_##NAME##_atomic_inc(dest, pe);                                               \
@@ -320,6 +344,8 @@ NVSHM_FOR_EACH_AMO_LOGIC_TYPE(NVSHM_CPP_ALIAS_AMO_LOGIC)
 #undef NVSHM_CPP_ALIAS_AMO_LOGIC_OP
 
 // ---- signals ----
+// One-sided: signal_op on `pe`'s signal word, signal_fetch of this PE's; the _on_stream forms are
+// enqueued on `stream` (heap in GPU memory); putmem_signal* move `nbytes` bytes, then signal.
 NVSHM_HOSTDEVICE inline void signal_op(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {
   ::nvshmemx_signal_op(sig_addr, signal, sig_op, pe);
 }
@@ -342,6 +368,7 @@ inline void putmem_signal_nbi_on_stream(void *dest, const void *source, size_t n
 }
 
 // ---- point-to-point synchronisation on a stream (NVSHM_FOR_EACH_WAIT_TYPE) ----
+// Local: later work on `stream` waits until this PE's words compare `cmp` to the value(s); `nelems` words.
 #define NVSHM_CPP_ALIAS_WAIT(NAME, T)                                                                           \
   inline void NAME##_wait_until_on_stream(T *ivar, int cmp, T cmp_value, cudaStream_t stream) {                 \
     ::nvshmemx_##NAME##_wait_until_on_stream(ivar, cmp, cmp_value, stream);                                     \
@@ -358,6 +385,9 @@ NVSHM_FOR_EACH_WAIT_TYPE(NVSHM_CPP_ALIAS_WAIT)
 #undef NVSHM_CPP_ALIAS_WAIT
 
 // ---- collectives (NVSHM_FOR_EACH_COLL_TYPE, NVSHM_FOR_EACH_REDUCE_OP_TYPE) ----
+// Collective over `team` (every member, one thread each, same order); counts in elements of T (the *mem
+// forms' `nelems` counts bytes); return the C status (0: success) instead of throwing (the generics of
+// nvshmem/collectives.hpp throw Error).
 NVSHM_HOSTDEVICE inline int barrier(nvshmem_team_t team) {
   return ::nvshmem_barrier(team);
 }
@@ -437,6 +467,8 @@ NVSHM_FOR_EACH_REDUCE_OP_TYPE(NVSHM_CPP_ALIAS_REDUCE)
 #undef NVSHM_CPP_ALIAS_REDUCE
 
 // ---- ordering and synchronisation ----
+// quiet, fence and quiet_on_stream are local (this PE's RMA); barrier_all, sync_all and their _on_stream
+// forms are collective over all PEs.
 NVSHM_HOSTDEVICE inline void quiet() {
   ::nvshmem_quiet();
 }
@@ -460,6 +492,8 @@ inline void sync_all_on_stream(cudaStream_t stream) {
 }
 
 // ---- driver-API modules ----
+// On every PE that loaded the module/library, after init; _finalize before unloading it. Return the C
+// status (nvshmem::Runtime::register_module throws instead and finalizes for you).
 inline int cumodule_init(CUmodule module) {
   return ::nvshmemx_cumodule_init(module);
 }
@@ -475,6 +509,7 @@ inline int culibrary_finalize(CUlibrary library) {
 
 #if defined(__CUDACC__)
 // ---- device-only group forms: nvshmem::int_put_warp is nvshmemx_int_put_warp, ... ----
+// _warp: every thread of the warp calls with the same arguments; _block: every thread of the block.
 #define NVSHM_CPP_ALIAS_GROUP_SCOPE(NAME, T, S)                                                \
   __device__ inline void NAME##_put_##S(T *dest, const T *source, size_t nelems, int pe) {     \
     ::nvshmemx_##NAME##_put_##S(dest, source, nelems, pe);                                     \

@@ -7,8 +7,9 @@
 // standard headers).
 //
 // Contract (NVSHMEM "Atomic Memory Operations"): `dest`/`source` symmetric, `pe` in [0, n_pes);
-// one thread per call; atomic with respect to other atomics on the same location (not to puts).
-// Host calls need an initialised runtime; errors as the C call (message, abort). Thread safe.
+// one-sided (the calling PE alone, not collective), one thread per call; one element of T on `pe`'s
+// copy; atomic with respect to other atomics on the same location (not to puts). Host calls need an
+// initialised runtime; errors as the C call (message, abort); nothing throws. Thread safe.
 #pragma once
 
 #include <nvshmem.h>
@@ -89,13 +90,13 @@ NVSHM_CPP_HD inline void atomic_inc(T *dest, int pe) {
   NVSHM_CPP_REQUIRE_AMO(arith, T);
   detail::amo_arith<T>::type::inc(dest, pe);
 }
-/// Add 1; return the old value.
+/// Add 1 to `pe`'s `*dest`; return the old value.
 template <class T>
 NVSHM_CPP_HD inline T atomic_fetch_inc(T *dest, int pe) {
   NVSHM_CPP_REQUIRE_AMO(arith, T);
   return detail::amo_arith<T>::type::fetch_inc(dest, pe);
 }
-/// Add `value`.
+/// Add `value` to `pe`'s `*dest`.
 template <class T>
 NVSHM_CPP_HD inline void atomic_add(T *dest, T value, int pe) {
   NVSHM_CPP_REQUIRE_AMO(arith, T);
@@ -119,7 +120,7 @@ NVSHM_CPP_HD inline T atomic_fetch(const T *source, int pe) {
   NVSHM_CPP_REQUIRE_AMO(fetch, T);
   return detail::amo_fetch<T>::type::fetch(source, pe);
 }
-/// Atomic write.
+/// Atomic write of `value` into `pe`'s `*dest`.
 template <class T>
 NVSHM_CPP_HD inline void atomic_set(T *dest, T value, int pe) {
   NVSHM_CPP_REQUIRE_AMO(fetch, T);

@@ -33,14 +33,18 @@ namespace nvshmem {
 /// in a different order, deadlocks or corrupts the heap; destroy buffers in program order on all PEs.
 /// If the buffer holds the runtime's last owner, its destruction also finalizes the runtime (collective).
 ///
+/// One-sided calls: RMA, atomic, signal and copy members are made by the calling PE alone; `pe` is the
+/// target PE (an index in NVSHMEM_TEAM_WORLD); counts, offsets and indices count elements of T, never
+/// bytes. The collective members are collective over their team (see their section).
+///
 /// Thread safety: one thread allocates and frees (one per PE); RMA members may be called from any
 /// thread concurrently (as the C API's RMA); the object itself is not synchronised (do not move or
 /// reset it while another thread uses it).
 ///
-/// Errors: argument errors detected here (element ranges past size(), PE out of range, size overflow)
-/// throw Error(NVSHMEMX_ERROR_INVALID_VALUE) before any communication; a failed allocation throws
-/// Error(NVSHMEMX_ERROR_OUT_OF_MEMORY) on every PE (the C call reports NULL on every PE). Failures inside
-/// RMA calls follow the C API (message, abort).
+/// Errors: argument errors detected here (element ranges past size(), PE out of range, size overflow,
+/// an empty Runtime handle) throw Error(NVSHMEMX_ERROR_INVALID_VALUE) before any communication; a failed allocation
+/// throws Error(NVSHMEMX_ERROR_OUT_OF_MEMORY) on every PE (the C call reports NULL on every PE). Failures inside RMA
+/// calls follow the C API (message, abort).
 template <class T>
 class SymmetricBuffer {
   static_assert(std::is_trivially_copyable_v<T>,
@@ -98,13 +102,16 @@ class SymmetricBuffer {
   std::size_t size() const noexcept { return count_; }
   /// Number of bytes (size() * sizeof(T)).
   std::size_t bytes() const noexcept { return count_ * sizeof(T); }
+  /// True when size() == 0 (also for a zero-count allocation, which still holds the runtime).
   bool empty() const noexcept { return count_ == 0; }
   /// The symmetric address of element 0 (the same on every PE); null for an empty buffer. Usable
   /// with every C call that takes a symmetric address. Dereferenceable on the host only when the heap
   /// is in host memory (CPU backend); with the heap in GPU memory it is a device address.
   T *data() const noexcept { return data_; }
-  /// `pe`'s copy as a pointer usable with loads and stores from the host (nvshmem_ptr), or null when
-  /// that copy is not reachable so. Throws Error(NVSHMEMX_ERROR_INVALID_VALUE) for a PE out of range.
+  /// `pe`'s copy as a pointer usable with loads and stores (nvshmem_ptr; as data(), a host address
+  /// only with the heap in host memory, else a device address for kernels), or null when that copy
+  /// is not reachable so. Local, any thread. Throws Error(NVSHMEMX_ERROR_INVALID_VALUE) for a PE out
+  /// of range.
   T *peer(int pe) const {
     check_pe(pe, "SymmetricBuffer::peer");
     return data_ ? static_cast<T *>(::nvshmem_ptr(data_, pe)) : nullptr;
@@ -150,7 +157,8 @@ class SymmetricBuffer {
     else
       ::nvshmem_getmem_nbi(dest, data_ + offset, count * sizeof(T), pe);
   }
-  /// Stream-ordered put (nvshmemx_*_put_on_stream); needs the heap in GPU memory.
+  /// As put, enqueued on `stream` (nvshmemx_<T>_put_on_stream, else nvshmemx_putmem_on_stream): returns
+  /// at once; `source` (GPU-readable) must stay valid until the stream reaches it. Heap in GPU memory.
   void put_on_stream(int pe, const T *source, std::size_t count, cudaStream_t stream, std::size_t offset = 0) const {
     check(pe, count, offset, "SymmetricBuffer::put_on_stream");
     if (count == 0) return;
@@ -159,7 +167,8 @@ class SymmetricBuffer {
     else
       ::nvshmemx_putmem_on_stream(data_ + offset, source, count * sizeof(T), pe, stream);
   }
-  /// Stream-ordered get; needs the heap in GPU memory.
+  /// As get, enqueued on `stream`: `dest` (GPU-writable) is filled when the stream reaches it. Heap in
+  /// GPU memory.
   void get_on_stream(int pe, T *dest, std::size_t count, cudaStream_t stream, std::size_t offset = 0) const {
     check(pe, count, offset, "SymmetricBuffer::get_on_stream");
     if (count == 0) return;
@@ -168,7 +177,7 @@ class SymmetricBuffer {
     else
       ::nvshmemx_getmem_on_stream(dest, data_ + offset, count * sizeof(T), pe, stream);
   }
-  /// Stream-ordered non-blocking put; complete at the next quiet on the stream.
+  /// As put_on_stream, non-blocking: complete at the next quiet on the stream (quiet_on_stream).
   void put_nbi_on_stream(int pe, const T *source, std::size_t count, cudaStream_t stream,
                          std::size_t offset = 0) const {
     check(pe, count, offset, "SymmetricBuffer::put_nbi_on_stream");
@@ -178,7 +187,7 @@ class SymmetricBuffer {
     else
       ::nvshmemx_putmem_nbi_on_stream(data_ + offset, source, count * sizeof(T), pe, stream);
   }
-  /// Stream-ordered non-blocking get.
+  /// As get_on_stream, non-blocking: `dest` is filled at the next quiet on the stream.
   void get_nbi_on_stream(int pe, T *dest, std::size_t count, cudaStream_t stream, std::size_t offset = 0) const {
     check(pe, count, offset, "SymmetricBuffer::get_nbi_on_stream");
     if (count == 0) return;
@@ -187,9 +196,9 @@ class SymmetricBuffer {
     else
       ::nvshmemx_getmem_nbi_on_stream(dest, data_ + offset, count * sizeof(T), pe, stream);
   }
-  /// Store one element into element `index` of `pe`'s copy.
+  /// Store one element into element `index` of `pe`'s copy (a blocking put of 1 element).
   void p(int pe, std::size_t index, const T &value) const { put(pe, &value, 1, index); }
-  /// Read element `index` of `pe`'s copy.
+  /// Read element `index` of `pe`'s copy (a blocking get of 1 element).
   [[nodiscard]] T g(int pe, std::size_t index) const {
     T v;
     get(pe, &v, 1, index);
@@ -197,7 +206,9 @@ class SymmetricBuffer {
   }
 
   /// Atomics on element `index` of `pe`'s copy (nvshmem_<T>_atomic_*; T must be in the operation's AMO
-  /// table, else a compile error). One thread per call; atomic with respect to other atomics only.
+  /// table, else a compile error): add, set; fetch_add, compare_swap (stores `value` if the element
+  /// equals `cond`) and swap return the old value, fetch reads. Any thread; atomic with respect to
+  /// other atomics only. Errors as the class comment (PE or index out of range).
   void atomic_add(int pe, std::size_t index, T value) const {
     check(pe, 1, index, "SymmetricBuffer::atomic_add");
     nvshmem::atomic_add(data_ + index, value, pe);
@@ -222,7 +233,8 @@ class SymmetricBuffer {
     check(pe, 1, index, "SymmetricBuffer::atomic_swap");
     return nvshmem::atomic_swap(data_ + index, value, pe);
   }
-  /// Bitwise atomics (atomic_and/or/xor and their fetch forms; NVSHM_FOR_EACH_AMO_LOGIC_TYPE).
+  /// Bitwise atomics (atomic_and/or/xor and their fetch forms, which return the old value;
+  /// NVSHM_FOR_EACH_AMO_LOGIC_TYPE); contract as the atomics above.
 #define NVSHM_CPP_BUFFER_LOGIC(OP)                                              \
   void atomic_##OP(int pe, std::size_t index, T value) const {                  \
     check(pe, 1, index, "SymmetricBuffer::atomic_" #OP);                        \
@@ -245,7 +257,8 @@ class SymmetricBuffer {
     check(pe, 1, index, "SymmetricBuffer::signal_op");
     ::nvshmemx_signal_op(data_ + index, value, sig_op, pe);
   }
-  /// This PE's signal word `index` (nvshmem_signal_fetch, an atomic load). T = uint64_t only.
+  /// This PE's signal word `index` (nvshmem_signal_fetch, an atomic load). T = uint64_t only. Local,
+  /// any thread; Error(NVSHMEMX_ERROR_INVALID_VALUE) for an index out of range.
   [[nodiscard]] uint64_t signal_fetch(std::size_t index) const {
     static_assert(std::is_same_v<T, uint64_t>, "nvshmem::SymmetricBuffer::signal_fetch: signal words are uint64_t");
     check(::nvshmem_my_pe(), 1, index, "SymmetricBuffer::signal_fetch");
@@ -301,6 +314,7 @@ class SymmetricBuffer {
   void broadcast(Team team, int root) const {
     broadcast(team, *this, root);
   }
+  /// As broadcast, enqueued on `stream`.
   void broadcast_on_stream(Team team, const SymmetricBuffer &source, int root, cudaStream_t stream) const {
     if (!fits_collective(team, source, source.count_, false, "SymmetricBuffer::broadcast_on_stream")) return;
     if constexpr (is_collective_type<T>)
@@ -318,6 +332,7 @@ class SymmetricBuffer {
     else
       nvshmem::fcollectmem(team, data_, source.data_, source.bytes());
   }
+  /// As fcollect, enqueued on `stream`.
   void fcollect_on_stream(Team team, const SymmetricBuffer &source, cudaStream_t stream) const {
     const std::size_t n = team_size(team, "SymmetricBuffer::fcollect_on_stream");
     if (!fits_collective(team, source, source.count_ * n, true, "SymmetricBuffer::fcollect_on_stream")) return;
@@ -336,6 +351,7 @@ class SymmetricBuffer {
     else
       nvshmem::alltoallmem(team, data_, source.data_, block * sizeof(T));
   }
+  /// As alltoall, enqueued on `stream`.
   void alltoall_on_stream(Team team, const SymmetricBuffer &source, cudaStream_t stream) const {
     const std::size_t block = block_of(team, source, "SymmetricBuffer::alltoall_on_stream");
     if (!fits_collective(team, source, source.count_, true, "SymmetricBuffer::alltoall_on_stream")) return;
@@ -356,6 +372,7 @@ class SymmetricBuffer {
   void reduce(Team team) const {
     reduce<O>(team, *this);
   }
+  /// As reduce, enqueued on `stream`.
   template <Op O>
   void reduce_on_stream(Team team, const SymmetricBuffer &source, cudaStream_t stream) const {
     if (!fits_collective(team, source, source.count_, false, "SymmetricBuffer::reduce_on_stream")) return;
@@ -369,6 +386,7 @@ class SymmetricBuffer {
     if (!fits_collective(team, source, block, true, "SymmetricBuffer::reducescatter")) return;
     nvshmem::reducescatter<O>(team, data_, source.data_, block);
   }
+  /// As reducescatter, enqueued on `stream`.
   template <Op O>
   void reducescatter_on_stream(Team team, const SymmetricBuffer &source, cudaStream_t stream) const {
     const std::size_t block = block_of(team, source, "SymmetricBuffer::reducescatter_on_stream");
@@ -390,7 +408,7 @@ class SymmetricBuffer {
   void copy_to_host(T *out, std::size_t count, std::size_t offset = 0) const {
     get(::nvshmem_my_pe(), out, count, offset);
   }
-  /// This PE's whole copy as a vector.
+  /// This PE's whole copy as a vector (a blocking get from my_pe).
   [[nodiscard]] std::vector<T> to_vector() const {
     std::vector<T> v(count_);
     copy_to_host(v.data(), count_);

@@ -128,11 +128,11 @@ inline void barrier(Team team) {
 inline void team_sync(Team team) {
   detail::check_collective(::nvshmem_team_sync(team.handle()), "nvshmem_team_sync");
 }
-/// nvshmemx_barrier_on_stream: the barrier, in `stream`'s order.
+/// nvshmemx_barrier_on_stream: the barrier, enqueued on `stream` (returns at once).
 inline void barrier_on_stream(Team team, cudaStream_t stream) {
   detail::check_collective(::nvshmemx_barrier_on_stream(team.handle(), stream), "nvshmemx_barrier_on_stream");
 }
-/// nvshmemx_team_sync_on_stream.
+/// nvshmemx_team_sync_on_stream: the team_sync, enqueued on `stream`.
 inline void team_sync_on_stream(Team team, cudaStream_t stream) {
   detail::check_collective(::nvshmemx_team_sync_on_stream(team.handle(), stream), "nvshmemx_team_sync_on_stream");
 }
@@ -186,7 +186,8 @@ inline void fcollectmem(Team team, void *dest, const void *source, std::size_t n
 inline void alltoallmem(Team team, void *dest, const void *source, std::size_t nbytes) {
   detail::check_collective(::nvshmem_alltoallmem(team.handle(), dest, source, nbytes), "nvshmem_alltoallmem");
 }
-/// nvshmemx_broadcastmem_on_stream, nvshmemx_fcollectmem_on_stream, nvshmemx_alltoallmem_on_stream.
+/// nvshmemx_broadcastmem_on_stream, nvshmemx_fcollectmem_on_stream, nvshmemx_alltoallmem_on_stream: the
+/// byte forms (`nbytes` in bytes), enqueued on `stream`; throwing as the typed stream forms.
 inline void broadcastmem_on_stream(Team team, void *dest, const void *source, std::size_t nbytes, int root,
                                    cudaStream_t stream) {
   detail::check_collective(::nvshmemx_broadcastmem_on_stream(team.handle(), dest, source, nbytes, root, stream),
@@ -201,31 +202,31 @@ inline void alltoallmem_on_stream(Team team, void *dest, const void *source, std
                            "nvshmemx_alltoallmem_on_stream");
 }
 
-/// nvshmemx_<T>_broadcast_on_stream.
+/// nvshmemx_<T>_broadcast_on_stream: as broadcast, enqueued on `stream` (units: elements of T).
 template <class T>
 void broadcast_on_stream(Team team, T *dest, const T *source, std::size_t nelems, int root, cudaStream_t stream) {
   detail::require_coll_type<T>();
   detail::host_coll<T>::type::broadcast_on_stream(team.handle(), dest, source, nelems, root, stream);
 }
-/// nvshmemx_<T>_fcollect_on_stream.
+/// nvshmemx_<T>_fcollect_on_stream: as fcollect, enqueued on `stream` (units: elements of T).
 template <class T>
 void fcollect_on_stream(Team team, T *dest, const T *source, std::size_t nelems, cudaStream_t stream) {
   detail::require_coll_type<T>();
   detail::host_coll<T>::type::fcollect_on_stream(team.handle(), dest, source, nelems, stream);
 }
-/// nvshmemx_<T>_alltoall_on_stream.
+/// nvshmemx_<T>_alltoall_on_stream: as alltoall, enqueued on `stream` (units: elements of T).
 template <class T>
 void alltoall_on_stream(Team team, T *dest, const T *source, std::size_t nelems, cudaStream_t stream) {
   detail::require_coll_type<T>();
   detail::host_coll<T>::type::alltoall_on_stream(team.handle(), dest, source, nelems, stream);
 }
-/// nvshmemx_<T>_<op>_reduce_on_stream.
+/// nvshmemx_<T>_<op>_reduce_on_stream: as reduce<O>, enqueued on `stream`.
 template <Op O, class T>
 void reduce_on_stream(Team team, T *dest, const T *source, std::size_t nreduce, cudaStream_t stream) {
   detail::require_reduce_pair<T, O>();
   detail::host_reduce<T, O>::type::reduce_on_stream(team.handle(), dest, source, nreduce, stream);
 }
-/// nvshmemx_<T>_<op>_reducescatter_on_stream.
+/// nvshmemx_<T>_<op>_reducescatter_on_stream: as reducescatter<O>, enqueued on `stream`.
 template <Op O, class T>
 void reducescatter_on_stream(Team team, T *dest, const T *source, std::size_t nreduce, cudaStream_t stream) {
   detail::require_reduce_pair<T, O>();

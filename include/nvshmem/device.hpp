@@ -5,8 +5,13 @@
 //
 // Scope contract (NVSHMEM's): nvshmem::thread: one thread calls; nvshmem::warp: every thread of the
 // warp calls with the same arguments; nvshmem::block: every thread of the block calls with the same
-// arguments. Units: elements of T (bytes for putmem/getmem). Completion: blocking forms return with
+// arguments. Units: elements of T (bytes for the *mem forms). Completion: blocking forms return with
 // the source reusable (put) or the destination filled (get); _nbi forms complete at quiet().
+// Who calls: RMA, atomics, signals, waits, quiet and fence are one-sided (the calling PE alone);
+// barriers and collectives are collective (their section says over whom). Lifetime: kernels run
+// between the runtime's init and finalize, and a module loaded with the driver API (or NVRTC) must be
+// registered first (Runtime::register_module). Errors: collectives return the C status; the rest
+// return nothing: misuse the library detects traps after a message, unchecked RMA arguments fault.
 #pragma once
 
 #include <nvshmem.h>
@@ -280,7 +285,8 @@ __device__ inline void iget(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t s
 }
 #undef NVSHM_CPP_REQUIRE_RMA
 
-/// Byte forms (nvshmem_putmem, nvshmemx_putmem_warp, ...): `nbytes` bytes, by scope S.
+/// Byte forms (nvshmem_putmem, nvshmemx_putmem_warp, ...): putmem, getmem and their _nbi forms (complete
+/// at quiet()), `nbytes` bytes, by scope S, for element types outside the RMA table.
 template <class S = thread>
 __device__ inline void putmem(void *dest, const void *source, size_t nbytes, int pe) {
   static_assert(detail::is_scope<S>::value, "nvshmem::device: the scope is nvshmem::thread, warp or block");
@@ -455,15 +461,17 @@ __device__ inline size_t test_some_vector(T *ivars, size_t nelems, size_t *indic
   static_assert(detail::dev_wait<T>::found, "nvshmem::device::test_some_vector: T is not in NVSHM_FOR_EACH_WAIT_TYPE");
   return detail::dev_wait<T>::type::test_some_vector(ivars, nelems, indices, status, cmp, values);
 }
-/// nvshmem_signal_wait_until: returns the value that satisfied the comparison.
+/// nvshmem_signal_wait_until: spin until this PE's `*sig_addr` compares `cmp` to `value`, then acquire;
+/// returns the value that satisfied the comparison. One thread.
 __device__ inline uint64_t signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t value) {
   return ::nvshmem_signal_wait_until(sig_addr, cmp, value);
 }
-/// nvshmem_signal_fetch: this PE's signal word (atomic load).
+/// nvshmem_signal_fetch: this PE's signal word (atomic load). One thread.
 __device__ inline uint64_t signal_fetch(uint64_t *sig_addr) {
   return ::nvshmem_signal_fetch(sig_addr);
 }
-/// nvshmemx_signal_op: NVSHMEM_SIGNAL_SET or NVSHMEM_SIGNAL_ADD on `pe`'s signal word.
+/// nvshmemx_signal_op: NVSHMEM_SIGNAL_SET or NVSHMEM_SIGNAL_ADD (`sig_op`) of `signal` on `pe`'s signal
+/// word, atomic. One thread.
 __device__ inline void signal_op(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {
   ::nvshmemx_signal_op(sig_addr, signal, sig_op, pe);
 }
@@ -478,7 +486,9 @@ __device__ inline int test(T *ivar, int cmp, T value) {
 // ---- Collectives by scope (NVSHMEM "Collective Communication"): every member PE of `team` calls,
 // and within it every thread of the scope S with the same arguments (thread: one thread); same
 // order of collectives on the team everywhere. `team` is the C handle (Team::handle() on the host).
-// Return 0, or nonzero after the library's message. Units as the host forms (nvshmem/collectives.hpp).
+// Return 0, or nonzero after the library's message; misuse this library detects (an invalid team
+// handle, a heap not in GPU memory) traps after a message. Units as the host forms
+// (nvshmem/collectives.hpp).
 
 /// Barrier over `team` by scope S (nvshmem_barrier, nvshmemx_barrier_warp/_block): quiet, then sync.
 template <class S = thread>
@@ -567,13 +577,15 @@ __device__ inline int alltoallmem(nvshmem_team_t team, void *dest, const void *s
   static_assert(detail::dev_reduce<T, O>::found,                                                             \
                 "nvshmem::device::reduce: NVSHMEM has no reduction for this (T, Op) pair "                   \
                 "(NVSHM_FOR_EACH_REDUCE_OP_TYPE; bitwise ops take unsigned and fixed-width integers only)")
-/// nvshmem_<T>_<op>_reduce[_warp/_block]: usage device::reduce<nvshmem::Op::sum, nvshmem::block>(team, d, s, n).
+/// nvshmem_<T>_<op>_reduce[_warp/_block]: dest[k] = O over the members' source[k], k < nreduce (elements),
+/// on every member. Usage: device::reduce<nvshmem::Op::sum, nvshmem::block>(team, d, s, n).
 template <Op O, class S = thread, class T>
 __device__ inline int reduce(nvshmem_team_t team, T *dest, const T *source, size_t nreduce) {
   NVSHM_CPP_REQUIRE_REDUCE(T, O, S);
   return detail::dev_reduce<T, O>::type::reduce(S{}, team, dest, source, nreduce);
 }
-/// nvshmem_<T>_<op>_reducescatter[_warp/_block].
+/// nvshmem_<T>_<op>_reducescatter[_warp/_block]: `source` holds n_pes blocks of `nreduce` elements; member
+/// i gets block i combined over the members with O in its `dest`.
 template <Op O, class S = thread, class T>
 __device__ inline int reducescatter(nvshmem_team_t team, T *dest, const T *source, size_t nreduce) {
   NVSHM_CPP_REQUIRE_REDUCE(T, O, S);

@@ -17,8 +17,9 @@ namespace nvshmem {
 
 /// A view of `size()` elements of T at the symmetric address `data()`. Owns nothing: valid while the
 /// SymmetricBuffer it came from is alive (and, in a kernel, until that kernel ends). Copying is free
-/// and thread safe. The device members follow the scope contract of nvshmem/device.hpp; `pe` is in
-/// [0, n_pes); element offsets and counts are not checked on the device.
+/// and thread safe. The device members follow the scope contract of nvshmem/device.hpp; they are
+/// one-sided (the calling PE's threads alone); `pe` is in [0, n_pes); offsets, counts and indices are
+/// elements of T and are not checked on the device. Nothing throws: failures follow the C device API.
 template <class T>
 class DeviceView {
   static_assert(__is_trivially_copyable(T),
@@ -26,7 +27,10 @@ class DeviceView {
                 "elements are moved as bytes)");
 
  public:
+  /// An empty view (null, 0 elements).
   DeviceView() = default;
+  /// A view of `size` elements at the symmetric address `data` (not checked; usually made by
+  /// SymmetricBuffer::view()).
   NVSHM_CPP_HD DeviceView(T *data, size_t size) : data_(data), size_(size) {}
 
   /// The symmetric address of element 0 (this PE's copy).
@@ -35,6 +39,7 @@ class DeviceView {
   NVSHM_CPP_HD size_t size() const { return size_; }
   /// Number of bytes.
   NVSHM_CPP_HD size_t bytes() const { return size_ * sizeof(T); }
+  /// True when size() == 0.
   NVSHM_CPP_HD bool empty() const { return size_ == 0; }
   /// This PE's element `i` (dereferences local symmetric memory: device code with the heap in GPU
   /// memory, host code with the heap in host memory).
@@ -42,6 +47,7 @@ class DeviceView {
 
 #if defined(__CUDACC__)
   /// `pe`'s copy of element 0 as a plain pointer (nvshmem_ptr), or null when not reachable by loads.
+  /// Local; any thread.
   __device__ T *peer(int pe) const {
     return static_cast<T *>(::nvshmem_ptr(data_, pe));
   }
@@ -117,7 +123,9 @@ class DeviceView {
       device::putmem_signal_nbi<S>(data_ + offset, source, count * sizeof(T), signal.data() + signal_index, value,
                                    sig_op, pe);
   }
-  /// Atomics on element `i` of `pe`'s copy (nvshmem_<T>_atomic_*; one thread).
+  /// Atomics on element `i` of `pe`'s copy (nvshmem_<T>_atomic_*; one thread per call; T in the
+  /// operation's AMO table): add, set; fetch_add and compare_swap (stores `value` if the element equals
+  /// `cond`) return the old value, fetch reads.
   __device__ void atomic_add(int pe, size_t i, T value) const {
     nvshmem::atomic_add(data_ + i, value, pe);
   }
@@ -133,7 +141,8 @@ class DeviceView {
   __device__ void atomic_set(int pe, size_t i, T value) const {
     nvshmem::atomic_set(data_ + i, value, pe);
   }
-  /// Bitwise atomics on element `i` of `pe`'s copy (NVSHM_FOR_EACH_AMO_LOGIC_TYPE; one thread).
+  /// Bitwise atomics on element `i` of `pe`'s copy (NVSHM_FOR_EACH_AMO_LOGIC_TYPE; one thread); the
+  /// fetch forms return the old value.
 #define NVSHM_CPP_VIEW_LOGIC(OP)                                    \
   __device__ void atomic_##OP(int pe, size_t i, T value) const {    \
     nvshmem::atomic_##OP(data_ + i, value, pe);                     \
@@ -151,7 +160,7 @@ class DeviceView {
     static_assert(detail::is_same<T, uint64_t>::value, "nvshmem::DeviceView::signal_op: signal words are uint64_t");
     device::signal_op(data_ + i, value, sig_op, pe);
   }
-  /// This PE's signal word `i` (nvshmem_signal_fetch).
+  /// This PE's signal word `i` (nvshmem_signal_fetch, an atomic load; one thread).
   __device__ uint64_t signal_fetch(size_t i) const {
     static_assert(detail::is_same<T, uint64_t>::value, "nvshmem::DeviceView::signal_fetch: signal words are uint64_t");
     return device::signal_fetch(data_ + i);

@@ -45,6 +45,8 @@ inline const char *status_name(int status) noexcept {
 /// Copies are cheap and safe to pass between threads.
 class Error : public std::runtime_error {
  public:
+  /// An error of `call` (a C entry point or C++ member name) with nvshmemx_status code `status` and a
+  /// one-line `message`; `status` is not checked. May throw std::bad_alloc (building the strings).
   Error(int status, std::string call, const std::string &message)
       : std::runtime_error(call + ": " + message + " (" + status_name(status) + ")"),
         status_(status),

@@ -5,7 +5,10 @@
 //
 // Contract of every function: that of the C function it calls (units: elements of T; `pe` in
 // [0, n_pes); `dest`/`source` symmetric where the C API says so); the runtime must be initialised;
-// thread safe as the C API is (NVSHMEM_THREAD_MULTIPLE). Errors: as the C call (message, then abort).
+// one-sided: the calling PE alone makes the call (not collective); thread safe as the C API is
+// (NVSHMEM_THREAD_MULTIPLE). _on_stream forms enqueue on `stream` and return at once (heap in GPU
+// memory; local buffers GPU-accessible and valid until the stream reaches the call). Errors: as the C
+// call (message, then abort); nothing here throws.
 #pragma once
 
 #include <nvshmem_host.h>
@@ -127,7 +130,8 @@ void put(T *dest, const T *source, std::size_t nelems, int pe) {
   detail::require_rma_type<T>();
   detail::host_rma<T>::type::put(dest, source, nelems, pe);
 }
-/// nvshmem_<T>_get: copy `nelems` elements from `pe`'s copy of symmetric `source` to local `dest`.
+/// nvshmem_<T>_get: copy `nelems` elements from `pe`'s copy of symmetric `source` to local `dest`
+/// (blocking: `dest` filled on return).
 template <class T>
 void get(T *dest, const T *source, std::size_t nelems, int pe) {
   detail::require_rma_type<T>();
@@ -151,19 +155,19 @@ void put_on_stream(T *dest, const T *source, std::size_t nelems, int pe, cudaStr
   detail::require_rma_type<T>();
   detail::host_rma<T>::type::put_on_stream(dest, source, nelems, pe, stream);
 }
-/// nvshmemx_<T>_get_on_stream.
+/// nvshmemx_<T>_get_on_stream: as get, enqueued on `stream`.
 template <class T>
 void get_on_stream(T *dest, const T *source, std::size_t nelems, int pe, cudaStream_t stream) {
   detail::require_rma_type<T>();
   detail::host_rma<T>::type::get_on_stream(dest, source, nelems, pe, stream);
 }
-/// nvshmemx_<T>_put_nbi_on_stream.
+/// nvshmemx_<T>_put_nbi_on_stream: as put_on_stream, complete at the next quiet on the stream.
 template <class T>
 void put_nbi_on_stream(T *dest, const T *source, std::size_t nelems, int pe, cudaStream_t stream) {
   detail::require_rma_type<T>();
   detail::host_rma<T>::type::put_nbi_on_stream(dest, source, nelems, pe, stream);
 }
-/// nvshmemx_<T>_get_nbi_on_stream.
+/// nvshmemx_<T>_get_nbi_on_stream: as get_on_stream, complete at the next quiet on the stream.
 template <class T>
 void get_nbi_on_stream(T *dest, const T *source, std::size_t nelems, int pe, cudaStream_t stream) {
   detail::require_rma_type<T>();
@@ -195,14 +199,14 @@ template <class T>
   detail::require_rma_type<T>();
   return detail::host_rma<T>::type::g_on_stream(source, pe, stream);
 }
-/// nvshmemx_<T>_iput_on_stream.
+/// nvshmemx_<T>_iput_on_stream: as iput (strides in elements), enqueued on `stream`.
 template <class T>
 void iput_on_stream(T *dest, const T *source, std::ptrdiff_t dst, std::ptrdiff_t sst, std::size_t nelems, int pe,
                     cudaStream_t stream) {
   detail::require_rma_type<T>();
   detail::host_rma<T>::type::iput_on_stream(dest, source, dst, sst, nelems, pe, stream);
 }
-/// nvshmemx_<T>_iget_on_stream.
+/// nvshmemx_<T>_iget_on_stream: as iget (strides in elements), enqueued on `stream`.
 template <class T>
 void iget_on_stream(T *dest, const T *source, std::ptrdiff_t dst, std::ptrdiff_t sst, std::size_t nelems, int pe,
                     cudaStream_t stream) {
@@ -217,7 +221,8 @@ void put_signal_on_stream(T *dest, const T *source, std::size_t nelems, uint64_t
   detail::require_rma_type<T>();
   detail::host_rma<T>::type::put_signal_on_stream(dest, source, nelems, sig_addr, signal, sig_op, pe, stream);
 }
-/// nvshmemx_<T>_put_signal_nbi_on_stream.
+/// nvshmemx_<T>_put_signal_nbi_on_stream: as put_signal_on_stream, complete at the next quiet on the
+/// stream.
 template <class T>
 void put_signal_nbi_on_stream(T *dest, const T *source, std::size_t nelems, uint64_t *sig_addr, uint64_t signal,
                               int sig_op, int pe, cudaStream_t stream) {

@@ -25,6 +25,7 @@ class UniqueId {
 
   /// An all-zero id with the current version field: not usable for init until filled.
   UniqueId() noexcept : id_(NVSHMEMX_UNIQUEID_INITIALIZER) {}
+  /// Wrap a C id (from nvshmemx_get_uniqueid or received from the generating process); not checked.
   explicit UniqueId(const nvshmemx_uniqueid_t &raw) noexcept : id_(raw) {}
 
   /// Start a rendezvous server in this process and describe it (nvshmemx_get_uniqueid). Called by
@@ -36,7 +37,7 @@ class UniqueId {
     return UniqueId(raw);
   }
 
-  /// The raw bytes, to send to the other processes.
+  /// The raw bytes (UniqueId::size of them), to send to the other processes. Local; never throws.
   std::array<unsigned char, size> bytes() const noexcept {
     std::array<unsigned char, size> out{};
     std::memcpy(out.data(), &id_, size);
@@ -56,6 +57,7 @@ class UniqueId {
   /// The C struct, for nvshmemx_set_attr_uniqueid_args.
   const nvshmemx_uniqueid_t &raw() const noexcept { return id_; }
 
+  /// Byte-wise comparison of the whole id.
   friend bool operator==(const UniqueId &a, const UniqueId &b) noexcept {
     return std::memcmp(&a.id_, &b.id_, size) == 0;
   }
@@ -65,7 +67,8 @@ class UniqueId {
   nvshmemx_uniqueid_t id_;
 };
 
-/// A non-owning handle on an MPI communicator for InitMethod::mpi_comm.
+/// A non-owning handle on an MPI communicator for InitMethod::mpi_comm: a copyable pointer wrapper,
+/// local (no MPI call), never throws.
 class MpiComm {
  public:
   /// `mpi_comm` points to an initialised `MPI_Comm` (the address of the communicator variable, as
@@ -75,6 +78,7 @@ class MpiComm {
   static MpiComm from_raw(void *mpi_comm) noexcept { return MpiComm(mpi_comm); }
   /// The pointer given to from_raw.
   void *raw() const noexcept { return comm_; }
+  /// Same pointer (not MPI_Comm_compare).
   friend bool operator==(const MpiComm &a, const MpiComm &b) noexcept { return a.comm_ == b.comm_; }
 
  private:
@@ -84,8 +88,10 @@ class MpiComm {
 
 /// How Runtime::init finds the other PEs, plus an optional CUDA device. A value type: copyable,
 /// comparable (same() is what Runtime::init compares), owns nothing. Thread safety: as a plain struct.
+/// Making one is local and never throws; bad values surface as Error from Runtime::init.
 class InitMethod {
  public:
+  /// Which factory made the method (from_environment, unique_id, single_pe, mpi_comm).
   enum class Kind { environment, unique_id, single_pe, mpi_comm };
 
   /// As nvshmem_init: the launcher's environment (nvshmrun), or a 1-PE job when started without one.
@@ -119,6 +125,9 @@ class InitMethod {
     return m;
   }
 
+  /// The fields Runtime::init reads: the kind, the CUDA device (-1: the library picks), rank, nranks
+  /// and id (meaningful for unique_id; 0, 1 and an empty id otherwise) and the communicator pointer
+  /// (mpi_comm; null otherwise). Local; never throw.
   Kind kind() const noexcept { return kind_; }
   int device() const noexcept { return device_; }
   int rank() const noexcept { return rank_; }
@@ -141,7 +150,8 @@ class InitMethod {
   }
 
   /// One line for messages: "from_environment", "unique_id(rank 1 of 4)", "single_pe",
-  /// "mpi_comm(0x...)", each followed by ", CUDA device N" when a device was chosen.
+  /// "mpi_comm(0x...)", each followed by ", CUDA device N" when a device was chosen. Local; may throw
+  /// std::bad_alloc only.
   std::string describe() const {
     std::string s;
     switch (kind_) {

@@ -31,6 +31,9 @@ struct Headers {
   int count() const { return static_cast<int>(names.size()); }
 };
 
+/// The stand-in headers (stdint.h, stddef.h, cstdint, cstddef, the empty C library headers, cuda.h,
+/// cuda_runtime_api.h, type_traits) for nvrtcCreateProgram. Local, thread safe, no runtime needed;
+/// throws std::bad_alloc only.
 inline Headers headers() {
   static const char *const stdint_h =
       "#pragma once\n"
@@ -74,7 +77,8 @@ inline Headers headers() {
 /// Options for nvrtcCompileProgram: C++17, unannotated functions as device functions (the host API's
 /// declarations are then inert declarations, never called by device code), and -I for each of
 /// `include_dirs` (NVSHMEM's include directory, and the directory holding the generated
-/// nvshmem_version.h when it is not the same). Add -arch yourself.
+/// nvshmem_version.h when it is not the same). Add -arch yourself. Local, thread safe; throws
+/// std::bad_alloc only.
 inline std::vector<std::string> options(const std::vector<std::string> &include_dirs) {
   std::vector<std::string> opts = {"-std=c++17", "-default-device"};
   for (const std::string &dir : include_dirs) opts.push_back("-I" + dir);

@@ -66,7 +66,7 @@ inline RuntimeState::~RuntimeState() {
 }  // namespace detail
 
 /// Versions: of the library this process runs (asked at run time) and of the headers it was
-/// compiled with.
+/// compiled with. A plain value, filled by Runtime::version.
 struct Version {
   int library_major = 0, library_minor = 0, library_patch = 0;  ///< nvshmemx_vendor_get_version_info
   std::string library_name;                                     ///< nvshmem_info_get_name
@@ -96,6 +96,9 @@ struct Version {
 /// Thread safety: init and the release of the last owner are serialised by a process-wide lock;
 /// copying and destroying handles is thread safe (std::shared_ptr); the forwarding members are as
 /// thread safe as their C calls (RMA and quiet from any thread; barriers one thread per PE).
+///
+/// Errors: besides the empty-handle error, the forwarding members whose C call returns no status keep
+/// the C API's behaviour on failure (message, abort); init and register_module throw Error.
 class Runtime {
  public:
   /// Initialise the runtime with `method`, or join the live one. Collective on first init: every PE
@@ -172,23 +175,23 @@ class Runtime {
   /// The method the live runtime was initialised with.
   const InitMethod &method() const { return state().method(); }
 
-  /// This PE's id in NVSHMEM_TEAM_WORLD (nvshmem_my_pe), 0 .. n_pes()-1.
+  /// This PE's id in NVSHMEM_TEAM_WORLD (nvshmem_my_pe), 0 .. n_pes()-1. Local; any thread.
   int my_pe() const {
     state();
     return ::nvshmem_my_pe();
   }
-  /// Number of PEs of the job (nvshmem_n_pes).
+  /// Number of PEs of the job (nvshmem_n_pes). Local; any thread.
   int n_pes() const {
     state();
     return ::nvshmem_n_pes();
   }
   /// This PE's index in `team` (nvshmem_team_my_pe): NVSHMEM_TEAM_WORLD, NVSHMEM_TEAM_SHARED,
-  /// NVSHMEMX_TEAM_NODE; -1 when this PE is not a member or the team is invalid.
+  /// NVSHMEMX_TEAM_NODE; -1 when this PE is not a member or the team is invalid. Local; any thread.
   int team_my_pe(nvshmem_team_t team) const {
     state();
     return ::nvshmem_team_my_pe(team);
   }
-  /// Number of PEs of `team` (nvshmem_team_n_pes); -1 for an invalid team.
+  /// Number of PEs of `team` (nvshmem_team_n_pes); -1 for an invalid team. Local; any thread.
   int team_n_pes(nvshmem_team_t team) const {
     state();
     return ::nvshmem_team_n_pes(team);
@@ -222,17 +225,21 @@ class Runtime {
     state();
     ::nvshmem_fence();
   }
-  /// nvshmemx_barrier_all_on_stream: enqueued on `stream`; all PEs. Needs the heap in GPU memory.
+  /// nvshmemx_barrier_all_on_stream: the barrier_all, enqueued on `stream` (returns at once). Collective:
+  /// every PE enqueues it, one thread each, in the same order as its other barriers. Needs the heap in
+  /// GPU memory.
   void barrier_all_on_stream(cudaStream_t stream) const {
     state();
     ::nvshmemx_barrier_all_on_stream(stream);
   }
-  /// nvshmemx_sync_all_on_stream. Needs the heap in GPU memory.
+  /// nvshmemx_sync_all_on_stream: the sync_all, enqueued on `stream`; collective as
+  /// barrier_all_on_stream. Needs the heap in GPU memory.
   void sync_all_on_stream(cudaStream_t stream) const {
     state();
     ::nvshmemx_sync_all_on_stream(stream);
   }
   /// nvshmemx_quiet_on_stream: work enqueued on `stream` later starts after this PE's RMA completed.
+  /// Local; any thread.
   void quiet_on_stream(cudaStream_t stream) const {
     state();
     ::nvshmemx_quiet_on_stream(stream);

@@ -19,7 +19,8 @@ class UniqueTeam;
 
 /// A team handle (nvshmem_team_t): a cheap, trivially copyable value that owns nothing. It names a
 /// slot of this PE's team table, so it is only meaningful on this PE. The default value is
-/// NVSHMEM_TEAM_INVALID (which non-members of a split also get). Queries need an initialised runtime
+/// NVSHMEM_TEAM_INVALID (which non-members of a split also get). A split team's handle is meaningful
+/// until that team is destroyed (its UniqueTeam's end). Queries are local, need an initialised runtime
 /// and may be called from any thread; they keep NVSHMEM's -1 answers (not errors).
 class Team {
  public:
@@ -75,6 +76,7 @@ class Team {
     return config;
   }
 
+  /// Same handle value (on this PE).
   friend constexpr bool operator==(Team a, Team b) noexcept { return a.handle_ == b.handle_; }
   friend constexpr bool operator!=(Team a, Team b) noexcept { return a.handle_ != b.handle_; }
 
@@ -115,11 +117,17 @@ class TeamUniqueId {
 /// is collective over the team's members: every member ends its UniqueTeam at the same point of its
 /// program, after its last collective on the team (no kernel may still use the handle). On a
 /// non-member (invalid team) they do nothing collective. One thread uses an object at a time.
+///
+/// Errors: only the factories throw (Team::split_strided, split_2d, UniqueTeam::init); ending a team
+/// never throws, and a failing nvshmem_team_destroy keeps the C API's behaviour (message, abort).
 class UniqueTeam {
  public:
+  /// An empty UniqueTeam: NVSHMEM_TEAM_INVALID, no runtime hold.
   UniqueTeam() noexcept = default;
+  /// Takes `other`'s team and runtime hold; `other` becomes empty. Local, no communication.
   UniqueTeam(UniqueTeam &&other) noexcept
       : state_(std::move(other.state_)), team_(std::exchange(other.team_, Team())) {}
+  /// Ends this team first (reset(): collective over its members when valid), then takes `other`'s.
   UniqueTeam &operator=(UniqueTeam &&other) noexcept {
     if (this != &other) {
       reset();
@@ -130,6 +138,7 @@ class UniqueTeam {
   }
   UniqueTeam(const UniqueTeam &) = delete;
   UniqueTeam &operator=(const UniqueTeam &) = delete;
+  /// As reset(): collective over the members when the team is valid.
   ~UniqueTeam() { reset(); }
 
   /// Collective over the `npes` PEs that pass the same `id`, one thread each: a new team of exactly
@@ -151,7 +160,8 @@ class UniqueTeam {
     team_ = Team();
     state_.reset();
   }
-  /// The team (valid while this object holds it).
+  /// The team (valid while this object holds it; NVSHMEM_TEAM_INVALID on a non-member or when empty).
+  /// Local; never throw.
   Team get() const noexcept { return team_; }
   operator Team() const noexcept { return team_; }
   const Team *operator->() const noexcept { return &team_; }
