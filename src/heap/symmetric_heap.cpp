@@ -43,13 +43,20 @@ Status SymmetricHeap::create(Bootstrap &boot, const NodeInfo &node, HeapKind kin
   char *slot0 = nullptr;
   int my_fd = -1;
   Status st = heap->backing_->reserve(heap->stride_ * node.pes.size(), &slot0);
-  if (st == Status::ok) st = heap->backing_->create_local(heap->capacity_, &my_fd);
   if (st != Status::ok)
     log_error(where,
-              "could not set up a heap of %zu bytes (NVSHMEM_SYMMETRIC_SIZE=%zu plus %zu reserved) in a slot of %zu "
-              "bytes of address space for each of the %zu PEs of this node; lower NVSHMEM_SYMMETRIC_SIZE or "
-              "NVSHMEM_MAX_MEMORY_PER_GPU",
-              heap->capacity_, user_bytes, reserved_bytes, heap->stride_, node.pes.size());
+              "could not reserve %zu bytes of address space (a slot of %zu bytes for each of the %zu PEs of this "
+              "node); lower NVSHMEM_MAX_MEMORY_PER_GPU (the slot) or NVSHMEM_SYMMETRIC_SIZE",
+              heap->stride_ * node.pes.size(), heap->stride_, node.pes.size());
+  if (st == Status::ok) {
+    st = heap->backing_->create_local(heap->capacity_, &my_fd);
+    if (st != Status::ok)
+      log_error(where,
+                "could not allocate the heap's %zu bytes (NVSHMEM_SYMMETRIC_SIZE=%zu plus %zu reserved for teams "
+                "and collective scratch); lower NVSHMEM_SYMMETRIC_SIZE, or NVSHMEM_REDUCE_SCRATCH_SIZE or "
+                "NVSHMEM_MAX_TEAMS for the reserved part",
+                heap->capacity_, user_bytes, reserved_bytes);
+  }
   NVSHM_TRY(agree(boot, st));
 
   std::vector<int> fds;
