@@ -269,26 +269,41 @@ inline std::string data_subjob(const Options &opt, Coll coll) {
   return opt.datatype + (is_reduce(coll) ? "_" + opt.reduce_op : "");
 }
 
+/* Seconds of one timed run of -n calls: on the GPU (events around the run) and, for on-stream calls,
+ * on the host (the enqueue loop alone, i.e. what the calls cost the calling thread; 0 elsewhere). */
+struct RunSeconds {
+  double gpu = 0;
+  double host = 0;
+};
+
 /* One table: for each size, `median_seconds(args)` times -n calls (time_runs) and returns the median
- * seconds of one timed run; the row gives the latency per call and the bandwidths. */
+ * RunSeconds of one timed run; the row gives the latency per call, the bandwidths and, with
+ * `host_column`, the host's time per enqueued call ("enqueue"): when it reaches the latency, the
+ * calls are bound by the host, not by the GPU. */
 template <class MedianSeconds>
-void coll_table(const CollSetup &s, Coll coll, const std::string &name, MedianSeconds median_seconds) {
-  Report report(name, {{"latency", "us", true}, {"algbw", "GB/s"}, {"busbw", "GB/s"}});
+void coll_table(const CollSetup &s, Coll coll, const std::string &name, bool host_column,
+                MedianSeconds median_seconds) {
+  std::vector<Report::Column> columns{{"latency", "us", true}, {"algbw", "GB/s"}, {"busbw", "GB/s"}};
+  if (host_column) columns.push_back({"enqueue", "us", true});
+  Report report(name, columns);
   for (size_t size : is_sync(coll) ? std::vector<size_t>{0} : sizes(s.opt)) {
     const CollArgs args{coll, s.op, s.dest, s.source, size / s.elem};
     if (!is_sync(coll) && args.count == 0) continue;
-    const double us = median_seconds(args) / s.opt.iters * 1e6;
+    const RunSeconds run = median_seconds(args);
+    const double us = run.gpu / s.opt.iters * 1e6;
     const bool per_member = coll == Coll::alltoall || coll == Coll::fcollect || coll == Coll::reducescatter;
     const size_t reported = size * (per_member ? static_cast<size_t>(s.npes) : 1);
     const double algbw = us > 0 ? reported / us / 1e3 : 0.0;
-    report.add(reported, {us, algbw, algbw * bus_factor(coll, s.npes)}, true);
+    std::vector<double> values{us, algbw, algbw * bus_factor(coll, s.npes)};
+    if (host_column) values.push_back(run.host / s.opt.iters * 1e6);
+    report.add(reported, values, true);
   }
 }
 
-/* The median seconds of one timed run of -n calls `enqueue()` on the setup's stream; with --cudagraph
- * the calls are captured once and each timed run is one graph launch. */
+/* The median RunSeconds of one timed run of -n calls `enqueue()` on the setup's stream; with
+ * --cudagraph the calls are captured once and each timed run is one graph launch. */
 template <class Enqueue>
-double time_on_stream(const CollSetup &s, GpuTimer &timer, Enqueue enqueue) {
+RunSeconds time_on_stream(const CollSetup &s, GpuTimer &timer, Enqueue enqueue) {
   cudaGraphExec_t exec = nullptr;
   if (s.opt.cudagraph) {
     cudaGraph_t graph;
@@ -298,23 +313,31 @@ double time_on_stream(const CollSetup &s, GpuTimer &timer, Enqueue enqueue) {
     PERFTEST_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
     PERFTEST_CUDA_CHECK(cudaGraphDestroy(graph));
   }
-  const double seconds = time_runs(s.opt, true, s.stream, timer, 0, [&](size_t, int iters) {
-    if (exec && iters == s.opt.iters) {
-      PERFTEST_CUDA_CHECK(cudaGraphLaunch(exec, s.stream));
-    } else {
-      for (int i = 0; i < iters; ++i) enqueue();
-    }
+  std::vector<double> host;  // one sample per timed run (the first launch is the warm-up, when -w > 0)
+  bool warm_up = s.opt.warmup > 0;
+  RunSeconds run;
+  run.gpu = time_runs(s.opt, true, s.stream, timer, 0, [&](size_t, int iters) {
+    const double seconds = host_seconds([&] {
+      if (exec && iters == s.opt.iters) {
+        PERFTEST_CUDA_CHECK(cudaGraphLaunch(exec, s.stream));
+      } else {
+        for (int i = 0; i < iters; ++i) enqueue();
+      }
+    });
     PERFTEST_LAUNCH_CHECK();
+    if (!warm_up) host.push_back(seconds);
+    warm_up = false;
   });
+  run.host = median(host);
   if (exec) PERFTEST_CUDA_CHECK(cudaGraphExecDestroy(exec));
-  return seconds;
+  return run;
 }
 
 /* The whole on-stream program. */
 inline int run_coll_on_stream(int argc, char **argv, const char *job, const char *what, Coll coll) {
   CollSetup s = coll_setup(argc, argv, job, what, coll, kCudaGraph);
   GpuTimer timer;
-  coll_table(s, coll, is_sync(coll) ? std::string(job) : std::string(job) + "___" + data_subjob(s.opt, coll),
+  coll_table(s, coll, is_sync(coll) ? std::string(job) : std::string(job) + "___" + data_subjob(s.opt, coll), true,
              [&](const CollArgs &args) {
                return time_on_stream(s, timer, [&] { enqueue_on_stream(s.opt, args, s.stream); });
              });
@@ -327,9 +350,9 @@ void device_tables(const CollSetup &s, const char *job, GpuTimer &timer) {
   const std::string subjob = is_sync(C) ? kCollNames[static_cast<int>(C)] : data_subjob(s.opt, C);
   const auto scope_tables = [&](auto kernel, Scope scope) {
     const unsigned threads = scope == Scope::thread ? 1u : scope == Scope::warp ? 32u : s.opt.threads;
-    coll_table(s, C, std::string(job) + "___" + subjob + "_" + kScopeNames[static_cast<int>(scope)],
+    coll_table(s, C, std::string(job) + "___" + subjob + "_" + kScopeNames[static_cast<int>(scope)], false,
                [&](const CollArgs &a) {
-                 return time_runs(s.opt, true, s.stream, timer, 0, [&](size_t, int iters) {
+                 return RunSeconds{time_runs(s.opt, true, s.stream, timer, 0, [&](size_t, int iters) {
                    int op = a.op;
                    void *dest = a.dest;
                    const void *source = a.source;
@@ -339,7 +362,7 @@ void device_tables(const CollSetup &s, const char *job, GpuTimer &timer) {
                                                                  dim3(threads), args, 0, s.stream);
                    if (status != 0) fail("nvshmemx_collective_launch failed (%d)", status);
                    PERFTEST_LAUNCH_CHECK();
-                 });
+                 })};
                });
   };
   scope_tables(coll_kernel<D, C, Scope::thread>, Scope::thread);

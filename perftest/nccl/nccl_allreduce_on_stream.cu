@@ -33,7 +33,7 @@ int main(int argc, char **argv) {
   NCCL_CHECK(ncclCommInitRank(&comm, s.npes, id, my_pe()));
 
   GpuTimer timer;
-  coll_table(s, Coll::reduction, "reduction_on_stream___float_sum", [&](const CollArgs &args) {
+  coll_table(s, Coll::reduction, "reduction_on_stream___float_sum", true, [&](const CollArgs &args) {
     return time_on_stream(s, timer, [&] {
       NCCL_CHECK(ncclAllReduce(args.source, args.dest, args.count, ncclFloat, ncclSum, comm, s.stream));
     });
