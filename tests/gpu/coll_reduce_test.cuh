@@ -94,8 +94,9 @@ __global__ void reduce_kernel(bool scatter, nvshmem_team_t team, typename P::typ
     P::template call<Scope>(scatter, team, d, s, n);
 }
 
+// `in_place` (reduce only): dest is also the source, filled with this PE's input first.
 template <class P>
-void check_pair(nvshmem_team_t team, Mode mode, size_t n, bool scatter) {
+void check_pair(nvshmem_team_t team, Mode mode, size_t n, bool scatter, bool in_place = false) {
   using T = typename P::type;
   const int size = nvshmem_team_n_pes(team), me = nvshmem_team_my_pe(team);
   const size_t src_n = scatter ? n * size : n;
@@ -115,6 +116,11 @@ void check_pair(nvshmem_team_t team, Mode mode, size_t n, bool scatter) {
   }
   T *d = reinterpret_cast<T *>(buffers().dest);
   const T *s = reinterpret_cast<const T *>(buffers().source);
+  if (in_place) {
+    CUDA_CHECK(cudaMemcpy(d, mine.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+    gpu_test::barrier();
+    s = d;
+  }
   run(
       mode,
       [&](unsigned threads) {
@@ -123,8 +129,12 @@ void check_pair(nvshmem_team_t team, Mode mode, size_t n, bool scatter) {
         if (mode == kBlock) reduce_kernel<P, kBlock><<<1, threads>>>(scatter, team, d, s, n);
       },
       [&](cudaStream_t st) { P::on_stream(scatter, team, d, s, n, st); });
-  check(describe((std::string(P::name) + (scatter ? "_reducescatter" : "_reduce")).c_str(), team, mode, n), expected,
-        close<T>);
+  check(describe((std::string(P::name) + (scatter    ? "_reducescatter"
+                                          : in_place ? "_reduce in place"
+                                                     : "_reduce"))
+                     .c_str(),
+                 team, mode, n),
+        expected, close<T>);
 }
 
 // Sizes: one element, 64 elements (LL words in every scope: at most 1 KiB, whole 4-byte words), an odd
@@ -145,6 +155,10 @@ void check_all() {
         for (size_t n : {size_t{1}, size_t{64}, size_t{301}, several_blocks, two_shot, large})
           if (n <= 301 || mode == kBlock || mode == kStream || (mode == kGraph && n == several_blocks))
             check_pair<P>(team, mode, n, scatter);
+  // In place (dest == source, which OpenSHMEM allows for reductions), on the world, in every path of
+  // the block scope and the stream.
+  for (Mode mode : {kBlock, kStream})
+    for (size_t n : {size_t{301}, several_blocks, two_shot}) check_pair<P>(NVSHMEM_TEAM_WORLD, mode, n, false, true);
 }
 
 }  // namespace coll_reduce_test

@@ -34,7 +34,9 @@ void expect_members(nvshmem_team_t team, const std::vector<int> &world) {
   for (int pe = 0; pe < nvshmem_n_pes(); ++pe) {  // world PEs outside the team translate to -1
     bool in = false;
     for (int w : world) in = in || w == pe;
-    if (!in) EXPECT_EQ(nvshmem_team_translate_pe(NVSHMEM_TEAM_WORLD, pe, team), -1) << "PE " << pe;
+    if (!in) {
+      EXPECT_EQ(nvshmem_team_translate_pe(NVSHMEM_TEAM_WORLD, pe, team), -1) << "PE " << pe;
+    }
   }
 }
 

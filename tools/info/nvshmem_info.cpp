@@ -4,8 +4,10 @@
 #include <nvshmemx.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 #include "common/env.hpp"
 #include "nvshmem_info_build_options.h"
@@ -28,7 +30,7 @@ void print_version() {
 
 void print_build() {
   std::printf("Build options\n");
-#define X(name, value) std::printf("  %-28s %s\n", name, value);
+#define X(name, value) std::printf("  %-36s %s\n", name, value);
   NVSHM_INFO_BUILD_OPTIONS
 #undef X
 }
@@ -36,12 +38,13 @@ void print_build() {
 void print_env() {
   std::size_t count = 0;
   const nvshm::EnvVarInfo *table = nvshm::env_table(&count);
+  const auto default_of = [&](std::size_t i) { return table[i].default_value[0] ? table[i].default_value : "\"\""; };
+  int width = 7;  // "default"
+  for (std::size_t i = 0; i < count; ++i) width = std::max(width, static_cast<int>(std::strlen(default_of(i))));
   std::printf("Environment variables (%zu)\n", count);
-  std::printf("  %-40s %-7s %-10s %s\n", "name", "type", "default", "help");
-  for (std::size_t i = 0; i < count; ++i) {
-    const char *def = table[i].default_value[0] ? table[i].default_value : "\"\"";
-    std::printf("  %-40s %-7s %-10s %s\n", table[i].name, table[i].kind, def, table[i].help);
-  }
+  std::printf("  %-40s %-7s %-*s %s\n", "name", "type", width, "default", "help");
+  for (std::size_t i = 0; i < count; ++i)
+    std::printf("  %-40s %-7s %-*s %s\n", table[i].name, table[i].kind, width, default_of(i), table[i].help);
 }
 
 }  // namespace
