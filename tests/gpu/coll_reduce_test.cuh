@@ -158,7 +158,8 @@ void check_all() {
   // In place (dest == source, which OpenSHMEM allows for reductions), on the world, in every path of
   // the block scope and the stream.
   for (Mode mode : {kBlock, kStream})
-    for (size_t n : {size_t{301}, several_blocks, two_shot}) check_pair<P>(NVSHMEM_TEAM_WORLD, mode, n, false, true);
+    for (size_t n : {size_t{64}, size_t{301}, several_blocks, two_shot})
+      check_pair<P>(NVSHMEM_TEAM_WORLD, mode, n, false, true);
 }
 
 }  // namespace coll_reduce_test
