@@ -22,7 +22,7 @@
  * with an illegal address instead of touching this PE's own memory, and the hot path needs no
  * branch (docs/device-state.md). */
 #define NVSHM_HEAP_BASE_MASK ((uintptr_t)0xdead000000000000ull)
-#define NVSHM_DEVICE_STATE_VERSION ((2u << 16) + (unsigned)sizeof(struct nvshm_device_state))
+#define NVSHM_DEVICE_STATE_VERSION ((3u << 16) + (unsigned)sizeof(struct nvshm_device_state))
 
 /* One team as device code sees it; docs/teams.md. src/team fills the table at init and whenever a
  * team is created or destroyed, while no kernel of this PE uses that slot. */
@@ -38,7 +38,15 @@ struct nvshm_team_device {
   size_t scratch_bytes;
   uint64_t *part_flags; /* symmetric, inside sync_flags' words: NVSHM_TEAM_PART_ROWS rows of size round
                            words, one row per part (block) of a collective */
+  uint64_t *ll_words;   /* symmetric, NVSHM_TEAM_LL_WORDS(n_pes) words (zero at creation): the LL words of
+                           small reductions, two halves of one slot of NVSHM_TEAM_LL_SLOT_WORDS per member */
 };
+/* LL words (docs/collectives.md, "LL reductions"): teams of at most NVSHM_TEAM_LL_MAX_PES members, at
+ * most NVSHM_TEAM_LL_SLOT_WORDS words per member and half, each carrying 4 bytes of data. */
+#define NVSHM_TEAM_LL_MAX_PES 8
+#define NVSHM_TEAM_LL_SLOT_WORDS 4096
+#define NVSHM_TEAM_LL_WORDS(n_pes) \
+  (2 * (size_t)((n_pes) < NVSHM_TEAM_LL_MAX_PES ? (n_pes) : NVSHM_TEAM_LL_MAX_PES) * NVSHM_TEAM_LL_SLOT_WORDS)
 /* Rows of part_flags: collectives of at most this many parts (blocks) give each part rounds of its own. */
 #define NVSHM_TEAM_PART_ROWS 128
 /* Per team slot: the symmetric synchronisation words (n_pes = world size) and local epoch counters.

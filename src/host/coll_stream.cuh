@@ -26,10 +26,11 @@ void coll_check_launch(const char *call);
 
 template <nvshm_dev::ROp Op, typename T>
 __global__ void __launch_bounds__(kCollThreads)
-    coll_reduce_kernel(nvshmem_team_t team, T *dest, const T *source, size_t count, bool scatter, size_t one_shot_max) {
+    coll_reduce_kernel(nvshmem_team_t team, T *dest, const T *source, size_t count, bool scatter, size_t one_shot_max,
+                       size_t ll_max) {
   nvshm_dev::reduce<nvshm_dev::Scope::block, Op, T>(
       team, dest, source, count, scatter, nvshm_dev::Parts{static_cast<int>(blockIdx.x), static_cast<int>(gridDim.x)},
-      one_shot_max);
+      one_shot_max, ll_max);
 }
 
 template <nvshm_dev::ROp Op, typename T>
@@ -38,9 +39,9 @@ int stream_reduce(const char *call, nvshmem_team_t team, T *dest, const T *sourc
   const size_t bytes = count * sizeof(T);
   const Runtime &rt = coll_stream_check(call, team, dest, bytes, source, bytes);
   ContextGuard guard(rt.context);
-  const size_t one_shot_max = rt.env.reduce_one_shot_max;
+  const size_t one_shot_max = rt.env.reduce_one_shot_max, ll_max = rt.env.reduce_ll_max;
   coll_reduce_kernel<Op, T>
-      <<<coll_blocks(rt, bytes), kCollThreads, 0, stream>>>(team, dest, source, count, scatter, one_shot_max);
+      <<<coll_blocks(rt, bytes), kCollThreads, 0, stream>>>(team, dest, source, count, scatter, one_shot_max, ll_max);
   coll_check_launch(call);
   return 0;
 }

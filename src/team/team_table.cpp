@@ -23,18 +23,20 @@ std::size_t round_up(std::size_t v, std::size_t a) {
 
 // Where each part of the workspace lies, as byte offsets into the pool (docs/teams.md).
 struct Layout {
-  std::size_t sync_words, mask_words, rendezvous_words, scratch_stride;
-  std::size_t epochs, pes, rendezvous, table, scratch, total;
+  std::size_t sync_words, mask_words, rendezvous_words, ll_words, scratch_stride;
+  std::size_t epochs, pes, rendezvous, ll, table, scratch, total;
   Layout(int max_teams, std::size_t scratch_bytes, int n_pes) {
     const std::size_t t = static_cast<std::size_t>(max_teams), n = static_cast<std::size_t>(n_pes);
     sync_words = NVSHM_TEAM_SYNC_WORDS(n_pes);
     mask_words = (t + 63) / 64;
     rendezvous_words = mask_words + n;
+    ll_words = NVSHM_TEAM_LL_WORDS(n);
     scratch_stride = round_up(scratch_bytes, kAlign);
     epochs = t * sync_words * sizeof(uint64_t);
     pes = epochs + t * NVSHM_TEAM_EPOCH_WORDS * sizeof(uint64_t);
     rendezvous = pes + round_up(t * n * sizeof(int), sizeof(uint64_t));
-    table = rendezvous + kRendezvousEntries * rendezvous_words * sizeof(uint64_t);
+    ll = rendezvous + kRendezvousEntries * rendezvous_words * sizeof(uint64_t);
+    table = ll + t * ll_words * sizeof(uint64_t);
     scratch = round_up(table + t * sizeof(nvshm_team_device), kAlign);
     total = scratch + t * scratch_stride;
   }
@@ -121,6 +123,11 @@ uint64_t *TeamTable::sync_flags(int slot) const {
   return reinterpret_cast<uint64_t *>(pool_) + static_cast<std::size_t>(slot) * l.sync_words;
 }
 
+uint64_t *TeamTable::ll_words(int slot) const {
+  const Layout l(max_teams(), scratch_bytes_, n_pes_);
+  return reinterpret_cast<uint64_t *>(pool_ + l.ll) + static_cast<std::size_t>(slot) * l.ll_words;
+}
+
 uint64_t *TeamTable::rendezvous(int entry) const {
   const Layout l(max_teams(), scratch_bytes_, n_pes_);
   return reinterpret_cast<uint64_t *>(pool_ + l.rendezvous) + static_cast<std::size_t>(entry) * l.rendezvous_words;
@@ -146,6 +153,7 @@ Status TeamTable::write_device_entry(int slot) {
       reinterpret_cast<uint64_t *>(pool_ + l.epochs) + static_cast<std::size_t>(slot) * NVSHM_TEAM_EPOCH_WORDS;
   d.scratch = pool_ + l.scratch + static_cast<std::size_t>(slot) * l.scratch_stride;
   d.scratch_bytes = scratch_bytes_;
+  d.ll_words = ll_words(slot);
   return transport_.put(device_table_ + slot, &d, sizeof d);
 }
 
@@ -353,6 +361,7 @@ Status TeamTable::destroy(nvshmem_team_t team, const char *call) {
   NVSHM_TRY(sync(team, call));
   const Layout l(max_teams(), scratch_bytes_, n_pes_);
   NVSHM_TRY(heap_.zero(sync_flags(team), l.sync_words * sizeof(uint64_t)));
+  NVSHM_TRY(heap_.zero(ll_words(team), l.ll_words * sizeof(uint64_t)));
   NVSHM_TRY(heap_.zero(pool_ + l.epochs + static_cast<std::size_t>(team) * NVSHM_TEAM_EPOCH_WORDS * sizeof(uint64_t),
                        NVSHM_TEAM_EPOCH_WORDS * sizeof(uint64_t)));
   return install(team, Team{});

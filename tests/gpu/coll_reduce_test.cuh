@@ -137,7 +137,8 @@ void check_pair(nvshmem_team_t team, Mode mode, size_t n, bool scatter, bool in_
         expected, close<T>);
 }
 
-// Sizes: one element, an odd count (tails); in block scope and on a stream also 40 KiB (one-shot; on a
+// Sizes: one element, 64 elements (LL words in every scope: at most 1 KiB, whole 4-byte words), an odd
+// count (tails; LL on a stream for 4- and 8-byte types); in block scope and on a stream also 40 KiB (one-shot; on a
 // stream split over several blocks, each with its own round; also replayed in a graph), 128 KiB + 5
 // (past the device API's one-shot limit of 64 KiB: its two-shot path) and 1 MiB + 7, which take many
 // blocks on a stream. Both are one-shot on a stream under the default limit (2 MiB); the CTest
@@ -151,13 +152,14 @@ void check_all() {
   for (bool scatter : {false, true})
     for (nvshmem_team_t team : teams())
       for (Mode mode : kModes)
-        for (size_t n : {size_t{1}, size_t{301}, several_blocks, two_shot, large})
+        for (size_t n : {size_t{1}, size_t{64}, size_t{301}, several_blocks, two_shot, large})
           if (n <= 301 || mode == kBlock || mode == kStream || (mode == kGraph && n == several_blocks))
             check_pair<P>(team, mode, n, scatter);
   // In place (dest == source, which OpenSHMEM allows for reductions), on the world, in every path of
   // the block scope and the stream.
   for (Mode mode : {kBlock, kStream})
-    for (size_t n : {size_t{301}, several_blocks, two_shot}) check_pair<P>(NVSHMEM_TEAM_WORLD, mode, n, false, true);
+    for (size_t n : {size_t{64}, size_t{301}, several_blocks, two_shot})
+      check_pair<P>(NVSHMEM_TEAM_WORLD, mode, n, false, true);
 }
 
 }  // namespace coll_reduce_test

@@ -16,7 +16,8 @@
  * of the other members (word i of a row written only by member i, by max); sync_flags[0, size) the
  * sync words of barriers and the tile API (word i counts member i's sync rounds, by adds);
  * sync_epoch[0] the round counter, sync_epoch[1] (low 32 bits) the block arrival counter of
- * multi-block kernels, sync_epoch[2] the sync round counter. */
+ * multi-block kernels, sync_epoch[2] the sync round counter; ll_words the LL slots of small
+ * reductions (reduce_ll), scratch the slots of one-shot reductions (reduce_one_shot). */
 #ifndef NVSHMEM_DETAIL_DEVICE_COLLECTIVES_CUH
 #define NVSHMEM_DETAIL_DEVICE_COLLECTIVES_CUH
 
@@ -30,6 +31,9 @@ namespace nvshm_dev {
 /* Device-API reductions at most this many bytes per PE go one-shot through the scratch (on a stream:
  * NVSHMEM_REDUCE_ONE_SHOT_MAX); docs/collectives.md, thresholds. */
 constexpr size_t kOneShotMaxBytes = size_t{64} << 10;
+/* Device-API reductions at most this many bytes per PE go as LL words, in any scope (a thread sends
+ * one 8-byte word per 4 bytes); on a stream NVSHMEM_REDUCE_LL_MAX; docs/collectives.md, thresholds. */
+constexpr size_t kLLMaxBytes = size_t{1} << 10;
 
 __device__ __noinline__ static void fail_bad_team(nvshmem_team_t team) {
   printf("nvshmem device collective on PE %d: team %d is not a valid team handle (max %d teams)\n", state().my_pe,
@@ -339,6 +343,90 @@ __device__ __forceinline__ size_t scratch_slot_bytes(const nvshm_team_device &t)
   return t.scratch ? t.scratch_bytes / (2 * static_cast<size_t>(t.size)) / 16 * 16 : 0;
 }
 
+/* ---- LL one-shot: no round ----
+ * Each 4 bytes of data travel in one 8-byte word whose other half holds the collective's flag (from
+ * its epoch), stored with one single-copy-atomic store; the receiver polls each word until the flag
+ * shows, so the data needs no release fence and no separate signal (NCCL calls such words "LL").
+ * The words live in the team's ll_words (zeroed at creation), never written with raw data, in two
+ * halves by epoch parity, one slot of NVSHM_TEAM_LL_SLOT_WORDS words per member and half. A half is
+ * rewritten two collectives later at the earliest, when every member has finished reading it (as for
+ * the scratch of reduce_one_shot). The flag is never 0, and a word repeats its flag only after
+ * 2 x (2^32 - 1) collectives on the team. */
+
+/* Bytes of T handled as one unit (one or more whole elements, a whole number of LL words). */
+template <typename T>
+constexpr size_t kLLChunk = sizeof(T) < 4 ? 4 : sizeof(T);
+
+/* Whether a reduction of `count` elements goes as LL words: small enough (`ll_max`, the slot), a team
+ * that has LL slots, whole chunks, chunk-aligned buffers. The same on every member (symmetric
+ * buffers), whatever scope or group size each member calls with. */
+template <typename T>
+__device__ __forceinline__ bool ll_fits(const nvshm_team_device &t, const T *dest, const T *source, size_t count,
+                                        size_t ll_max) {
+  constexpr size_t C = kLLChunk<T>;
+  const size_t bytes = count * sizeof(T);
+  return t.ll_words && t.size <= NVSHM_TEAM_LL_MAX_PES && bytes <= ll_max &&
+         bytes <= size_t{NVSHM_TEAM_LL_SLOT_WORDS} * 4 && bytes % C == 0 &&
+         (reinterpret_cast<uintptr_t>(dest) | reinterpret_cast<uintptr_t>(source)) % C == 0;
+}
+
+template <typename T>
+union LLChunk {
+  uint32_t w[kLLChunk<T> / 4];
+  T v[kLLChunk<T> / sizeof(T)];
+};
+
+template <Scope S, ROp Op, typename T>
+__device__ __forceinline__ void reduce_ll(const nvshm_team_device &t, T *dest, const T *source, size_t count,
+                                          bool scatter, Parts p) {
+  constexpr size_t C = kLLChunk<T>, W = C / 4;
+  const uint64_t epoch = take_epochs<S>(t, p, 1);
+  const uint32_t flag = static_cast<uint32_t>(epoch % 0xffffffffull) + 1;
+  auto slot = [&](int i) {
+    return t.ll_words + ((epoch & 1) * static_cast<size_t>(t.size) + static_cast<size_t>(i)) * NVSHM_TEAM_LL_SLOT_WORDS;
+  };
+  auto words_of = [&](int j) {
+    return reinterpret_cast<const uint32_t *>(source + (scatter ? static_cast<size_t>(j) * count : 0));
+  };
+  size_t begin, end;
+  part_slice(count * sizeof(T) / C, 1, p, &begin, &end);
+  const size_t g = static_cast<size_t>(Group<S>::size()), r = static_cast<size_t>(Group<S>::rank());
+  /* Each thread sends and then receives the same chunks, so an in-place reduce (dest == source) never
+   * overwrites a chunk another thread has still to send. */
+  for (int k = 1; k < t.size; ++k) {
+    const int j = (t.my_pe + k) % t.size;
+    const uint32_t *src = words_of(j);
+    uint64_t *remote = member_address(t, slot(t.my_pe), j);
+    for (size_t c = begin + r; c < end; c += g)
+      for (size_t w = c * W; w < (c + 1) * W; ++w)
+        store_relaxed(remote + w, static_cast<uint64_t>(flag) << 32 | src[w]);
+  }
+  for (size_t c = begin + r; c < end; c += g) {
+    LLChunk<T> acc, x;
+    for (int i = 0; i < t.size; ++i) {
+      if (i == t.my_pe) {
+        for (size_t w = 0; w < W; ++w) x.w[w] = words_of(i)[c * W + w];
+      } else {
+        const uint64_t *words = slot(i) + c * W;
+        for (size_t w = 0; w < W; ++w) {
+          uint64_t v;
+          while (static_cast<uint32_t>((v = load_relaxed(words + w)) >> 32) != flag) {
+          }
+          x.w[w] = static_cast<uint32_t>(v);
+        }
+      }
+      if (i == 0) {
+        acc = x;
+      } else {
+        for (size_t e = 0; e < C / sizeof(T); ++e) acc.v[e] = combine<Op, T>(acc.v[e], x.v[e]);
+      }
+    }
+    for (size_t w = 0; w < W; ++w) reinterpret_cast<uint32_t *>(dest)[c * W + w] = acc.w[w];
+  }
+  Group<S>::sync();
+  finish_parts<S>(t, p, epoch);
+}
+
 /* One-shot: every member pushes what each member needs into that member's scratch slot, one round,
  * then every member reduces its slots locally into dest. `scatter`: member j needs block j of source
  * (reducescatter), else the whole source (reduce). The parts of an on-stream kernel each move and
@@ -399,9 +487,12 @@ __device__ __forceinline__ void reduce_two_shot(const nvshm_team_device &t, T *d
 
 template <Scope S, ROp Op, typename T>
 __device__ __forceinline__ int reduce(nvshmem_team_t team, T *dest, const T *source, size_t count, bool scatter,
-                                      Parts p = one_part(), size_t one_shot_max = kOneShotMaxBytes) {
+                                      Parts p = one_part(), size_t one_shot_max = kOneShotMaxBytes,
+                                      size_t ll_max = kLLMaxBytes) {
   const nvshm_team_device &t = team_or_trap(team);
-  if (count * sizeof(T) <= one_shot_max && count * sizeof(T) <= scratch_slot_bytes(t))
+  if (ll_fits(t, dest, source, count, ll_max))
+    reduce_ll<S, Op, T>(t, dest, source, count, scatter, p);
+  else if (count * sizeof(T) <= one_shot_max && count * sizeof(T) <= scratch_slot_bytes(t))
     reduce_one_shot<S, Op, T>(t, dest, source, count, scatter, p);
   else
     reduce_two_shot<S, Op, T>(t, dest, source, count, scatter, p);
