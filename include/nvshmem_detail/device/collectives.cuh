@@ -392,36 +392,67 @@ __device__ __forceinline__ void reduce_ll(const nvshm_team_device &t, T *dest, c
   part_slice(count * sizeof(T) / C, 1, p, &begin, &end);
   const size_t g = static_cast<size_t>(Group<S>::size()), r = static_cast<size_t>(Group<S>::rank());
   /* Each thread sends and then receives the same chunks, so an in-place reduce (dest == source) never
-   * overwrites a chunk another thread has still to send. */
+   * overwrites a chunk another thread has still to send. It takes its chunks B at a time and issues
+   * every load of a batch before it uses the first value, so the loads are in flight together: one
+   * word at a time would wait a memory latency per word (the stores are asm with a memory clobber,
+   * which no later load passes; the polls wait on their flags), about 128 x 0.4 us for a lone thread
+   * with 128 words. */
+  constexpr size_t B = 16 / W;
   for (int k = 1; k < t.size; ++k) {
     const int j = (t.my_pe + k) % t.size;
     const uint32_t *src = words_of(j);
     uint64_t *remote = member_address(t, slot(t.my_pe), j);
-    for (size_t c = begin + r; c < end; c += g)
-      for (size_t w = c * W; w < (c + 1) * W; ++w)
-        store_relaxed(remote + w, static_cast<uint64_t>(flag) << 32 | src[w]);
+    for (size_t c0 = begin + r; c0 < end; c0 += B * g) {
+      uint32_t v[B][W];
+#pragma unroll
+      for (size_t b = 0; b < B; ++b)
+        if (c0 + b * g < end)
+          for (size_t w = 0; w < W; ++w) v[b][w] = src[(c0 + b * g) * W + w];
+#pragma unroll
+      for (size_t b = 0; b < B; ++b)
+        if (c0 + b * g < end)
+          for (size_t w = 0; w < W; ++w)
+            store_relaxed(remote + (c0 + b * g) * W + w, static_cast<uint64_t>(flag) << 32 | v[b][w]);
+    }
   }
-  for (size_t c = begin + r; c < end; c += g) {
-    LLChunk<T> acc, x;
+  for (size_t c0 = begin + r; c0 < end; c0 += B * g) {
+    LLChunk<T> acc[B];
     for (int i = 0; i < t.size; ++i) {
+      LLChunk<T> x[B];
       if (i == t.my_pe) {
-        for (size_t w = 0; w < W; ++w) x.w[w] = words_of(i)[c * W + w];
+#pragma unroll
+        for (size_t b = 0; b < B; ++b)
+          if (c0 + b * g < end)
+            for (size_t w = 0; w < W; ++w) x[b].w[w] = words_of(i)[(c0 + b * g) * W + w];
       } else {
-        const uint64_t *words = slot(i) + c * W;
-        for (size_t w = 0; w < W; ++w) {
-          uint64_t v;
-          while (static_cast<uint32_t>((v = load_relaxed(words + w)) >> 32) != flag) {
-          }
-          x.w[w] = static_cast<uint32_t>(v);
+        const uint64_t *words = slot(i);
+        uint64_t v[B][W];
+#pragma unroll
+        for (size_t b = 0; b < B; ++b)
+          if (c0 + b * g < end)
+            for (size_t w = 0; w < W; ++w) v[b][w] = load_relaxed(words + (c0 + b * g) * W + w);
+#pragma unroll
+        for (size_t b = 0; b < B; ++b)
+          if (c0 + b * g < end)
+            for (size_t w = 0; w < W; ++w) {
+              while (static_cast<uint32_t>(v[b][w] >> 32) != flag) v[b][w] = load_relaxed(words + (c0 + b * g) * W + w);
+              x[b].w[w] = static_cast<uint32_t>(v[b][w]);
+            }
+      }
+#pragma unroll
+      for (size_t b = 0; b < B; ++b) {
+        if (c0 + b * g >= end) continue;
+        if (i == 0) {
+          acc[b] = x[b];
+        } else {
+          for (size_t e = 0; e < C / sizeof(T); ++e) acc[b].v[e] = combine<Op, T>(acc[b].v[e], x[b].v[e]);
         }
       }
-      if (i == 0) {
-        acc = x;
-      } else {
-        for (size_t e = 0; e < C / sizeof(T); ++e) acc.v[e] = combine<Op, T>(acc.v[e], x.v[e]);
-      }
     }
-    for (size_t w = 0; w < W; ++w) reinterpret_cast<uint32_t *>(dest)[c * W + w] = acc.w[w];
+#pragma unroll
+    for (size_t b = 0; b < B; ++b)
+      if (c0 + b * g < end)
+        for (size_t w = 0; w < W; ++w) reinterpret_cast<uint32_t *>(dest)[(c0 + b * g) * W + w] = acc[b].w[w];
   }
   Group<S>::sync();
   finish_parts<S>(t, p, epoch);
