@@ -80,16 +80,13 @@ __device__ __forceinline__ char *heap_base() {
   return reinterpret_cast<char *>(state().heap_base_code ^ NVSHM_HEAP_BASE_MASK);
 }
 
-/* PE `pe`'s address of the symmetric address `sym`: base arithmetic, no branch. The shift from
- * `sym` passes through an opaque move so that the compiler keeps it whole: in a loop over addresses
- * (a thread's `p` or `atomic_add` per element) it is then one add, not three. */
+/* PE `pe`'s address of the symmetric address `sym`: base arithmetic, no branch. */
 template <typename T>
 __device__ __forceinline__ T *peer_address(T *sym, int pe) {
   const nvshm_device_state &st = state();
-  uint64_t shift = reinterpret_cast<uintptr_t>(heap_base()) + static_cast<size_t>(pe) * st.heap_stride -
-                   reinterpret_cast<uintptr_t>(st.my_heap);
-  asm("mov.b64 %0, %0;" : "+l"(shift));
-  return reinterpret_cast<T *>(reinterpret_cast<uintptr_t>(sym) + shift);
+  const char *p = reinterpret_cast<const char *>(sym);
+  return reinterpret_cast<T *>(
+      const_cast<char *>(p - st.my_heap + heap_base() + static_cast<size_t>(pe) * st.heap_stride));
 }
 
 /* ---- fences ---- */
