@@ -39,9 +39,9 @@ struct nvshm_team_device {
   uint64_t *part_flags; /* symmetric, inside sync_flags' words: NVSHM_TEAM_PART_ROWS rows of size round
                            words, one row per part (block) of a collective */
   uint64_t *ll_words;   /* symmetric, NVSHM_TEAM_LL_WORDS(n_pes) words (zero at creation): the LL words of
-                           small reductions, two halves of one slot of NVSHM_TEAM_LL_SLOT_WORDS per member */
+                           small collectives, two halves of one slot of NVSHM_TEAM_LL_SLOT_WORDS per member */
 };
-/* LL words (docs/collectives.md, "LL reductions"): teams of at most NVSHM_TEAM_LL_MAX_PES members, at
+/* LL words (docs/collectives.md, "LL collectives"): teams of at most NVSHM_TEAM_LL_MAX_PES members, at
  * most NVSHM_TEAM_LL_SLOT_WORDS words per member and half, each carrying 4 bytes of data. */
 #define NVSHM_TEAM_LL_MAX_PES 8
 #define NVSHM_TEAM_LL_SLOT_WORDS 4096

@@ -48,16 +48,16 @@ __global__ void barrier_kernel(nvshmem_team_t team) {
   nvshm_dev::team_barrier<Scope::warp>(team, false);
 }
 __global__ void __launch_bounds__(kCollThreads)
-    broadcast_kernel(nvshmem_team_t team, void *dest, const void *source, size_t nbytes, int root) {
-  nvshm_dev::broadcast<Scope::block>(team, dest, source, nbytes, root, grid_parts());
+    broadcast_kernel(nvshmem_team_t team, void *dest, const void *source, size_t nbytes, int root, size_t ll_max) {
+  nvshm_dev::broadcast<Scope::block>(team, dest, source, nbytes, root, grid_parts(), ll_max);
 }
 __global__ void __launch_bounds__(kCollThreads)
-    fcollect_kernel(nvshmem_team_t team, void *dest, const void *source, size_t nbytes) {
-  nvshm_dev::fcollect<Scope::block>(team, dest, source, nbytes, grid_parts());
+    fcollect_kernel(nvshmem_team_t team, void *dest, const void *source, size_t nbytes, size_t ll_max) {
+  nvshm_dev::fcollect<Scope::block>(team, dest, source, nbytes, grid_parts(), ll_max);
 }
 __global__ void __launch_bounds__(kCollThreads)
-    alltoall_kernel(nvshmem_team_t team, void *dest, const void *source, size_t nbytes) {
-  nvshm_dev::alltoall<Scope::block>(team, dest, source, nbytes, grid_parts());
+    alltoall_kernel(nvshmem_team_t team, void *dest, const void *source, size_t nbytes, size_t ll_max) {
+  nvshm_dev::alltoall<Scope::block>(team, dest, source, nbytes, grid_parts(), ll_max);
 }
 
 int stream_barrier(const char *call, nvshmem_team_t team, bool quiet_first, cudaStream_t stream) {
@@ -73,7 +73,8 @@ int stream_broadcast(const char *call, nvshmem_team_t team, void *dest, const vo
                      cudaStream_t stream) {
   const Runtime &rt = coll_stream_check(call, team, dest, nbytes, source, nbytes);
   ContextGuard guard(rt.context);
-  broadcast_kernel<<<coll_blocks(rt, nbytes), kCollThreads, 0, stream>>>(team, dest, source, nbytes, root);
+  broadcast_kernel<<<coll_blocks(rt, nbytes), kCollThreads, 0, stream>>>(team, dest, source, nbytes, root,
+                                                                         rt.env.coll_ll_max);
   coll_check_launch(call);
   return 0;
 }
@@ -84,7 +85,7 @@ int stream_exchange(const char *call, Kernel kernel, nvshmem_team_t team, void *
                     cudaStream_t stream) {
   const Runtime &rt = coll_stream_check(call, team, dest, nbytes, source, nbytes);
   ContextGuard guard(rt.context);
-  kernel<<<coll_blocks(rt, nbytes), kCollThreads, 0, stream>>>(team, dest, source, nbytes);
+  kernel<<<coll_blocks(rt, nbytes), kCollThreads, 0, stream>>>(team, dest, source, nbytes, rt.env.coll_ll_max);
   coll_check_launch(call);
   return 0;
 }

@@ -90,7 +90,7 @@ class TeamTable {
   uint64_t *sync_flags(int slot) const;
   uint64_t *host_words(int slot) const { return sync_flags(slot) + 2 * n_pes_ + 32; }
   uint64_t *rendezvous(int entry) const;
-  uint64_t *ll_words(int slot) const;  // NVSHM_TEAM_LL_WORDS(n_pes) words of the slot (device LL reductions)
+  uint64_t *ll_words(int slot) const;  // NVSHM_TEAM_LL_WORDS(n_pes) words of the slot (device LL collectives)
 
   Bootstrap &boot_;
   SymmetricHeap &heap_;

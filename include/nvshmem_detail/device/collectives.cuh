@@ -17,7 +17,7 @@
  * sync words of barriers and the tile API (word i counts member i's sync rounds, by adds);
  * sync_epoch[0] the round counter, sync_epoch[1] (low 32 bits) the block arrival counter of
  * multi-block kernels, sync_epoch[2] the sync round counter; ll_words the LL slots of small
- * reductions (reduce_ll), scratch the slots of one-shot reductions (reduce_one_shot). */
+ * collectives (push_ll, reduce_ll), scratch the slots of one-shot reductions (reduce_one_shot). */
 #ifndef NVSHMEM_DETAIL_DEVICE_COLLECTIVES_CUH
 #define NVSHMEM_DETAIL_DEVICE_COLLECTIVES_CUH
 
@@ -31,8 +31,9 @@ namespace nvshm_dev {
 /* Device-API reductions at most this many bytes per PE go one-shot through the scratch (on a stream:
  * NVSHMEM_REDUCE_ONE_SHOT_MAX); docs/collectives.md, thresholds. */
 constexpr size_t kOneShotMaxBytes = size_t{64} << 10;
-/* Device-API reductions at most this many bytes per PE go as LL words, in any scope (a thread sends
- * one 8-byte word per 4 bytes); on a stream NVSHMEM_REDUCE_LL_MAX; docs/collectives.md, thresholds. */
+/* Device-API collectives of at most this many bytes per member go as LL words, in any scope (a thread
+ * sends one 8-byte word per 4 bytes): reductions, broadcast, fcollect, alltoall; on a stream
+ * NVSHMEM_REDUCE_LL_MAX and NVSHMEM_COLL_LL_MAX; docs/collectives.md, thresholds. */
 constexpr size_t kLLMaxBytes = size_t{1} << 10;
 
 __device__ __noinline__ static void fail_bad_team(nvshmem_team_t team) {
@@ -181,6 +182,128 @@ __device__ __forceinline__ void part_slice(size_t n, size_t granule, Parts p, si
   *end = min(n, *begin + step);
 }
 
+/* ---- LL words: data without a round ----
+ * Each 4 bytes of data travel in one 8-byte word whose other half holds the collective's flag (from
+ * its epoch), stored with one single-copy-atomic store; the receiver polls each word until the flag
+ * shows, so the data needs no release fence and no separate signal (NCCL calls such words "LL").
+ * The words live in the team's ll_words (zeroed at creation), never written with raw data, in two
+ * halves by epoch parity, one slot of NVSHM_TEAM_LL_SLOT_WORDS words per sending member and half.
+ * A half is rewritten two collectives later at the earliest, when every member has finished reading
+ * it: an LL collective returns on a member only after that member has heard from every other member
+ * (its data, or for broadcast an arrival), so no member finishes collective e + 1 before every member
+ * has started it, i.e. finished e (as for the scratch of reduce_one_shot). The flag is never 0, and
+ * a word repeats its flag only after 2 x (2^32 - 1) collectives on the team. */
+
+/* The flag of the collective at `epoch`, in the upper half of its LL words. */
+__device__ __forceinline__ uint32_t ll_flag(uint64_t epoch) {
+  return static_cast<uint32_t>(epoch % 0xffffffffull) + 1;
+}
+/* The LL slot that member i sends into at `epoch` (this PE's copy; member_address finds another's). */
+__device__ __forceinline__ uint64_t *ll_slot(const nvshm_team_device &t, uint64_t epoch, int i) {
+  return t.ll_words + ((epoch & 1) * static_cast<size_t>(t.size) + static_cast<size_t>(i)) * NVSHM_TEAM_LL_SLOT_WORDS;
+}
+
+/* Whether a collective moving `bytes` (1 or more) from each sender to each receiver goes as LL words
+ * in chunks of `chunk` bytes: small enough (`ll_max`, the slot), a team that has LL slots, whole
+ * chunks, chunk-aligned buffers. The same on every member (symmetric buffers), whatever scope or
+ * group size each member calls with. Zero bytes take the round path: an LL collective without data
+ * would not wait for anybody. */
+__device__ __forceinline__ bool ll_fits(const nvshm_team_device &t, const void *dest, const void *source, size_t bytes,
+                                        size_t chunk, size_t ll_max) {
+  return t.ll_words && t.size <= NVSHM_TEAM_LL_MAX_PES && bytes > 0 && bytes <= ll_max &&
+         bytes <= size_t{NVSHM_TEAM_LL_SLOT_WORDS} * 4 && bytes % chunk == 0 &&
+         (reinterpret_cast<uintptr_t>(dest) | reinterpret_cast<uintptr_t>(source)) % chunk == 0;
+}
+
+/* A thread moves its chunks (W words each) B at a time, kLLBatchWords words per batch, and issues
+ * every load of a batch before it uses the first value, so the loads are in flight together: one
+ * word at a time would wait a memory latency per word (a store is asm with a memory clobber, which no
+ * later load passes; a poll waits on its flag), 48.6 us for 512 B by a lone thread (thread scope). */
+constexpr size_t kLLBatchWords = 16;
+
+/* Sends chunks c0, c0 + g, ... (at most B, below `end`) of `src` as LL words into the slot `remote`. */
+template <size_t W, size_t B>
+__device__ __forceinline__ void ll_write_batch(uint64_t *remote, const uint32_t *src, uint32_t flag, size_t c0,
+                                               size_t g, size_t end) {
+  uint32_t v[B][W];
+#pragma unroll
+  for (size_t b = 0; b < B; ++b)
+    if (c0 + b * g < end)
+      for (size_t w = 0; w < W; ++w) v[b][w] = src[(c0 + b * g) * W + w];
+#pragma unroll
+  for (size_t b = 0; b < B; ++b)
+    if (c0 + b * g < end)
+      for (size_t w = 0; w < W; ++w)
+        store_relaxed(remote + (c0 + b * g) * W + w, static_cast<uint64_t>(flag) << 32 | v[b][w]);
+}
+
+/* Reads the same chunks of the local `slot` into out, each word once its flag shows. */
+template <size_t W, size_t B>
+__device__ __forceinline__ void ll_read_batch(const uint64_t *slot, uint32_t flag, size_t c0, size_t g, size_t end,
+                                              uint32_t (&out)[B][W]) {
+  uint64_t v[B][W];
+#pragma unroll
+  for (size_t b = 0; b < B; ++b)
+    if (c0 + b * g < end)
+      for (size_t w = 0; w < W; ++w) v[b][w] = load_relaxed(slot + (c0 + b * g) * W + w);
+#pragma unroll
+  for (size_t b = 0; b < B; ++b)
+    if (c0 + b * g < end)
+      for (size_t w = 0; w < W; ++w) {
+        while (static_cast<uint32_t>(v[b][w] >> 32) != flag) v[b][w] = load_relaxed(slot + (c0 + b * g) * W + w);
+        out[b][w] = static_cast<uint32_t>(v[b][w]);
+      }
+}
+
+/* LL push collectives: `nbytes` (a whole number of 4-byte words) from `src_of(j)` on this PE to
+ * `dest_of(my_pe)` on member j, for every member j with a source; `dest_of(i)` is where member i's
+ * bytes land here (null if i sends nothing to this PE). `arrivals`: every member also raises its
+ * word of the part's round row on every other member to the epoch (relaxed: it carries no data) and
+ * waits for theirs, for broadcast, whose root would otherwise hear from nobody. */
+template <Scope S, class Dest, class Src>
+__device__ __forceinline__ void push_ll(const nvshm_team_device &t, Parts p, size_t nbytes, Dest dest_of, Src src_of,
+                                        bool arrivals) {
+  constexpr size_t B = kLLBatchWords;
+  const uint64_t epoch = take_epochs<S>(t, p, 1);
+  const uint32_t flag = ll_flag(epoch);
+  uint64_t *row = t.part_flags + static_cast<size_t>(p.index) * t.size;
+  size_t begin, end;
+  part_slice(nbytes / 4, 1, p, &begin, &end);
+  const size_t g = static_cast<size_t>(Group<S>::size()), r = static_cast<size_t>(Group<S>::rank());
+  if (arrivals)
+    for (int j = Group<S>::rank(); j < t.size; j += Group<S>::size())
+      if (j != t.my_pe) max_relaxed(member_address(t, row + t.my_pe, j), epoch);
+  for (int k = 1; k < t.size; ++k) {
+    const int j = (t.my_pe + k) % t.size;
+    const auto *src = reinterpret_cast<const uint32_t *>(static_cast<const void *>(src_of(j)));
+    if (!src) continue;
+    uint64_t *remote = member_address(t, ll_slot(t, epoch, t.my_pe), j);
+    for (size_t c0 = begin + r; c0 < end; c0 += B * g) ll_write_batch<1, B>(remote, src, flag, c0, g, end);
+  }
+  const void *own = src_of(t.my_pe);
+  void *own_dest = dest_of(t.my_pe);
+  if (own && own_dest && own != own_dest)
+    copy_bytes<S>(static_cast<char *>(own_dest) + begin * 4, static_cast<const char *>(own) + begin * 4,
+                  (end - begin) * 4);
+  for (int k = 1; k < t.size; ++k) {
+    const int i = (t.my_pe + t.size - k) % t.size;
+    uint32_t *dst = static_cast<uint32_t *>(dest_of(i));
+    if (!dst) continue;
+    for (size_t c0 = begin + r; c0 < end; c0 += B * g) {
+      uint32_t v[B][1];
+      ll_read_batch<1, B>(ll_slot(t, epoch, i), flag, c0, g, end, v);
+#pragma unroll
+      for (size_t b = 0; b < B; ++b)
+        if (c0 + b * g < end) dst[c0 + b * g] = v[b][0];
+    }
+  }
+  if (arrivals)
+    wait_members<S>(t, row, epoch);  // ends with a group sync
+  else
+    Group<S>::sync();
+  finish_parts<S>(t, p, epoch);
+}
+
 /* Push collectives: each part stores its slice of the bytes into the members' destinations, then the
  * last part runs one round. `dest_of(j)` is member j's destination address (symmetric offset already
  * applied), `src_of(j)` the bytes this PE sends to member j; members with a null source get nothing. */
@@ -202,35 +325,56 @@ __device__ __forceinline__ void push_round(const nvshm_team_device &t, Parts p, 
   closing_round<S>(t, p, epoch);
 }
 
+/* broadcast, fcollect and alltoall: LL words up to `ll_max` bytes per member (kLLMaxBytes in the
+ * device API, NVSHMEM_COLL_LL_MAX on a stream), else a push and one round. */
 template <Scope S>
 __device__ __forceinline__ int broadcast(nvshmem_team_t team, void *dest, const void *source, size_t nbytes, int root,
-                                         Parts p = one_part()) {
+                                         Parts p = one_part(), size_t ll_max = kLLMaxBytes) {
   const nvshm_team_device &t = team_or_trap(team);
   const bool is_root = t.my_pe == root;
-  push_round<S>(
-      t, p, nbytes, [&](int) { return dest; },
-      [&](int j) -> const void * { return is_root && (j != root || dest != source) ? source : nullptr; });
+  if (ll_fits(t, dest, source, nbytes, 4, ll_max)) {
+    push_ll<S>(
+        t, p, nbytes, [&](int i) -> void * { return i == root ? dest : nullptr; },
+        [&](int) -> const void * { return is_root ? source : nullptr; }, true);
+  } else {
+    push_round<S>(
+        t, p, nbytes, [&](int) { return dest; },
+        [&](int j) -> const void * { return is_root && (j != root || dest != source) ? source : nullptr; });
+  }
   return 0;
 }
 
 template <Scope S>
 __device__ __forceinline__ int fcollect(nvshmem_team_t team, void *dest, const void *source, size_t nbytes,
-                                        Parts p = one_part()) {
+                                        Parts p = one_part(), size_t ll_max = kLLMaxBytes) {
   const nvshm_team_device &t = team_or_trap(team);
-  char *slot = static_cast<char *>(dest) + static_cast<size_t>(t.my_pe) * nbytes;
-  push_round<S>(
-      t, p, nbytes, [&](int) { return slot; }, [&](int) { return source; });
+  char *block = static_cast<char *>(dest);
+  if (ll_fits(t, dest, source, nbytes, 4, ll_max)) {
+    push_ll<S>(
+        t, p, nbytes, [&](int i) -> void * { return block + static_cast<size_t>(i) * nbytes; },
+        [&](int) { return source; }, false);
+  } else {
+    char *slot = block + static_cast<size_t>(t.my_pe) * nbytes;
+    push_round<S>(
+        t, p, nbytes, [&](int) { return slot; }, [&](int) { return source; });
+  }
   return 0;
 }
 
 template <Scope S>
 __device__ __forceinline__ int alltoall(nvshmem_team_t team, void *dest, const void *source, size_t nbytes,
-                                        Parts p = one_part()) {
+                                        Parts p = one_part(), size_t ll_max = kLLMaxBytes) {
   const nvshm_team_device &t = team_or_trap(team);
-  char *slot = static_cast<char *>(dest) + static_cast<size_t>(t.my_pe) * nbytes;
-  push_round<S>(
-      t, p, nbytes, [&](int) { return slot; },
-      [&](int j) { return static_cast<const char *>(source) + static_cast<size_t>(j) * nbytes; });
+  char *block = static_cast<char *>(dest);
+  auto block_for = [&](int j) { return static_cast<const char *>(source) + static_cast<size_t>(j) * nbytes; };
+  if (ll_fits(t, dest, source, nbytes, 4, ll_max)) {
+    push_ll<S>(
+        t, p, nbytes, [&](int i) -> void * { return block + static_cast<size_t>(i) * nbytes; }, block_for, false);
+  } else {
+    char *slot = block + static_cast<size_t>(t.my_pe) * nbytes;
+    push_round<S>(
+        t, p, nbytes, [&](int) { return slot; }, block_for);
+  }
   return 0;
 }
 
@@ -343,32 +487,9 @@ __device__ __forceinline__ size_t scratch_slot_bytes(const nvshm_team_device &t)
   return t.scratch ? t.scratch_bytes / (2 * static_cast<size_t>(t.size)) / 16 * 16 : 0;
 }
 
-/* ---- LL one-shot: no round ----
- * Each 4 bytes of data travel in one 8-byte word whose other half holds the collective's flag (from
- * its epoch), stored with one single-copy-atomic store; the receiver polls each word until the flag
- * shows, so the data needs no release fence and no separate signal (NCCL calls such words "LL").
- * The words live in the team's ll_words (zeroed at creation), never written with raw data, in two
- * halves by epoch parity, one slot of NVSHM_TEAM_LL_SLOT_WORDS words per member and half. A half is
- * rewritten two collectives later at the earliest, when every member has finished reading it (as for
- * the scratch of reduce_one_shot). The flag is never 0, and a word repeats its flag only after
- * 2 x (2^32 - 1) collectives on the team. */
-
-/* Bytes of T handled as one unit (one or more whole elements, a whole number of LL words). */
+/* Bytes of T handled as one LL chunk (one or more whole elements, a whole number of LL words). */
 template <typename T>
 constexpr size_t kLLChunk = sizeof(T) < 4 ? 4 : sizeof(T);
-
-/* Whether a reduction of `count` elements goes as LL words: small enough (`ll_max`, the slot), a team
- * that has LL slots, whole chunks, chunk-aligned buffers. The same on every member (symmetric
- * buffers), whatever scope or group size each member calls with. */
-template <typename T>
-__device__ __forceinline__ bool ll_fits(const nvshm_team_device &t, const T *dest, const T *source, size_t count,
-                                        size_t ll_max) {
-  constexpr size_t C = kLLChunk<T>;
-  const size_t bytes = count * sizeof(T);
-  return t.ll_words && t.size <= NVSHM_TEAM_LL_MAX_PES && bytes <= ll_max &&
-         bytes <= size_t{NVSHM_TEAM_LL_SLOT_WORDS} * 4 && bytes % C == 0 &&
-         (reinterpret_cast<uintptr_t>(dest) | reinterpret_cast<uintptr_t>(source)) % C == 0;
-}
 
 template <typename T>
 union LLChunk {
@@ -376,44 +497,26 @@ union LLChunk {
   T v[kLLChunk<T> / sizeof(T)];
 };
 
+/* LL reduction (see "LL words" above): each member sends what member j needs to j's slot, then reads
+ * every member's chunks and combines them in member order. Each thread sends and then receives the
+ * same chunks, so an in-place reduce (dest == source) never overwrites a chunk another thread has
+ * still to send. */
 template <Scope S, ROp Op, typename T>
 __device__ __forceinline__ void reduce_ll(const nvshm_team_device &t, T *dest, const T *source, size_t count,
                                           bool scatter, Parts p) {
-  constexpr size_t C = kLLChunk<T>, W = C / 4;
+  constexpr size_t C = kLLChunk<T>, W = C / 4, B = kLLBatchWords / W;
   const uint64_t epoch = take_epochs<S>(t, p, 1);
-  const uint32_t flag = static_cast<uint32_t>(epoch % 0xffffffffull) + 1;
-  auto slot = [&](int i) {
-    return t.ll_words + ((epoch & 1) * static_cast<size_t>(t.size) + static_cast<size_t>(i)) * NVSHM_TEAM_LL_SLOT_WORDS;
-  };
+  const uint32_t flag = ll_flag(epoch);
   auto words_of = [&](int j) {
     return reinterpret_cast<const uint32_t *>(source + (scatter ? static_cast<size_t>(j) * count : 0));
   };
   size_t begin, end;
   part_slice(count * sizeof(T) / C, 1, p, &begin, &end);
   const size_t g = static_cast<size_t>(Group<S>::size()), r = static_cast<size_t>(Group<S>::rank());
-  /* Each thread sends and then receives the same chunks, so an in-place reduce (dest == source) never
-   * overwrites a chunk another thread has still to send. It takes its chunks B at a time and issues
-   * every load of a batch before it uses the first value, so the loads are in flight together: one
-   * word at a time would wait a memory latency per word (the stores are asm with a memory clobber,
-   * which no later load passes; the polls wait on their flags), about 128 x 0.4 us for a lone thread
-   * with 128 words. */
-  constexpr size_t B = 16 / W;
   for (int k = 1; k < t.size; ++k) {
     const int j = (t.my_pe + k) % t.size;
-    const uint32_t *src = words_of(j);
-    uint64_t *remote = member_address(t, slot(t.my_pe), j);
-    for (size_t c0 = begin + r; c0 < end; c0 += B * g) {
-      uint32_t v[B][W];
-#pragma unroll
-      for (size_t b = 0; b < B; ++b)
-        if (c0 + b * g < end)
-          for (size_t w = 0; w < W; ++w) v[b][w] = src[(c0 + b * g) * W + w];
-#pragma unroll
-      for (size_t b = 0; b < B; ++b)
-        if (c0 + b * g < end)
-          for (size_t w = 0; w < W; ++w)
-            store_relaxed(remote + (c0 + b * g) * W + w, static_cast<uint64_t>(flag) << 32 | v[b][w]);
-    }
+    uint64_t *remote = member_address(t, ll_slot(t, epoch, t.my_pe), j);
+    for (size_t c0 = begin + r; c0 < end; c0 += B * g) ll_write_batch<W, B>(remote, words_of(j), flag, c0, g, end);
   }
   for (size_t c0 = begin + r; c0 < end; c0 += B * g) {
     LLChunk<T> acc[B];
@@ -425,19 +528,12 @@ __device__ __forceinline__ void reduce_ll(const nvshm_team_device &t, T *dest, c
           if (c0 + b * g < end)
             for (size_t w = 0; w < W; ++w) x[b].w[w] = words_of(i)[(c0 + b * g) * W + w];
       } else {
-        const uint64_t *words = slot(i);
-        uint64_t v[B][W];
+        uint32_t v[B][W];
+        ll_read_batch<W, B>(ll_slot(t, epoch, i), flag, c0, g, end, v);
 #pragma unroll
         for (size_t b = 0; b < B; ++b)
           if (c0 + b * g < end)
-            for (size_t w = 0; w < W; ++w) v[b][w] = load_relaxed(words + (c0 + b * g) * W + w);
-#pragma unroll
-        for (size_t b = 0; b < B; ++b)
-          if (c0 + b * g < end)
-            for (size_t w = 0; w < W; ++w) {
-              while (static_cast<uint32_t>(v[b][w] >> 32) != flag) v[b][w] = load_relaxed(words + (c0 + b * g) * W + w);
-              x[b].w[w] = static_cast<uint32_t>(v[b][w]);
-            }
+            for (size_t w = 0; w < W; ++w) x[b].w[w] = v[b][w];
       }
 #pragma unroll
       for (size_t b = 0; b < B; ++b) {
@@ -521,7 +617,7 @@ __device__ __forceinline__ int reduce(nvshmem_team_t team, T *dest, const T *sou
                                       Parts p = one_part(), size_t one_shot_max = kOneShotMaxBytes,
                                       size_t ll_max = kLLMaxBytes) {
   const nvshm_team_device &t = team_or_trap(team);
-  if (ll_fits(t, dest, source, count, ll_max))
+  if (ll_fits(t, dest, source, count * sizeof(T), kLLChunk<T>, ll_max))
     reduce_ll<S, Op, T>(t, dest, source, count, scatter, p);
   else if (count * sizeof(T) <= one_shot_max && count * sizeof(T) <= scratch_slot_bytes(t))
     reduce_one_shot<S, Op, T>(t, dest, source, count, scatter, p);

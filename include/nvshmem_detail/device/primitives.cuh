@@ -117,6 +117,9 @@ __device__ __forceinline__ void store_relaxed(uint64_t *p, uint64_t v) {
 __device__ __forceinline__ void store_release(uint64_t *p, uint64_t v) {
   asm volatile("st.release.sys.global.b64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
 }
+__device__ __forceinline__ void max_relaxed(uint64_t *p, uint64_t v) {
+  asm volatile("red.relaxed.sys.global.max.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
 __device__ __forceinline__ void max_release(uint64_t *p, uint64_t v) {
   asm volatile("red.release.sys.global.max.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
 }
