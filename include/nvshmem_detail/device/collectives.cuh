@@ -359,13 +359,15 @@ constexpr size_t kLLChunk = sizeof(T) < 4 ? 4 : sizeof(T);
 
 /* Whether a reduction of `count` elements goes as LL words: small enough (`ll_max`, the slot), a team
  * that has LL slots, whole chunks, chunk-aligned buffers. The same on every member (symmetric
- * buffers), whatever scope or group size each member calls with. */
+ * buffers), whatever scope or group size each member calls with. Zero elements take the round path:
+ * an LL reduction without data would wait for nobody, and a member could then run two collectives
+ * ahead and overwrite a half that another member still reads. */
 template <typename T>
 __device__ __forceinline__ bool ll_fits(const nvshm_team_device &t, const T *dest, const T *source, size_t count,
                                         size_t ll_max) {
   constexpr size_t C = kLLChunk<T>;
   const size_t bytes = count * sizeof(T);
-  return t.ll_words && t.size <= NVSHM_TEAM_LL_MAX_PES && bytes <= ll_max &&
+  return t.ll_words && t.size <= NVSHM_TEAM_LL_MAX_PES && bytes > 0 && bytes <= ll_max &&
          bytes <= size_t{NVSHM_TEAM_LL_SLOT_WORDS} * 4 && bytes % C == 0 &&
          (reinterpret_cast<uintptr_t>(dest) | reinterpret_cast<uintptr_t>(source)) % C == 0;
 }
