@@ -1,16 +1,10 @@
 // Probe: throughput of remote (P2P) single-element stores, loads and atomics in different PTX forms,
 // GPU 0 -> GPU 1, grid of 128 x 1024 threads over N words, like shmem_p_bw / g_bw / atomic_bw.
+#include "probe.cuh"
+
 #include <cstdio>
 #include <cstdint>
 #include <cuda_runtime.h>
-#define CK(x)                                                          \
-  do {                                                                 \
-    cudaError_t e = (x);                                               \
-    if (e != cudaSuccess) {                                            \
-      printf("%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); \
-      exit(1);                                                         \
-    }                                                                  \
-  } while (0)
 template <int V>
 __global__ void k(uint32_t *dst32, uint64_t *dst64, const uint32_t *src, size_t n, int iters, uint32_t *sink) {
   const size_t stride = (size_t)gridDim.x * blockDim.x;
@@ -71,41 +65,22 @@ int main() {
                          "atomicAdd"};
   uint32_t *remote, *src, *sink;
   uint64_t *remote64;
-  CK(cudaSetDevice(1));
-  CK(cudaMalloc(&remote, 64 << 20));
-  CK(cudaMalloc(&remote64, 64 << 20));
-  CK(cudaSetDevice(0));
-  CK(cudaDeviceEnablePeerAccess(1, 0));
-  CK(cudaMalloc(&src, 64 << 20));
-  CK(cudaMemset(src, 1, 64 << 20));
-  CK(cudaMalloc(&sink, 4));
-  cudaEvent_t a, b;
-  CK(cudaEventCreate(&a));
-  CK(cudaEventCreate(&b));
+  PROBE_CHECK(cudaSetDevice(1));
+  PROBE_CHECK(cudaMalloc(&remote, 64 << 20));
+  PROBE_CHECK(cudaMalloc(&remote64, 64 << 20));
+  PROBE_CHECK(cudaSetDevice(0));
+  PROBE_CHECK(cudaDeviceEnablePeerAccess(1, 0));
+  PROBE_CHECK(cudaMalloc(&src, 64 << 20));
+  PROBE_CHECK(cudaMemset(src, 1, 64 << 20));
+  PROBE_CHECK(cudaMalloc(&sink, 4));
   printf("%-30s", "bytes:");
-  const size_t sizes[] = {64 << 10, 256 << 10, 1 << 20, 4 << 20};
-  for (size_t s : sizes) printf(" %10zu", s);
+  for (size_t s : kProbeSizes) printf(" %10zu", s);
   printf("   (GB/s, 4 B elements for st/ld, 8 B for atomics)\n");
   for (int v = 0; v < 13; ++v) {
     printf("%-30s", names[v]);
-    for (size_t s : sizes) {
-      const size_t elem = v >= 7 ? 8 : 4, n = s / elem;
-      const int iters = 50;
-      ks[v]<<<128, 1024>>>(remote, remote64, src, n, 5, sink);
-      CK(cudaGetLastError());
-      CK(cudaDeviceSynchronize());
-      float best = 1e30f;
-      for (int r = 0; r < 5; ++r) {
-        CK(cudaEventRecord(a));
-        ks[v]<<<128, 1024>>>(remote, remote64, src, n, iters, sink);
-        CK(cudaEventRecord(b));
-        CK(cudaEventSynchronize(b));
-        CK(cudaGetLastError());
-        float ms;
-        CK(cudaEventElapsedTime(&ms, a, b));
-        if (ms < best) best = ms;
-      }
-      printf(" %10.1f", (double)s * iters / (best * 1e-3) / 1e9);
+    for (size_t s : kProbeSizes) {
+      const size_t n = s / (v >= 7 ? 8 : 4);
+      printf(" %10.1f", best_gbps([&](int steps) { ks[v]<<<128, 1024>>>(remote, remote64, src, n, steps, sink); }, s));
     }
     printf("\n");
   }

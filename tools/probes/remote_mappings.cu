@@ -1,19 +1,13 @@
 // Probe: remote store / atomic throughput from GPU 0 into GPU 1 memory, by how that memory is mapped:
 // cudaMalloc + peer access, or VMM (cuMemCreate, FD export + import, cuMemMap, access for GPU 0 only)
 // as one allocation or as 2 MiB chunks.
+#include "probe.cuh"
+
 #include <cstdio>
 #include <cstdint>
 #include <vector>
 #include <cuda.h>
 #include <cuda_runtime.h>
-#define CK(x)                                                          \
-  do {                                                                 \
-    cudaError_t e = (x);                                               \
-    if (e != cudaSuccess) {                                            \
-      printf("%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); \
-      exit(1);                                                         \
-    }                                                                  \
-  } while (0)
 #define CU(x)                                      \
   do {                                             \
     CUresult e = (x);                              \
@@ -65,14 +59,14 @@ char *vmm(size_t bytes, size_t chunk, size_t gran_kind) {
   return (char *)va;
 }
 int main() {
-  CK(cudaSetDevice(1));
+  PROBE_CHECK(cudaSetDevice(1));
   char *plain;
-  CK(cudaMalloc(&plain, 256 << 20));
-  CK(cudaSetDevice(0));
-  CK(cudaDeviceEnablePeerAccess(1, 0));
+  PROBE_CHECK(cudaMalloc(&plain, 256 << 20));
+  PROBE_CHECK(cudaSetDevice(0));
+  PROBE_CHECK(cudaDeviceEnablePeerAccess(1, 0));
   uint32_t *src;
-  CK(cudaMalloc(&src, 64 << 20));
-  CK(cudaMemset(src, 1, 64 << 20));
+  PROBE_CHECK(cudaMalloc(&src, 64 << 20));
+  PROBE_CHECK(cudaMemset(src, 1, 64 << 20));
   struct M {
     const char *name;
     char *p;
@@ -85,40 +79,22 @@ int main() {
   off.name = "VMM one allocation, +100 MiB + 4 KiB";
   off.p += (100 << 20) + 4096;
   ms.push_back(off);
-  cudaEvent_t a, b;
-  CK(cudaEventCreate(&a));
-  CK(cudaEventCreate(&b));
-  const size_t sizes[] = {64 << 10, 256 << 10, 1 << 20, 4 << 20};
   for (int v = 0; v < 2; ++v) {
     printf("%s (GB/s)\n%-40s", v == 0 ? "st.relaxed.sys.b32 (p)" : "red.relaxed.sys.add.u64 (atomic_add)", "bytes:");
-    for (size_t s : sizes) printf(" %9zu", s);
+    for (size_t s : kProbeSizes) printf(" %9zu", s);
     printf("\n");
     for (auto &m : ms) {
       printf("%-40s", m.name);
-      for (size_t s : sizes) {
+      for (size_t s : kProbeSizes) {
         const size_t n = s / (v ? 8 : 4);
-        const int iters = 50;
-        auto launch = [&](int it) {
-          if (v == 0)
-            k<0><<<128, 1024>>>(m.p, src, n, it);
-          else
-            k<1><<<128, 1024>>>(m.p, src, n, it);
-        };
-        launch(5);
-        CK(cudaGetLastError());
-        CK(cudaDeviceSynchronize());
-        float best = 1e30f;
-        for (int r = 0; r < 7; ++r) {
-          CK(cudaEventRecord(a));
-          launch(iters);
-          CK(cudaEventRecord(b));
-          CK(cudaEventSynchronize(b));
-          CK(cudaGetLastError());
-          float ms_;
-          CK(cudaEventElapsedTime(&ms_, a, b));
-          if (ms_ < best) best = ms_;
-        }
-        printf(" %9.1f", (double)s * iters / (best * 1e-3) / 1e9);
+        printf(" %9.1f", best_gbps(
+                             [&](int steps) {
+                               if (v == 0)
+                                 k<0><<<128, 1024>>>(m.p, src, n, steps);
+                               else
+                                 k<1><<<128, 1024>>>(m.p, src, n, steps);
+                             },
+                             s));
       }
       printf("\n");
     }

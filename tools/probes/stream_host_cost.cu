@@ -1,4 +1,6 @@
 // Host time per call of on-stream operations against a bare kernel launch (2 PEs, nvshmrun).
+#include "probe.cuh"
+
 #include <nvshmem.h>
 #include <nvshmemx.h>
 #include <chrono>
@@ -6,20 +8,12 @@
 #include <cuda_runtime.h>
 #include <cuda.h>
 #include <cstdlib>
-#define CK(x)                                                          \
-  do {                                                                 \
-    cudaError_t e = (x);                                               \
-    if (e != cudaSuccess) {                                            \
-      printf("%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); \
-      exit(1);                                                         \
-    }                                                                  \
-  } while (0)
 __global__ void empty_kernel(int) {}
 int main() {
   nvshmem_init();
   const int me = nvshmem_my_pe();
   cudaStream_t s;
-  CK(cudaStreamCreate(&s));
+  PROBE_CHECK(cudaStreamCreate(&s));
   float *buf = static_cast<float *>(nvshmem_malloc(1 << 20));
   if (!buf) {
     printf("nvshmem_malloc failed\n");
@@ -27,14 +21,14 @@ int main() {
   }
   auto bench = [&](const char *name, auto f) {
     for (int i = 0; i < 200; ++i) f();
-    CK(cudaStreamSynchronize(s));
+    PROBE_CHECK(cudaStreamSynchronize(s));
     double best = 1e9, best_total = 1e9;
     for (int r = 0; r < 7; ++r) {
       nvshmem_barrier_all();
       auto t0 = std::chrono::steady_clock::now();
       for (int i = 0; i < 200; ++i) f();
       auto t1 = std::chrono::steady_clock::now();
-      CK(cudaStreamSynchronize(s));
+      PROBE_CHECK(cudaStreamSynchronize(s));
       auto t2 = std::chrono::steady_clock::now();
       best = std::min(best, std::chrono::duration<double>(t1 - t0).count() / 200);
       best_total = std::min(best_total, std::chrono::duration<double>(t2 - t0).count() / 200);

@@ -1,8 +1,5 @@
-// reduce and reducescatter tests of the min, max pairs (coll_reduce_test.cuh).
+// The maxloc reduction (coll_reduce_test.cuh has the helpers).
 #include "coll_reduce_test.cuh"
-
-NVSHM_REDUCE_STANDARD_TYPES_WITH(NVSHM_TEST_REDUCE_PAIR, min)
-NVSHM_REDUCE_STANDARD_TYPES_WITH(NVSHM_TEST_REDUCE_PAIR, max)
 
 // nvshmemx_double2_maxloc_reduce_block: values with many ties (.x in 0..7) at random locations
 // (.y in 0..255); the host reference keeps the largest .x and, of equal .x, the smallest .y. Sizes as

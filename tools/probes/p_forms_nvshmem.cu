@@ -1,0 +1,91 @@
+// Probe: shmem_p_bw's and shmem_atomic_bw's loops in the real two-process setting (nvshmrun -n 2,
+// the symmetric heap), each with the library's call and with the same access made directly on the
+// nvshmem_ptr address in several PTX forms: PE 0 writes PE 1's buffer, 128 x 1024 threads, one
+// element per thread per step, 50 steps, best of 7 (GB/s). Build and run: tools/probes/README.md.
+#include "probe.cuh"
+
+#include <nvshmem.h>
+#include <nvshmemx.h>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cuda_runtime.h>
+
+enum Form { kLibP, kWeakGeneric, kWeakGlobal, kRelaxedSys, kLibAtomicAdd, kRedRelaxedSys, kAtomicAddSystem };
+const char *kNames[] = {"nvshmem_int_p",
+                        "st (generic, weak) on nvshmem_ptr",
+                        "st.global (weak) on nvshmem_ptr",
+                        "st.relaxed.sys on nvshmem_ptr",
+                        "nvshmem_uint64_atomic_add",
+                        "red.relaxed.sys.add on nvshmem_ptr",
+                        "atomicAdd_system on nvshmem_ptr"};
+
+template <Form F>
+__global__ void loop(int *sym32, uint64_t *sym64, int *peer32, uint64_t *peer64, const int *src, size_t n, int iters,
+                     int pe) {
+  const size_t stride = static_cast<size_t>(gridDim.x) * blockDim.x;
+  for (int it = 0; it < iters; ++it)
+    for (size_t j = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x; j < n; j += stride) {
+      if constexpr (F == kLibP) nvshmem_int_p(sym32 + j, src[j], pe);
+      if constexpr (F == kWeakGeneric) peer32[j] = src[j];
+      if constexpr (F == kWeakGlobal) asm volatile("st.global.b32 [%0], %1;" ::"l"(peer32 + j), "r"(src[j]) : "memory");
+      if constexpr (F == kRelaxedSys)
+        asm volatile("st.relaxed.sys.global.b32 [%0], %1;" ::"l"(peer32 + j), "r"(src[j]) : "memory");
+      if constexpr (F == kLibAtomicAdd) nvshmem_uint64_atomic_add(sym64 + j, 1, pe);
+      if constexpr (F == kRedRelaxedSys)
+        asm volatile("red.relaxed.sys.global.add.u64 [%0], %1;" ::"l"(peer64 + j), "l"(uint64_t{1}) : "memory");
+      if constexpr (F == kAtomicAddSystem) atomicAdd_system(reinterpret_cast<unsigned long long *>(peer64 + j), 1ull);
+    }
+  nvshmem_quiet();
+}
+
+int main() {
+  nvshmem_init();
+  const int me = nvshmem_my_pe();
+  if (nvshmem_n_pes() != 2) {
+    if (me == 0) printf("run with 2 PEs\n");
+    nvshmem_finalize();
+    return 1;
+  }
+  const size_t most = 4 << 20;
+  int *src = static_cast<int *>(nvshmem_malloc(most));
+  int *dst32 = static_cast<int *>(nvshmem_malloc(most));
+  uint64_t *dst64 = static_cast<uint64_t *>(nvshmem_malloc(most));
+  if (!src || !dst32 || !dst64) {
+    printf("nvshmem_malloc failed\n");
+    return 1;
+  }
+  PROBE_CHECK(cudaMemset(src, 1, most));
+  int *peer32 = static_cast<int *>(nvshmem_ptr(dst32, 1));
+  uint64_t *peer64 = static_cast<uint64_t *>(nvshmem_ptr(dst64, 1));
+  if (me == 0 && (!peer32 || !peer64)) {
+    printf("nvshmem_ptr gave no address for PE 1\n");
+    return 1;
+  }
+  using Kernel = void (*)(int *, uint64_t *, int *, uint64_t *, const int *, size_t, int, int);
+  const Kernel kernels[] = {loop<kLibP>,         loop<kWeakGeneric>,   loop<kWeakGlobal>,     loop<kRelaxedSys>,
+                            loop<kLibAtomicAdd>, loop<kRedRelaxedSys>, loop<kAtomicAddSystem>};
+  if (me == 0) {
+    printf("%-40s", "bytes:");
+    for (size_t s : kProbeSizes) printf(" %9zu", s);
+    printf("   (GB/s; 4 B stores, 8 B atomics)\n");
+  }
+  for (int f = 0; f < 7; ++f) {
+    if (me == 0) printf("%-40s", kNames[f]);
+    for (size_t s : kProbeSizes) {
+      const size_t n = s / (f >= kLibAtomicAdd ? 8 : 4);
+      nvshmem_barrier_all();
+      if (me == 0)
+        printf(" %9.1f",
+               best_gbps([&](int steps) { kernels[f]<<<128, 1024>>>(dst32, dst64, peer32, peer64, src, n, steps, 1); },
+                         s));
+    }
+    if (me == 0) printf("\n");
+  }
+  nvshmem_barrier_all();
+  nvshmem_free(dst64);
+  nvshmem_free(dst32);
+  nvshmem_free(src);
+  nvshmem_finalize();
+  return 0;
+}
