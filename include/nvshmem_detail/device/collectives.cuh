@@ -394,12 +394,13 @@ __device__ __forceinline__ void reduce_ll(const nvshm_team_device &t, T *dest, c
   part_slice(count * sizeof(T) / C, 1, p, &begin, &end);
   const size_t g = static_cast<size_t>(Group<S>::size()), r = static_cast<size_t>(Group<S>::rank());
   /* Each thread sends and then receives the same chunks, so an in-place reduce (dest == source) never
-   * overwrites a chunk another thread has still to send. It takes its chunks B at a time and issues
-   * every load of a batch before it uses the first value, so the loads are in flight together: one
-   * word at a time would wait a memory latency per word (the stores are asm with a memory clobber,
-   * which no later load passes; the polls wait on their flags), about 128 x 0.4 us for a lone thread
-   * with 128 words. */
-  constexpr size_t B = 16 / W;
+   * overwrites a chunk another thread has still to send. It takes its chunks B at a time (8 words)
+   * and issues every load of a batch before it uses the first value, so the loads are in flight
+   * together: one word at a time would wait a memory latency per word (the stores are asm with a
+   * memory clobber, which no later load passes; the polls wait on their flags), about 128 x 0.4 us for
+   * a lone thread with 128 words. 8 words keep the registers of the device-API reductions where they
+   * were without batches (ptxas: 72 thread, 64 warp, 76-78 block); 16 took them to 96-134. */
+  constexpr size_t B = 8 / W;
   for (int k = 1; k < t.size; ++k) {
     const int j = (t.my_pe + k) % t.size;
     const uint32_t *src = words_of(j);
