@@ -218,8 +218,11 @@ __device__ __forceinline__ bool ll_fits(const nvshm_team_device &t, const void *
 /* A thread moves its chunks (W words each) B at a time, kLLBatchWords words per batch, and issues
  * every load of a batch before it uses the first value, so the loads are in flight together: one
  * word at a time would wait a memory latency per word (a store is asm with a memory clobber, which no
- * later load passes; a poll waits on its flag), 48.6 us for 512 B by a lone thread (thread scope). */
-constexpr size_t kLLBatchWords = 16;
+ * later load passes; a poll waits on its flag), 48.6 us for 512 B by a lone thread (thread scope).
+ * 4 words keep a calling kernel's registers where they are without batches (ptxas: 72 thread, 64
+ * warp, 78 block for a reduction; 64 and 78 for a broadcast and an fcollect); 8 took the thread-scope
+ * reduction to 88, 16 to 96-134 (docs/collectives.md, "Registers of the device API"). */
+constexpr size_t kLLBatchWords = 4;
 
 /* Sends chunks c0, c0 + g, ... (at most B, below `end`) of `src` as LL words into the slot `remote`. */
 template <size_t W, size_t B>
@@ -504,7 +507,7 @@ union LLChunk {
 template <Scope S, ROp Op, typename T>
 __device__ __forceinline__ void reduce_ll(const nvshm_team_device &t, T *dest, const T *source, size_t count,
                                           bool scatter, Parts p) {
-  constexpr size_t C = kLLChunk<T>, W = C / 4, B = kLLBatchWords / W;
+  constexpr size_t C = kLLChunk<T>, W = C / 4;
   const uint64_t epoch = take_epochs<S>(t, p, 1);
   const uint32_t flag = ll_flag(epoch);
   auto words_of = [&](int j) {
@@ -513,6 +516,7 @@ __device__ __forceinline__ void reduce_ll(const nvshm_team_device &t, T *dest, c
   size_t begin, end;
   part_slice(count * sizeof(T) / C, 1, p, &begin, &end);
   const size_t g = static_cast<size_t>(Group<S>::size()), r = static_cast<size_t>(Group<S>::rank());
+  constexpr size_t B = kLLBatchWords / W;
   for (int k = 1; k < t.size; ++k) {
     const int j = (t.my_pe + k) % t.size;
     uint64_t *remote = member_address(t, ll_slot(t, epoch, t.my_pe), j);
