@@ -196,7 +196,8 @@ __device__ __forceinline__ void push_round(const nvshm_team_device &t, Parts p, 
        * run beside other parts' stores to peers instead of all before them. */
       const int j = (t.my_pe + k + p.index) % t.size;
       const char *src = static_cast<const char *>(src_of(j));
-      if (src) copy_bytes<S>(member_address(t, static_cast<char *>(dest_of(j)), j) + begin, src + begin, end - begin);
+      if (src)
+        copy_bytes<S, 2>(member_address(t, static_cast<char *>(dest_of(j)), j) + begin, src + begin, end - begin);
     }
   }
   closing_round<S>(t, p, epoch);
@@ -314,11 +315,12 @@ __device__ __forceinline__ void reduce_words(size_t w, size_t g, int nsrc, SrcAt
 
 /* The group computes out[k] = src_at(0)[k] op src_at(1)[k] ... op src_at(nsrc-1)[k] for k in [0, n)
  * (in member order, so every PE gets the same bits) and stores it at dst_at(d)[k] for each of the
- * ndst destinations; 16-byte words, four in flight per thread, where every pointer allows. */
+ * ndst destinations; 16-byte words, two in flight per thread (registers: docs/collectives.md), where
+ * every pointer allows. */
 template <Scope S, ROp Op, typename T, class SrcAt, class DstAt>
 __device__ __forceinline__ void reduce_range(size_t n, int nsrc, SrcAt src_at, int ndst, DstAt dst_at) {
   constexpr size_t V = 16 / sizeof(T);
-  constexpr int U = 4;
+  constexpr int U = 2;
   uintptr_t bits = 0;
   for (int i = 0; i < nsrc; ++i) bits |= reinterpret_cast<uintptr_t>(src_at(i));
   for (int d = 0; d < ndst; ++d) bits |= reinterpret_cast<uintptr_t>(dst_at(d));
@@ -400,7 +402,7 @@ __device__ __forceinline__ void reduce_ll(const nvshm_team_device &t, T *dest, c
    * memory clobber, which no later load passes; the polls wait on their flags), about 128 x 0.4 us for
    * a lone thread with 128 words. 8 words keep the registers of the device-API reductions where they
    * were without batches (ptxas: 72 thread, 64 warp, 76-78 block); 16 took them to 96-134. */
-  constexpr size_t B = 8 / W;
+  constexpr size_t B = (2 + W - 1) / W;
   for (int k = 1; k < t.size; ++k) {
     const int j = (t.my_pe + k) % t.size;
     const uint32_t *src = words_of(j);
@@ -481,7 +483,7 @@ __device__ __forceinline__ void reduce_one_shot(const nvshm_team_device &t, T *d
    * round, which the scratch halves rely on. */
   for (int k = 1; k < t.size; ++k) {
     const int j = (t.my_pe + k) % t.size;
-    copy_bytes<S>(member_address(t, slot_of(t.my_pe), j), part_of(j), (end - begin) * sizeof(T));
+    copy_bytes<S, 2>(member_address(t, slot_of(t.my_pe), j), part_of(j), (end - begin) * sizeof(T));
   }
   part_round<S>(t, p, epoch);
   reduce_range<S, Op, T>(
