@@ -219,10 +219,10 @@ __device__ __forceinline__ bool ll_fits(const nvshm_team_device &t, const void *
  * every load of a batch before it uses the first value, so the loads are in flight together: one
  * word at a time would wait a memory latency per word (a store is asm with a memory clobber, which no
  * later load passes; a poll waits on its flag), 48.6 us for 512 B by a lone thread (thread scope).
- * 4 words keep a calling kernel's registers where they are without batches (ptxas: 72 thread, 64
- * warp, 78 block for a reduction; 64 and 78 for a broadcast and an fcollect); 8 took the thread-scope
- * reduction to 88, 16 to 96-134 (docs/collectives.md, "Registers of the device API"). */
-constexpr size_t kLLBatchWords = 4;
+ * 2 words keep every calling minimal kernel at 64 registers or fewer (ptxas), so 1024-thread blocks
+ * launch; 8 took the thread-scope reduction to 88, 16 to 96-134 (docs/collectives.md, "Registers of
+ * the device API"). */
+constexpr size_t kLLBatchWords = 2;
 
 /* Sends chunks c0, c0 + g, ... (at most B, below `end`) of `src` as LL words into the slot `remote`. */
 template <size_t W, size_t B>
@@ -286,7 +286,7 @@ __device__ __forceinline__ void push_ll(const nvshm_team_device &t, Parts p, siz
   const void *own = src_of(t.my_pe);
   void *own_dest = dest_of(t.my_pe);
   if (own && own_dest && own != own_dest)
-    copy_bytes<S>(static_cast<char *>(own_dest) + begin * 4, static_cast<const char *>(own) + begin * 4,
+    copy_bytes<S, 2>(static_cast<char *>(own_dest) + begin * 4, static_cast<const char *>(own) + begin * 4,
                   (end - begin) * 4);
   for (int k = 1; k < t.size; ++k) {
     const int i = (t.my_pe + t.size - k) % t.size;
@@ -322,7 +322,8 @@ __device__ __forceinline__ void push_round(const nvshm_team_device &t, Parts p, 
        * run beside other parts' stores to peers instead of all before them. */
       const int j = (t.my_pe + k + p.index) % t.size;
       const char *src = static_cast<const char *>(src_of(j));
-      if (src) copy_bytes<S>(member_address(t, static_cast<char *>(dest_of(j)), j) + begin, src + begin, end - begin);
+      if (src)
+        copy_bytes<S, 2>(member_address(t, static_cast<char *>(dest_of(j)), j) + begin, src + begin, end - begin);
     }
   }
   closing_round<S>(t, p, epoch);
@@ -461,11 +462,12 @@ __device__ __forceinline__ void reduce_words(size_t w, size_t g, int nsrc, SrcAt
 
 /* The group computes out[k] = src_at(0)[k] op src_at(1)[k] ... op src_at(nsrc-1)[k] for k in [0, n)
  * (in member order, so every PE gets the same bits) and stores it at dst_at(d)[k] for each of the
- * ndst destinations; 16-byte words, four in flight per thread, where every pointer allows. */
+ * ndst destinations; 16-byte words, two in flight per thread (registers: docs/collectives.md), where
+ * every pointer allows. */
 template <Scope S, ROp Op, typename T, class SrcAt, class DstAt>
 __device__ __forceinline__ void reduce_range(size_t n, int nsrc, SrcAt src_at, int ndst, DstAt dst_at) {
   constexpr size_t V = 16 / sizeof(T);
-  constexpr int U = 4;
+  constexpr int U = 2;
   uintptr_t bits = 0;
   for (int i = 0; i < nsrc; ++i) bits |= reinterpret_cast<uintptr_t>(src_at(i));
   for (int d = 0; d < ndst; ++d) bits |= reinterpret_cast<uintptr_t>(dst_at(d));
@@ -516,7 +518,7 @@ __device__ __forceinline__ void reduce_ll(const nvshm_team_device &t, T *dest, c
   size_t begin, end;
   part_slice(count * sizeof(T) / C, 1, p, &begin, &end);
   const size_t g = static_cast<size_t>(Group<S>::size()), r = static_cast<size_t>(Group<S>::rank());
-  constexpr size_t B = kLLBatchWords / W;
+  constexpr size_t B = (kLLBatchWords + W - 1) / W;
   for (int k = 1; k < t.size; ++k) {
     const int j = (t.my_pe + k) % t.size;
     uint64_t *remote = member_address(t, ll_slot(t, epoch, t.my_pe), j);
@@ -578,7 +580,7 @@ __device__ __forceinline__ void reduce_one_shot(const nvshm_team_device &t, T *d
    * round, which the scratch halves rely on. */
   for (int k = 1; k < t.size; ++k) {
     const int j = (t.my_pe + k) % t.size;
-    copy_bytes<S>(member_address(t, slot_of(t.my_pe), j), part_of(j), (end - begin) * sizeof(T));
+    copy_bytes<S, 2>(member_address(t, slot_of(t.my_pe), j), part_of(j), (end - begin) * sizeof(T));
   }
   part_round<S>(t, p, epoch);
   reduce_range<S, Op, T>(

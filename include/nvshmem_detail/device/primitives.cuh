@@ -190,10 +190,11 @@ __device__ __forceinline__ void store_scalar(T *p, T v) {
   }
 }
 
-/* ---- group copy: the group moves n words, each thread U words in flight ---- */
-template <Scope S, typename W>
+/* ---- group copy: the group moves n words, each thread U words in flight ----
+ * U = 4 for RMA; the collectives take 2, which keeps the kernels that call them at 64 registers or
+ * fewer (docs/collectives.md, "Registers of the device API"). */
+template <Scope S, typename W, int U = 4>
 __device__ __forceinline__ void copy_words(W *dst, const W *src, size_t n) {
-  constexpr int U = 4;
   const size_t g = static_cast<size_t>(Group<S>::size());
   size_t i = static_cast<size_t>(Group<S>::rank());
   for (; i + (U - 1) * g < n; i += U * g) {
@@ -206,40 +207,41 @@ __device__ __forceinline__ void copy_words(W *dst, const W *src, size_t n) {
   for (; i < n; i += g) dst[i] = src[i];
 }
 
-/* Copy n bytes with the widest word both pointers can share (16, 8, 4 or 1 bytes). */
-template <Scope S>
+/* Copy n bytes with the widest word both pointers can share (16, 8, 4 or 1 bytes), U words in flight
+ * per thread. */
+template <Scope S, int U = 4>
 __device__ __forceinline__ void copy_bytes(void *dst, const void *src, size_t n) {
   char *d = static_cast<char *>(dst);
   const char *s = static_cast<const char *>(src);
   if (((reinterpret_cast<uintptr_t>(d) | reinterpret_cast<uintptr_t>(s) | n) & 15) == 0) {
     // The common case (symmetric buffers are 16-byte aligned): one vector loop, no head or tail.
-    copy_words<S>(reinterpret_cast<int4 *>(d), reinterpret_cast<const int4 *>(s), n / 16);
+    copy_words<S, int4, U>(reinterpret_cast<int4 *>(d), reinterpret_cast<const int4 *>(s), n / 16);
     return;
   }
   const uintptr_t mis = reinterpret_cast<uintptr_t>(d) ^ reinterpret_cast<uintptr_t>(s);
   const size_t word = (mis & 15) == 0 ? 16 : (mis & 7) == 0 ? 8 : (mis & 3) == 0 ? 4 : 1;
   if (word > 1 && n >= 2 * word) {
     const size_t head = (word - (reinterpret_cast<uintptr_t>(d) & (word - 1))) & (word - 1);
-    copy_words<S>(d, s, head);
+    copy_words<S, char, U>(d, s, head);
     d += head;
     s += head;
     n -= head;
     const size_t words = n / word;
     switch (word) {
       case 16:
-        copy_words<S>(reinterpret_cast<int4 *>(d), reinterpret_cast<const int4 *>(s), words);
+        copy_words<S, int4, U>(reinterpret_cast<int4 *>(d), reinterpret_cast<const int4 *>(s), words);
         break;
       case 8:
-        copy_words<S>(reinterpret_cast<uint64_t *>(d), reinterpret_cast<const uint64_t *>(s), words);
+        copy_words<S, uint64_t, U>(reinterpret_cast<uint64_t *>(d), reinterpret_cast<const uint64_t *>(s), words);
         break;
       default:
-        copy_words<S>(reinterpret_cast<uint32_t *>(d), reinterpret_cast<const uint32_t *>(s), words);
+        copy_words<S, uint32_t, U>(reinterpret_cast<uint32_t *>(d), reinterpret_cast<const uint32_t *>(s), words);
         break;
     }
     const size_t done = words * word;
-    copy_words<S>(d + done, s + done, n - done);
+    copy_words<S, char, U>(d + done, s + done, n - done);
   } else {
-    copy_words<S>(d, s, n);
+    copy_words<S, char, U>(d, s, n);
   }
 }
 
