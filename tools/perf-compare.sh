@@ -19,11 +19,12 @@
 # variables (tuning sweeps, e.g. "b64k:NVSHMEM_COLL_BLOCK_BYTES=64k") and adds a column per variant;
 # PERF_NCCL=1 with reduction_on_stream among the tests also times NCCL's all-reduce
 # (perftest/nccl, float sum, built against NCCL_HOME or the Python package nvidia.nccl) and prints a
-# second table, ours against NCCL.
+# second table, ours against NCCL; PERF_NV_CACHE=<dir> keeps NVIDIA's programs there between calls
+# and rebuilds one only when what it is built from changed (its build takes minutes).
 set -euo pipefail
 
 usage() {
-  sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,/^set -euo/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'
   exit 2
 }
 [[ $# -ge 1 && $1 != -h && $1 != --help ]] || usage
@@ -128,26 +129,49 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/perf-compare.XXXXXX")
 
 # NVIDIA's build: the same sources, with -rdc as NVIDIA's device library requires; the harness
 # (compiled as CUDA, as NVIDIA compiles its own perftest common code) once, the tests in parallel.
+# With PERF_NV_CACHE=<dir>, each program also goes there beside the hash of what it was built from
+# (its source, the harness, NVIDIA's NVSHMEM, the compiler) and is taken from there while that holds.
 mkdir -p "$WORK/nvidia"
-echo "perf-compare: building ${TESTS[*]} against $NV_HOME" >&2
+CACHE=${PERF_NV_CACHE:-}
+[[ -z $CACHE ]] || mkdir -p "$CACHE"
+nv_key() {  # source...: the hash of what a program of NVIDIA's build depends on
+  { cat "$@" "$SRC_DIR"/perftest/common/*; echo "$NV_HOME"; "$NVCC" --version; } | sha256sum | cut -c1-32
+}
+from_cache() {  # name source...: copies the cached program to $WORK/nvidia/name if it is current
+  [[ -n $CACHE && -x $CACHE/$1 && $(cat "$CACHE/$1.key" 2>/dev/null) == $(nv_key "${@:2}") ]] &&
+    cp "$CACHE/$1" "$WORK/nvidia/$1"
+}
+to_cache() {  # name source...
+  [[ -z $CACHE ]] || { cp "$WORK/nvidia/$1" "$CACHE/$1" && nv_key "${@:2}" >"$CACHE/$1.key"; }
+}
+TO_BUILD=()
+for t in "${TESTS[@]}"; do
+  from_cache "$t" "$SRC_DIR/perftest/$(folder_of "$t")/$t.cu" || TO_BUILD+=("$t")
+done
 NVFLAGS=(-rdc=true -arch=sm_90 -std=c++17 -O3 -I"$NV_HOME/include" -I"$SRC_DIR/perftest/common")
+echo "perf-compare: building ${TO_BUILD[*]:-nothing (all cached)} against $NV_HOME" >&2
 "$NVCC" "${NVFLAGS[@]}" -dc -x cu "$SRC_DIR/perftest/common/perftest.cpp" -o "$WORK/nvidia/perftest.o"
 export NVCC NV_HOME SRC_DIR WORK
-for t in "${TESTS[@]}"; do echo "$(folder_of "$t") $t"; done | xargs -P "$(nproc)" -L 1 sh -c '
+for t in "${TO_BUILD[@]}"; do echo "$(folder_of "$t") $t"; done | xargs -r -P "$(nproc)" -L 1 sh -c '
   "$NVCC" -rdc=true -arch=sm_90 -std=c++17 -O3 -I"$NV_HOME/include" -I"$SRC_DIR/perftest/common" \
     "$SRC_DIR/perftest/$0/$1.cu" "$WORK/nvidia/perftest.o" \
     -L"$NV_HOME/lib" -l:libnvshmem_host.so.3 -lnvshmem_device -lcuda -Xlinker -rpath,"$NV_HOME/lib" \
     -o "$WORK/nvidia/$1" || { echo "perf-compare: building $1 against NVIDIA failed" >&2; exit 255; }'
+for t in "${TO_BUILD[@]}"; do to_cache "$t" "$SRC_DIR/perftest/$(folder_of "$t")/$t.cu"; done
 
 # NCCL's all-reduce beside reduction_on_stream, built like NVIDIA's programs plus NCCL.
 WITH_NCCL=0
 if [[ ${PERF_NCCL:-0} == 1 && " ${TESTS[*]} " == *" reduction_on_stream "* ]]; then
   NCCL_HOME=${NCCL_HOME:-$(python3 -c "import nvidia.nccl as m; print(list(m.__path__)[0])")}
   [[ -f $NCCL_HOME/include/nccl.h ]] || { echo "perf-compare: no nccl.h under '$NCCL_HOME' (set NCCL_HOME)" >&2; exit 1; }
-  if "$NVCC" -rdc=true -arch=sm_90 -std=c++17 -O3 -I"$NV_HOME/include" -I"$SRC_DIR/perftest/common" -I"$NCCL_HOME/include" \
-    "$SRC_DIR/perftest/nccl/nccl_allreduce_on_stream.cu" "$WORK/nvidia/perftest.o" \
+  nccl_sources=("$SRC_DIR/perftest/nccl/nccl_allreduce_on_stream.cu" "$NCCL_HOME/include/nccl.h")
+  if from_cache nccl_allreduce_on_stream "${nccl_sources[@]}"; then
+    WITH_NCCL=1
+  elif "$NVCC" -rdc=true -arch=sm_90 -std=c++17 -O3 -I"$NV_HOME/include" -I"$SRC_DIR/perftest/common" -I"$NCCL_HOME/include" \
+    "${nccl_sources[0]}" "$WORK/nvidia/perftest.o" \
     -L"$NV_HOME/lib" -l:libnvshmem_host.so.3 -lnvshmem_device -lcuda -Xlinker -rpath,"$NV_HOME/lib" \
     -L"$NCCL_HOME/lib" -l:libnccl.so.2 -Xlinker -rpath,"$NCCL_HOME/lib" -o "$WORK/nvidia/nccl_allreduce_on_stream"; then
+    to_cache nccl_allreduce_on_stream "${nccl_sources[@]}"
     WITH_NCCL=1
   else
     echo "perf-compare: building the NCCL all-reduce test failed; going on without NCCL" >&2

@@ -31,10 +31,15 @@ namespace nvshm_dev {
 /* Device-API reductions at most this many bytes per PE go one-shot through the scratch (on a stream:
  * NVSHMEM_REDUCE_ONE_SHOT_MAX); docs/collectives.md, thresholds. */
 constexpr size_t kOneShotMaxBytes = size_t{64} << 10;
-/* Device-API collectives of at most this many bytes per member go as LL words, in any scope (a thread
- * sends one 8-byte word per 4 bytes): reductions, broadcast, fcollect, alltoall; on a stream
- * NVSHMEM_REDUCE_LL_MAX and NVSHMEM_COLL_LL_MAX; docs/collectives.md, thresholds. */
-constexpr size_t kLLMaxBytes = size_t{1} << 10;
+/* Device-API broadcast, fcollect and alltoall of at most this many bytes per member go as LL words (8
+ * bytes sent per 4), and reductions of at most kLLReduceMaxBytes<S>; on a stream NVSHMEM_COLL_LL_MAX
+ * and NVSHMEM_REDUCE_LL_MAX. A lone thread (thread scope) moves every word itself, one batch per
+ * memory latency, so it takes LL only for the smallest sizes. The choice depends on the scope, so
+ * every member must call the same routine (docs/collectives.md, thresholds). */
+template <Scope S>
+constexpr size_t kLLMaxBytes = S == Scope::thread ? 128 : size_t{1} << 10;
+template <Scope S>
+constexpr size_t kLLReduceMaxBytes = S == Scope::thread ? 32 : size_t{1} << 10;
 
 __device__ __noinline__ static void fail_bad_team(nvshmem_team_t team) {
   printf("nvshmem device collective on PE %d: team %d is not a valid team handle (max %d teams)\n", state().my_pe,
@@ -215,14 +220,20 @@ __device__ __forceinline__ bool ll_fits(const nvshm_team_device &t, const void *
          (reinterpret_cast<uintptr_t>(dest) | reinterpret_cast<uintptr_t>(source)) % chunk == 0;
 }
 
-/* A thread moves its chunks (W words each) B at a time, kLLBatchWords words per batch, and issues
- * every load of a batch before it uses the first value, so the loads are in flight together: one
- * word at a time would wait a memory latency per word (a store is asm with a memory clobber, which no
- * later load passes; a poll waits on its flag), 48.6 us for 512 B by a lone thread (thread scope).
- * 2 words keep every calling minimal kernel at 64 registers or fewer (ptxas), so 1024-thread blocks
- * launch; 8 took the thread-scope reduction to 88, 16 to 96-134 (docs/collectives.md, "Registers of
- * the device API"). */
-constexpr size_t kLLBatchWords = 2;
+/* A thread moves its chunks (W words each) B at a time, kLLBatchWords<S> words per batch
+ * (kLLReduceBatchWords<S> in a reduction), and issues every load of a batch before it uses the first
+ * value, so the loads are in flight together: one word at a time would wait a memory latency per
+ * word (a store is asm with a memory clobber, which no later load passes; a poll waits on its flag),
+ * 48.6 us for 512 B by a lone thread (thread scope). The batches are as large as 64 registers allow
+ * for every calling minimal kernel (ptxas), so that 1024-thread blocks launch: 8 and 4 words for a
+ * lone thread, 2 where a group shares the work (docs/collectives.md, "Registers of the device API"). */
+template <Scope S>
+constexpr size_t kLLBatchWords = S == Scope::thread ? 8 : 2;
+template <Scope S>
+constexpr size_t kLLReduceBatchWords = S == Scope::thread ? 4 : 2;
+/* Vectors in flight per thread in the collectives' copies (RMA keeps 4), by the same register bound. */
+template <Scope S>
+constexpr int kCollCopyWords = S == Scope::thread ? 4 : 2;
 
 /* Sends chunks c0, c0 + g, ... (at most B, below `end`) of `src` as LL words into the slot `remote`. */
 template <size_t W, size_t B>
@@ -266,7 +277,7 @@ __device__ __forceinline__ void ll_read_batch(const uint64_t *slot, uint32_t fla
 template <Scope S, class Dest, class Src>
 __device__ __forceinline__ void push_ll(const nvshm_team_device &t, Parts p, size_t nbytes, Dest dest_of, Src src_of,
                                         bool arrivals) {
-  constexpr size_t B = kLLBatchWords;
+  constexpr size_t B = kLLBatchWords<S>;
   const uint64_t epoch = take_epochs<S>(t, p, 1);
   const uint32_t flag = ll_flag(epoch);
   uint64_t *row = t.part_flags + static_cast<size_t>(p.index) * t.size;
@@ -286,7 +297,7 @@ __device__ __forceinline__ void push_ll(const nvshm_team_device &t, Parts p, siz
   const void *own = src_of(t.my_pe);
   void *own_dest = dest_of(t.my_pe);
   if (own && own_dest && own != own_dest)
-    copy_bytes<S, 2>(static_cast<char *>(own_dest) + begin * 4, static_cast<const char *>(own) + begin * 4,
+    copy_bytes<S, kCollCopyWords<S>>(static_cast<char *>(own_dest) + begin * 4, static_cast<const char *>(own) + begin * 4,
                   (end - begin) * 4);
   for (int k = 1; k < t.size; ++k) {
     const int i = (t.my_pe + t.size - k) % t.size;
@@ -323,17 +334,17 @@ __device__ __forceinline__ void push_round(const nvshm_team_device &t, Parts p, 
       const int j = (t.my_pe + k + p.index) % t.size;
       const char *src = static_cast<const char *>(src_of(j));
       if (src)
-        copy_bytes<S, 2>(member_address(t, static_cast<char *>(dest_of(j)), j) + begin, src + begin, end - begin);
+        copy_bytes<S, kCollCopyWords<S>>(member_address(t, static_cast<char *>(dest_of(j)), j) + begin, src + begin, end - begin);
     }
   }
   closing_round<S>(t, p, epoch);
 }
 
-/* broadcast, fcollect and alltoall: LL words up to `ll_max` bytes per member (kLLMaxBytes in the
+/* broadcast, fcollect and alltoall: LL words up to `ll_max` bytes per member (kLLMaxBytes<S> in the
  * device API, NVSHMEM_COLL_LL_MAX on a stream), else a push and one round. */
 template <Scope S>
 __device__ __forceinline__ int broadcast(nvshmem_team_t team, void *dest, const void *source, size_t nbytes, int root,
-                                         Parts p = one_part(), size_t ll_max = kLLMaxBytes) {
+                                         Parts p = one_part(), size_t ll_max = kLLMaxBytes<S>) {
   const nvshm_team_device &t = team_or_trap(team);
   const bool is_root = t.my_pe == root;
   if (ll_fits(t, dest, source, nbytes, 4, ll_max)) {
@@ -350,7 +361,7 @@ __device__ __forceinline__ int broadcast(nvshmem_team_t team, void *dest, const 
 
 template <Scope S>
 __device__ __forceinline__ int fcollect(nvshmem_team_t team, void *dest, const void *source, size_t nbytes,
-                                        Parts p = one_part(), size_t ll_max = kLLMaxBytes) {
+                                        Parts p = one_part(), size_t ll_max = kLLMaxBytes<S>) {
   const nvshm_team_device &t = team_or_trap(team);
   char *block = static_cast<char *>(dest);
   if (ll_fits(t, dest, source, nbytes, 4, ll_max)) {
@@ -367,7 +378,7 @@ __device__ __forceinline__ int fcollect(nvshmem_team_t team, void *dest, const v
 
 template <Scope S>
 __device__ __forceinline__ int alltoall(nvshmem_team_t team, void *dest, const void *source, size_t nbytes,
-                                        Parts p = one_part(), size_t ll_max = kLLMaxBytes) {
+                                        Parts p = one_part(), size_t ll_max = kLLMaxBytes<S>) {
   const nvshm_team_device &t = team_or_trap(team);
   char *block = static_cast<char *>(dest);
   auto block_for = [&](int j) { return static_cast<const char *>(source) + static_cast<size_t>(j) * nbytes; };
@@ -518,7 +529,7 @@ __device__ __forceinline__ void reduce_ll(const nvshm_team_device &t, T *dest, c
   size_t begin, end;
   part_slice(count * sizeof(T) / C, 1, p, &begin, &end);
   const size_t g = static_cast<size_t>(Group<S>::size()), r = static_cast<size_t>(Group<S>::rank());
-  constexpr size_t B = (kLLBatchWords + W - 1) / W;
+  constexpr size_t B = (kLLReduceBatchWords<S> + W - 1) / W;
   for (int k = 1; k < t.size; ++k) {
     const int j = (t.my_pe + k) % t.size;
     uint64_t *remote = member_address(t, ll_slot(t, epoch, t.my_pe), j);
@@ -580,7 +591,7 @@ __device__ __forceinline__ void reduce_one_shot(const nvshm_team_device &t, T *d
    * round, which the scratch halves rely on. */
   for (int k = 1; k < t.size; ++k) {
     const int j = (t.my_pe + k) % t.size;
-    copy_bytes<S, 2>(member_address(t, slot_of(t.my_pe), j), part_of(j), (end - begin) * sizeof(T));
+    copy_bytes<S, kCollCopyWords<S>>(member_address(t, slot_of(t.my_pe), j), part_of(j), (end - begin) * sizeof(T));
   }
   part_round<S>(t, p, epoch);
   reduce_range<S, Op, T>(
@@ -621,7 +632,7 @@ __device__ __forceinline__ void reduce_two_shot(const nvshm_team_device &t, T *d
 template <Scope S, ROp Op, typename T>
 __device__ __forceinline__ int reduce(nvshmem_team_t team, T *dest, const T *source, size_t count, bool scatter,
                                       Parts p = one_part(), size_t one_shot_max = kOneShotMaxBytes,
-                                      size_t ll_max = kLLMaxBytes) {
+                                      size_t ll_max = kLLReduceMaxBytes<S>) {
   const nvshm_team_device &t = team_or_trap(team);
   if (ll_fits(t, dest, source, count * sizeof(T), kLLChunk<T>, ll_max))
     reduce_ll<S, Op, T>(t, dest, source, count, scatter, p);
