@@ -297,8 +297,8 @@ __device__ __forceinline__ void push_ll(const nvshm_team_device &t, Parts p, siz
   const void *own = src_of(t.my_pe);
   void *own_dest = dest_of(t.my_pe);
   if (own && own_dest && own != own_dest)
-    copy_bytes<S, kCollCopyWords<S>>(static_cast<char *>(own_dest) + begin * 4, static_cast<const char *>(own) + begin * 4,
-                  (end - begin) * 4);
+    copy_bytes<S, kCollCopyWords<S>>(static_cast<char *>(own_dest) + begin * 4,
+                                     static_cast<const char *>(own) + begin * 4, (end - begin) * 4);
   for (int k = 1; k < t.size; ++k) {
     const int i = (t.my_pe + t.size - k) % t.size;
     uint32_t *dst = static_cast<uint32_t *>(dest_of(i));
@@ -334,7 +334,8 @@ __device__ __forceinline__ void push_round(const nvshm_team_device &t, Parts p, 
       const int j = (t.my_pe + k + p.index) % t.size;
       const char *src = static_cast<const char *>(src_of(j));
       if (src)
-        copy_bytes<S, kCollCopyWords<S>>(member_address(t, static_cast<char *>(dest_of(j)), j) + begin, src + begin, end - begin);
+        copy_bytes<S, kCollCopyWords<S>>(member_address(t, static_cast<char *>(dest_of(j)), j) + begin, src + begin,
+                                         end - begin);
     }
   }
   closing_round<S>(t, p, epoch);
