@@ -22,7 +22,7 @@
  * with an illegal address instead of touching this PE's own memory, and the hot path needs no
  * branch (docs/device-state.md). */
 #define NVSHM_HEAP_BASE_MASK ((uintptr_t)0xdead000000000000ull)
-#define NVSHM_DEVICE_STATE_VERSION ((3u << 16) + (unsigned)sizeof(struct nvshm_device_state))
+#define NVSHM_DEVICE_STATE_VERSION ((4u << 16) + (unsigned)sizeof(struct nvshm_device_state))
 
 /* One team as device code sees it; docs/teams.md. src/team fills the table at init and whenever a
  * team is created or destroyed, while no kernel of this PE uses that slot. */
@@ -38,15 +38,19 @@ struct nvshm_team_device {
   size_t scratch_bytes;
   uint64_t *part_flags; /* symmetric, inside sync_flags' words: NVSHM_TEAM_PART_ROWS rows of size round
                            words, one row per part (block) of a collective */
-  uint64_t *ll_words;   /* symmetric, NVSHM_TEAM_LL_WORDS(n_pes) words (zero at creation): the LL words of
-                           small collectives, two halves of one slot of NVSHM_TEAM_LL_SLOT_WORDS per member */
+  uint64_t *ll_words;   /* symmetric, NVSHM_TEAM_LL_WORDS(n_pes, ll_slot_words) words (zero at creation): the
+                           LL words of small collectives, two halves of one slot per member; NULL: none */
+  size_t ll_slot_words; /* words per member and half (4 bytes of data each): the largest LL collective */
 };
 /* LL words (docs/collectives.md, "LL collectives"): teams of at most NVSHM_TEAM_LL_MAX_PES members, at
- * most NVSHM_TEAM_LL_SLOT_WORDS words per member and half, each carrying 4 bytes of data. */
+ * most ll_slot_words words per member and half (NVSHMEM_REDUCE_LL_MAX and NVSHMEM_COLL_LL_MAX set it). */
 #define NVSHM_TEAM_LL_MAX_PES 8
-#define NVSHM_TEAM_LL_SLOT_WORDS 4096
-#define NVSHM_TEAM_LL_WORDS(n_pes) \
-  (2 * (size_t)((n_pes) < NVSHM_TEAM_LL_MAX_PES ? (n_pes) : NVSHM_TEAM_LL_MAX_PES) * NVSHM_TEAM_LL_SLOT_WORDS)
+/* The device API's LL limit in bytes per member (warp and block scope): the least slot. */
+#define NVSHM_TEAM_LL_DEVICE_BYTES 1024
+/* The most LL bytes per member NVSHMEM_REDUCE_LL_MAX and NVSHMEM_COLL_LL_MAX may ask for. */
+#define NVSHM_TEAM_LL_MAX_BYTES (1u << 20)
+#define NVSHM_TEAM_LL_WORDS(n_pes, slot_words) \
+  (2 * (size_t)((n_pes) < NVSHM_TEAM_LL_MAX_PES ? (n_pes) : NVSHM_TEAM_LL_MAX_PES) * (size_t)(slot_words))
 /* Rows of part_flags: collectives of at most this many parts (blocks) give each part rounds of its own. */
 #define NVSHM_TEAM_PART_ROWS 128
 /* Per team slot: the symmetric synchronisation words (n_pes = world size) and local epoch counters.

@@ -23,8 +23,10 @@ Runtime &coll_stream_check(const char *call, nvshmem_team_t team, const void *de
   return rt;
 }
 
-int coll_blocks(const Runtime &rt, size_t bytes) {
-  const size_t blocks = bytes / rt.env.coll_block_bytes, most = static_cast<size_t>(rt.env.coll_max_blocks);
+int coll_blocks(const Runtime &rt, size_t bytes, size_t ll_max) {
+  const size_t blocks = bytes > 0 && bytes <= ll_max ? (bytes + kCollLLBlockBytes - 1) / kCollLLBlockBytes
+                                                     : bytes / rt.env.coll_block_bytes;
+  const size_t most = static_cast<size_t>(rt.env.coll_max_blocks);
   return blocks < 1 ? 1 : static_cast<int>(blocks > most ? most : blocks);
 }
 
@@ -73,8 +75,8 @@ int stream_broadcast(const char *call, nvshmem_team_t team, void *dest, const vo
                      cudaStream_t stream) {
   const Runtime &rt = coll_stream_check(call, team, dest, nbytes, source, nbytes);
   ContextGuard guard(rt.context);
-  broadcast_kernel<<<coll_blocks(rt, nbytes), kCollThreads, 0, stream>>>(team, dest, source, nbytes, root,
-                                                                         rt.env.coll_ll_max);
+  broadcast_kernel<<<coll_blocks(rt, nbytes, rt.env.coll_ll_max), kCollThreads, 0, stream>>>(team, dest, source, nbytes,
+                                                                                              root, rt.env.coll_ll_max);
   coll_check_launch(call);
   return 0;
 }
@@ -85,7 +87,8 @@ int stream_exchange(const char *call, Kernel kernel, nvshmem_team_t team, void *
                     cudaStream_t stream) {
   const Runtime &rt = coll_stream_check(call, team, dest, nbytes, source, nbytes);
   ContextGuard guard(rt.context);
-  kernel<<<coll_blocks(rt, nbytes), kCollThreads, 0, stream>>>(team, dest, source, nbytes, rt.env.coll_ll_max);
+  kernel<<<coll_blocks(rt, nbytes, rt.env.coll_ll_max), kCollThreads, 0, stream>>>(team, dest, source, nbytes,
+                                                                                   rt.env.coll_ll_max);
   coll_check_launch(call);
   return 0;
 }

@@ -18,9 +18,11 @@ namespace nvshm {
 Runtime &coll_stream_check(const char *call, nvshmem_team_t team, const void *dest, size_t dest_bytes,
                            const void *source, size_t source_bytes);
 // Blocks for a collective that moves `bytes` per member: one per NVSHMEM_COLL_BLOCK_BYTES, at least
-// 1 and at most NVSHMEM_COLL_MAX_BLOCKS (at most NVSHM_TEAM_PART_ROWS; docs/collectives.md).
+// 1 and at most NVSHMEM_COLL_MAX_BLOCKS (at most NVSHM_TEAM_PART_ROWS; docs/collectives.md). Up to
+// `ll_max` (LL words) one per kCollLLBlockBytes instead: each thread then sends and polls one batch.
 constexpr int kCollThreads = 512;
-int coll_blocks(const Runtime &rt, size_t bytes);
+constexpr size_t kCollLLBlockBytes = kCollThreads * nvshm_dev::kLLBatchWords<nvshm_dev::Scope::block> * 4;
+int coll_blocks(const Runtime &rt, size_t bytes, size_t ll_max);
 // After a launch: a launch error ends the job with the call's name.
 void coll_check_launch(const char *call);
 
@@ -41,7 +43,7 @@ int stream_reduce(const char *call, nvshmem_team_t team, T *dest, const T *sourc
   ContextGuard guard(rt.context);
   const size_t one_shot_max = rt.env.reduce_one_shot_max, ll_max = rt.env.reduce_ll_max;
   coll_reduce_kernel<Op, T>
-      <<<coll_blocks(rt, bytes), kCollThreads, 0, stream>>>(team, dest, source, count, scatter, one_shot_max, ll_max);
+      <<<coll_blocks(rt, bytes, ll_max), kCollThreads, 0, stream>>>(team, dest, source, count, scatter, one_shot_max, ll_max);
   coll_check_launch(call);
   return 0;
 }

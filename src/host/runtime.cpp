@@ -3,6 +3,7 @@
 #include <cuda_runtime_api.h>
 #include <strings.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -19,6 +20,15 @@ Runtime *g_runtime = nullptr;
 // runtime's only symmetric object), so that the allocator's rounding of the workspace never takes
 // bytes from the size the user asked for.
 constexpr std::size_t kHeapHeadroomBytes = 1 << 20;
+
+// LL words per member and half of each team: enough for the largest LL collective, on a stream
+// (NVSHMEM_REDUCE_LL_MAX, NVSHMEM_COLL_LL_MAX) or in the device API; none on the CPU backend.
+std::size_t ll_slot_words(const Runtime &rt, HeapKind kind) {
+  if (kind != HeapKind::device) return 0;
+  const std::size_t bytes =
+      std::max({std::size_t{NVSHM_TEAM_LL_DEVICE_BYTES}, rt.env.reduce_ll_max, rt.env.coll_ll_max});
+  return (bytes + 3) / 4;
+}
 
 Status choose_heap_kind(const Runtime &rt, HeapKind *kind) {
   const std::string &want = rt.env.heap_kind;
@@ -84,7 +94,8 @@ Status init_device_state(Runtime &rt) {
   s.heap_size = rt.heap->span();
   s.my_heap = rt.heap->local();
   NVSHM_TRY(TeamTable::create(*rt.boot, rt.node, *rt.heap, *rt.transport, static_cast<int>(rt.env.max_teams),
-                              rt.env.reduce_scratch_size, static_cast<int>(rt.env.bootstrap_timeout), &rt.teams));
+                              rt.env.reduce_scratch_size, ll_slot_words(rt, rt.heap->kind()),
+                              static_cast<int>(rt.env.bootstrap_timeout), &rt.teams));
   s.teams = rt.teams->device_table();
   s.max_teams = rt.teams->max_teams();
   if (rt.on_device()) NVSHM_TRY(publish_device_state(s, rt.context));
@@ -100,6 +111,11 @@ Status init_steps(Runtime &rt, unsigned flags, const nvshmemx_init_attr_t *attr)
   if (rt.env.coll_block_bytes == 0 || rt.env.coll_max_blocks < 1 || rt.env.coll_max_blocks > NVSHM_TEAM_PART_ROWS) {
     log_error(kInit, "NVSHMEM_COLL_BLOCK_BYTES=%zu must be at least 1 and NVSHMEM_COLL_MAX_BLOCKS=%ld within [1, %d]",
               rt.env.coll_block_bytes, rt.env.coll_max_blocks, NVSHM_TEAM_PART_ROWS);
+    return Status::invalid_value;
+  }
+  if (rt.env.reduce_ll_max > NVSHM_TEAM_LL_MAX_BYTES || rt.env.coll_ll_max > NVSHM_TEAM_LL_MAX_BYTES) {
+    log_error(kInit, "NVSHMEM_REDUCE_LL_MAX=%zu and NVSHMEM_COLL_LL_MAX=%zu must be at most %u (1 MiB)",
+              rt.env.reduce_ll_max, rt.env.coll_ll_max, NVSHM_TEAM_LL_MAX_BYTES);
     return Status::invalid_value;
   }
   NVSHM_TRY(bootstrap_create(flags, attr, rt.env, &rt.boot));
@@ -133,7 +149,8 @@ Status init_steps(Runtime &rt, unsigned flags, const nvshmemx_init_attr_t *attr)
     ContextGuard guard(rt.context);
     const std::size_t reserved =
         kHeapHeadroomBytes +
-        TeamTable::workspace_bytes(static_cast<int>(rt.env.max_teams), rt.env.reduce_scratch_size, rt.boot->size());
+        TeamTable::workspace_bytes(static_cast<int>(rt.env.max_teams), rt.env.reduce_scratch_size, rt.boot->size(),
+                                   ll_slot_words(rt, kind));
     // Registered symmetric buffers need CUDA VMM: the host heap's slots hold the heap only.
     const std::size_t slot_bytes = kind == HeapKind::device ? rt.env.max_memory_per_gpu : 0;
     NVSHM_TRY(SymmetricHeap::create(*rt.boot, rt.node, kind, rt.device, rt.env.symmetric_size, reserved, slot_bytes,

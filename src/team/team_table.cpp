@@ -25,12 +25,12 @@ std::size_t round_up(std::size_t v, std::size_t a) {
 struct Layout {
   std::size_t sync_words, mask_words, rendezvous_words, ll_words, scratch_stride;
   std::size_t epochs, pes, rendezvous, ll, table, scratch, total;
-  Layout(int max_teams, std::size_t scratch_bytes, int n_pes) {
+  Layout(int max_teams, std::size_t scratch_bytes, int n_pes, std::size_t ll_slot_words) {
     const std::size_t t = static_cast<std::size_t>(max_teams), n = static_cast<std::size_t>(n_pes);
     sync_words = NVSHM_TEAM_SYNC_WORDS(n_pes);
     mask_words = (t + 63) / 64;
     rendezvous_words = mask_words + n;
-    ll_words = NVSHM_TEAM_LL_WORDS(n);
+    ll_words = NVSHM_TEAM_LL_WORDS(n, ll_slot_words);
     scratch_stride = round_up(scratch_bytes, kAlign);
     epochs = t * sync_words * sizeof(uint64_t);
     pes = epochs + t * NVSHM_TEAM_EPOCH_WORDS * sizeof(uint64_t);
@@ -60,32 +60,36 @@ int Team::index_of(int world) const {
   return d / stride;
 }
 
-std::size_t TeamTable::workspace_bytes(int max_teams, std::size_t scratch_bytes, int n_pes) {
+std::size_t TeamTable::workspace_bytes(int max_teams, std::size_t scratch_bytes, int n_pes,
+                                       std::size_t ll_slot_words) {
   if (max_teams < NVSHMEM_TEAMS_MIN || max_teams > kMaxTeamsLimit) return 0;  // create() reports it
-  return Layout(max_teams, scratch_bytes, n_pes).total;
+  return Layout(max_teams, scratch_bytes, n_pes, ll_slot_words).total;
 }
 
 TeamTable::TeamTable(Bootstrap &boot, SymmetricHeap &heap, Transport &transport, int max_teams,
-                     std::size_t scratch_bytes, int timeout_s)
+                     std::size_t scratch_bytes, std::size_t ll_slot_words, int timeout_s)
     : boot_(boot),
       heap_(heap),
       transport_(transport),
       my_pe_(boot.rank()),
       n_pes_(boot.size()),
       scratch_bytes_(scratch_bytes),
+      ll_slot_words_(ll_slot_words),
       timeout_s_(timeout_s),
       slots_(static_cast<std::size_t>(max_teams)) {}
 
 Status TeamTable::create(Bootstrap &boot, const NodeInfo &node, SymmetricHeap &heap, Transport &transport,
-                         int max_teams, std::size_t scratch_bytes, int timeout_s, std::unique_ptr<TeamTable> *out) {
+                         int max_teams, std::size_t scratch_bytes, std::size_t ll_slot_words, int timeout_s,
+                         std::unique_ptr<TeamTable> *out) {
   constexpr const char *kInit = "nvshmem_init";
   if (max_teams < NVSHMEM_TEAMS_MIN || max_teams > kMaxTeamsLimit) {
     log_error(kInit, "NVSHMEM_MAX_TEAMS=%d is outside [%d, %d] (slots 0..%d hold the predefined teams)", max_teams,
               NVSHMEM_TEAMS_MIN, kMaxTeamsLimit, NVSHMEM_TEAMS_MIN - 1);
     return Status::invalid_value;
   }
-  std::unique_ptr<TeamTable> t(new TeamTable(boot, heap, transport, max_teams, scratch_bytes, timeout_s));
-  const Layout layout(max_teams, scratch_bytes, boot.size());
+  std::unique_ptr<TeamTable> t(
+      new TeamTable(boot, heap, transport, max_teams, scratch_bytes, ll_slot_words, timeout_s));
+  const Layout layout(max_teams, scratch_bytes, boot.size(), ll_slot_words);
   void *pool = nullptr;
   NVSHM_TRY(heap.allocate(boot, layout.total, kAlign, kInit, &pool));
   t->pool_ = static_cast<char *>(pool);
@@ -119,23 +123,23 @@ Status TeamTable::create(Bootstrap &boot, const NodeInfo &node, SymmetricHeap &h
 }
 
 uint64_t *TeamTable::sync_flags(int slot) const {
-  const Layout l(max_teams(), scratch_bytes_, n_pes_);
+  const Layout l(max_teams(), scratch_bytes_, n_pes_, ll_slot_words_);
   return reinterpret_cast<uint64_t *>(pool_) + static_cast<std::size_t>(slot) * l.sync_words;
 }
 
 uint64_t *TeamTable::ll_words(int slot) const {
-  const Layout l(max_teams(), scratch_bytes_, n_pes_);
+  const Layout l(max_teams(), scratch_bytes_, n_pes_, ll_slot_words_);
   return reinterpret_cast<uint64_t *>(pool_ + l.ll) + static_cast<std::size_t>(slot) * l.ll_words;
 }
 
 uint64_t *TeamTable::rendezvous(int entry) const {
-  const Layout l(max_teams(), scratch_bytes_, n_pes_);
+  const Layout l(max_teams(), scratch_bytes_, n_pes_, ll_slot_words_);
   return reinterpret_cast<uint64_t *>(pool_ + l.rendezvous) + static_cast<std::size_t>(entry) * l.rendezvous_words;
 }
 
 Status TeamTable::write_device_entry(int slot) {
   if (!device_table_) return Status::ok;
-  const Layout l(max_teams(), scratch_bytes_, n_pes_);
+  const Layout l(max_teams(), scratch_bytes_, n_pes_, ll_slot_words_);
   const Team &t = slots_[slot];
   nvshm_team_device d{};
   d.size = t.size;
@@ -153,7 +157,8 @@ Status TeamTable::write_device_entry(int slot) {
       reinterpret_cast<uint64_t *>(pool_ + l.epochs) + static_cast<std::size_t>(slot) * NVSHM_TEAM_EPOCH_WORDS;
   d.scratch = pool_ + l.scratch + static_cast<std::size_t>(slot) * l.scratch_stride;
   d.scratch_bytes = scratch_bytes_;
-  d.ll_words = ll_words(slot);
+  d.ll_words = ll_slot_words_ ? ll_words(slot) : nullptr;
+  d.ll_slot_words = ll_slot_words_;
   return transport_.put(device_table_ + slot, &d, sizeof d);
 }
 
@@ -359,7 +364,7 @@ Status TeamTable::destroy(nvshmem_team_t team, const char *call) {
   // the slot before this PE offers it again (after zeroing), so the next team starts from zeros.
   NVSHM_TRY(transport_.quiet());
   NVSHM_TRY(sync(team, call));
-  const Layout l(max_teams(), scratch_bytes_, n_pes_);
+  const Layout l(max_teams(), scratch_bytes_, n_pes_, ll_slot_words_);
   NVSHM_TRY(heap_.zero(sync_flags(team), l.sync_words * sizeof(uint64_t)));
   NVSHM_TRY(heap_.zero(ll_words(team), l.ll_words * sizeof(uint64_t)));
   NVSHM_TRY(heap_.zero(pool_ + l.epochs + static_cast<std::size_t>(team) * NVSHM_TEAM_EPOCH_WORDS * sizeof(uint64_t),
@@ -374,7 +379,7 @@ Status TeamTable::make_uniqueid(nvshmemx_team_uniqueid_t *id, const char *call) 
   }
   if (static_cast<uint32_t>(++uniqueid_serial_) == 0) ++uniqueid_serial_;  // 0 marks an id as invalid
   const uint32_t serial = static_cast<uint32_t>(uniqueid_serial_);
-  const Layout l(max_teams(), scratch_bytes_, n_pes_);
+  const Layout l(max_teams(), scratch_bytes_, n_pes_, ll_slot_words_);
   // The entry: the AND of the members' free-slot masks, then one word per member.
   std::vector<uint64_t> entry(l.rendezvous_words, 0);
   std::fill(entry.begin(), entry.begin() + static_cast<std::ptrdiff_t>(l.mask_words), ~0ull);
@@ -405,7 +410,7 @@ Status TeamTable::init_from_uniqueid(const nvshmem_team_config_t *config, long c
               npes, my_index, n_pes_);
     return Status::invalid_value;
   }
-  const Layout l(max_teams(), scratch_bytes_, n_pes_);
+  const Layout l(max_teams(), scratch_bytes_, n_pes_, ll_slot_words_);
   auto *entry =
       static_cast<uint64_t *>(heap_.translate(rendezvous(static_cast<int>(serial % kRendezvousEntries)), owner));
   // AND this PE's free-slot mask into the id owner's entry, then announce this PE; a member that

@@ -34,11 +34,13 @@ struct Team {
 class TeamTable {
  public:
   // Symmetric heap bytes the table's workspace takes (the runtime reserves them beyond
-  // NVSHMEM_SYMMETRIC_SIZE).
-  static std::size_t workspace_bytes(int max_teams, std::size_t scratch_bytes, int n_pes);
+  // NVSHMEM_SYMMETRIC_SIZE). `ll_slot_words`: LL words per member and half of each team (0: no LL
+  // words, as on the CPU backend, where no device collective runs).
+  static std::size_t workspace_bytes(int max_teams, std::size_t scratch_bytes, int n_pes, std::size_t ll_slot_words);
   // Collective over all PEs: allocates and zeroes the workspace, sets up the predefined teams.
   static Status create(Bootstrap &boot, const NodeInfo &node, SymmetricHeap &heap, Transport &transport, int max_teams,
-                       std::size_t scratch_bytes, int timeout_s, std::unique_ptr<TeamTable> *out);
+                       std::size_t scratch_bytes, std::size_t ll_slot_words, int timeout_s,
+                       std::unique_ptr<TeamTable> *out);
 
   int max_teams() const { return static_cast<int>(slots_.size()); }
   // The device array [max_teams] of nvshm_team_device (GPU heap), nullptr on the CPU backend.
@@ -70,7 +72,7 @@ class TeamTable {
 
  private:
   TeamTable(Bootstrap &boot, SymmetricHeap &heap, Transport &transport, int max_teams, std::size_t scratch_bytes,
-            int timeout_s);
+            std::size_t ll_slot_words, int timeout_s);
   struct Span {  // a team inside its parent: members start + i * stride, i < size
     int start, stride, size;
   };
@@ -90,13 +92,14 @@ class TeamTable {
   uint64_t *sync_flags(int slot) const;
   uint64_t *host_words(int slot) const { return sync_flags(slot) + 2 * n_pes_ + 32; }
   uint64_t *rendezvous(int entry) const;
-  uint64_t *ll_words(int slot) const;  // NVSHM_TEAM_LL_WORDS(n_pes) words of the slot (device LL collectives)
+  // NVSHM_TEAM_LL_WORDS(n_pes, ll_slot_words_) words of the slot (device LL collectives)
+  uint64_t *ll_words(int slot) const;
 
   Bootstrap &boot_;
   SymmetricHeap &heap_;
   Transport &transport_;
   int my_pe_, n_pes_;
-  std::size_t scratch_bytes_;
+  std::size_t scratch_bytes_, ll_slot_words_;
   int timeout_s_;
   std::vector<Team> slots_;
   char *pool_ = nullptr;

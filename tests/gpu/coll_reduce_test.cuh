@@ -138,8 +138,9 @@ void check_pair(nvshmem_team_t team, Mode mode, size_t n, bool scatter, bool in_
 }
 
 // Sizes: one element, 64 elements (LL words in every scope: at most 1 KiB, whole 4-byte words), an odd
-// count (tails; LL on a stream for 4- and 8-byte types); in block scope and on a stream also 40 KiB (one-shot; on a
-// stream split over several blocks, each with its own round; also replayed in a graph), 128 KiB + 5
+// count (tails; LL on a stream for 4- and 8-byte types); in block scope and on a stream also 40 KiB + 3
+// elements (one-shot in the device API; on a stream LL words for 4- and 8-byte types, else one-shot,
+// split over several blocks, each with its own slice and flags; also replayed in a graph), 128 KiB + 5
 // (past the device API's one-shot limit of 64 KiB: its two-shot path) and 1 MiB + 7, which take many
 // blocks on a stream. Both are one-shot on a stream under the default limit (2 MiB); the CTest
 // gpu.test_device_coll_reduce.two_shot runs them two-shot (NVSHMEM_REDUCE_ONE_SHOT_MAX=64k).

@@ -241,16 +241,19 @@ void check_coll(Coll c, nvshmem_team_t team, Mode mode, size_t n) {
         [](unsigned char a, unsigned char b) { return a == b; });
 }
 
-// Sizes in elements: tiny, odd (unaligned tails), and large enough for several blocks on a stream
-// (thread and warp scope skip the large one: it only takes time).
+// Sizes in elements: tiny, odd (unaligned tails), 40 KiB (LL words on a stream, split over 10
+// blocks, each with its own slice and flags; also replayed in a graph) and large enough for several blocks of the round path
+// on a stream (thread and warp scope skip the two largest: they only take time).
 template <class C>
 void check_all(Coll c) {
   using T = typename C::type;
+  const size_t ll_blocks = (size_t{40} << 10) / sizeof(T);
   const size_t large = (size_t{1} << 20) / sizeof(T) + 3;
   for (nvshmem_team_t team : teams())
     for (Mode mode : kModes)
-      for (size_t n : {size_t{1}, size_t{37}, size_t{1000}, large})
-        if (n != large || mode == kBlock || mode == kStream) check_coll<C>(c, team, mode, n);
+      for (size_t n : {size_t{1}, size_t{37}, size_t{1000}, ll_blocks, large})
+        if (n < ll_blocks || mode == kBlock || mode == kStream || (mode == kGraph && n == ll_blocks))
+          check_coll<C>(c, team, mode, n);
 }
 
 #define NVSHM_TEST_COLL(NAME, T)                                                  \

@@ -37,9 +37,9 @@ constexpr size_t kOneShotMaxBytes = size_t{64} << 10;
  * memory latency, so it takes LL only for the smallest sizes. The choice depends on the scope, so
  * every member must call the same routine (docs/collectives.md, thresholds). */
 template <Scope S>
-constexpr size_t kLLMaxBytes = S == Scope::thread ? 128 : size_t{1} << 10;
+constexpr size_t kLLMaxBytes = S == Scope::thread ? 128 : NVSHM_TEAM_LL_DEVICE_BYTES;
 template <Scope S>
-constexpr size_t kLLReduceMaxBytes = S == Scope::thread ? 32 : size_t{1} << 10;
+constexpr size_t kLLReduceMaxBytes = S == Scope::thread ? 32 : NVSHM_TEAM_LL_DEVICE_BYTES;
 
 __device__ __noinline__ static void fail_bad_team(nvshmem_team_t team) {
   printf("nvshmem device collective on PE %d: team %d is not a valid team handle (max %d teams)\n", state().my_pe,
@@ -205,7 +205,7 @@ __device__ __forceinline__ uint32_t ll_flag(uint64_t epoch) {
 }
 /* The LL slot that member i sends into at `epoch` (this PE's copy; member_address finds another's). */
 __device__ __forceinline__ uint64_t *ll_slot(const nvshm_team_device &t, uint64_t epoch, int i) {
-  return t.ll_words + ((epoch & 1) * static_cast<size_t>(t.size) + static_cast<size_t>(i)) * NVSHM_TEAM_LL_SLOT_WORDS;
+  return t.ll_words + ((epoch & 1) * static_cast<size_t>(t.size) + static_cast<size_t>(i)) * t.ll_slot_words;
 }
 
 /* Whether a collective moving `bytes` (1 or more) from each sender to each receiver goes as LL words
@@ -216,7 +216,7 @@ __device__ __forceinline__ uint64_t *ll_slot(const nvshm_team_device &t, uint64_
 __device__ __forceinline__ bool ll_fits(const nvshm_team_device &t, const void *dest, const void *source, size_t bytes,
                                         size_t chunk, size_t ll_max) {
   return t.ll_words && t.size <= NVSHM_TEAM_LL_MAX_PES && bytes > 0 && bytes <= ll_max &&
-         bytes <= size_t{NVSHM_TEAM_LL_SLOT_WORDS} * 4 && bytes % chunk == 0 &&
+         bytes <= t.ll_slot_words * 4 && bytes % chunk == 0 &&
          (reinterpret_cast<uintptr_t>(dest) | reinterpret_cast<uintptr_t>(source)) % chunk == 0;
 }
 
