@@ -192,7 +192,7 @@ __device__ __forceinline__ void part_slice(size_t n, size_t granule, Parts p, si
  * its epoch), stored with one single-copy-atomic store; the receiver polls each word until the flag
  * shows, so the data needs no release fence and no separate signal (NCCL calls such words "LL").
  * The words live in the team's ll_words (zeroed at creation), never written with raw data, in two
- * halves by epoch parity, one slot of NVSHM_TEAM_LL_SLOT_WORDS words per sending member and half.
+ * halves by epoch parity, one slot of t.ll_slot_words words per sending member and half.
  * A half is rewritten two collectives later at the earliest, when every member has finished reading
  * it: an LL collective returns on a member only after that member has heard from every other member
  * (its data, or for broadcast an arrival), so no member finishes collective e + 1 before every member
