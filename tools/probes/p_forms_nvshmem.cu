@@ -1,7 +1,10 @@
 // Probe: shmem_p_bw's and shmem_atomic_bw's loops in the real two-process setting (nvshmrun -n 2,
 // the symmetric heap), each with the library's call and with the same access made directly on the
 // nvshmem_ptr address in several PTX forms: PE 0 writes PE 1's buffer, 128 x 1024 threads, one
-// element per thread per step, 50 steps, best of 7 (GB/s). Build and run: tools/probes/README.md.
+// element per thread per step, 50 steps, best of 7 (GB/s). A second table times the library's two
+// loops again, best and median of 7, while PE 1 either waits in nvshmem_barrier_all with its GPU
+// idle (as in the perftests, whose harness waits there) or runs a kernel that spins on the GPU timer:
+// does the receiver's state change the sender's bandwidth? Build and run: tools/probes/README.md.
 #include "probe.cuh"
 
 #include <nvshmem.h>
@@ -39,6 +42,55 @@ __global__ void loop(int *sym32, uint64_t *sym64, int *peer32, uint64_t *peer64,
   nvshmem_quiet();
 }
 
+__device__ uint64_t global_ns() {
+  uint64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+// Keeps every SM of this GPU busy for `ns` nanoseconds.
+__global__ void spin(uint64_t ns) {
+  const uint64_t t0 = global_ns();
+  while (global_ns() - t0 < ns) __nanosleep(1000);
+}
+
+using Kernel = void (*)(int *, uint64_t *, int *, uint64_t *, const int *, size_t, int, int);
+
+// The second table: the library's p and atomic-add loops with PE 1 idle in nvshmem_barrier_all, then
+// with PE 1's GPU spinning for 200 ms (longer than PE 0's 8 launches) from the barrier on.
+void peer_states(Kernel p, Kernel add, int *dst32, uint64_t *dst64, int *peer32, uint64_t *peer64, const int *src) {
+  const int me = nvshmem_my_pe();
+  int sms = 0;
+  PROBE_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  if (me == 0) {
+    printf("\n%-40s", "best/median of 7, PE 1 idle or busy:");
+    for (size_t s : kProbeSizes) printf(" %15zu", s);
+    printf("\n");
+  }
+  for (int l = 0; l < 2; ++l)
+    for (int busy = 0; busy < 2; ++busy) {
+      if (me == 0) printf("%-34s %-5s", l ? "nvshmem_uint64_atomic_add" : "nvshmem_int_p", busy ? "busy" : "idle");
+      for (size_t s : kProbeSizes) {
+        nvshmem_barrier_all();
+        if (me == 1 && busy) {
+          spin<<<sms, 32>>>(uint64_t{200} * 1000 * 1000);
+          PROBE_CHECK(cudaGetLastError());
+        }
+        if (me == 0) {
+          const Rates r = gbps_runs(
+              [&](int steps) {
+                (l ? add : p)<<<128, 1024>>>(dst32, dst64, peer32, peer64, src, s / (l ? 8 : 4), steps, 1);
+              },
+              s);
+          printf(" %7.1f/%7.1f", r.best, r.median);
+        }
+        nvshmem_barrier_all();
+        if (me == 1) PROBE_CHECK(cudaDeviceSynchronize());
+      }
+      if (me == 0) printf("\n");
+    }
+}
+
 int main() {
   nvshmem_init();
   const int me = nvshmem_my_pe();
@@ -62,7 +114,6 @@ int main() {
     printf("nvshmem_ptr gave no address for PE 1\n");
     return 1;
   }
-  using Kernel = void (*)(int *, uint64_t *, int *, uint64_t *, const int *, size_t, int, int);
   const Kernel kernels[] = {loop<kLibP>,         loop<kWeakGeneric>,   loop<kWeakGlobal>,     loop<kRelaxedSys>,
                             loop<kLibAtomicAdd>, loop<kRedRelaxedSys>, loop<kAtomicAddSystem>};
   if (me == 0) {
@@ -82,6 +133,7 @@ int main() {
     }
     if (me == 0) printf("\n");
   }
+  peer_states(kernels[kLibP], kernels[kLibAtomicAdd], dst32, dst64, peer32, peer64, src);
   nvshmem_barrier_all();
   nvshmem_free(dst64);
   nvshmem_free(dst32);
