@@ -30,9 +30,8 @@ int coll_blocks(const Runtime &rt, size_t bytes, size_t ll_max) {
   return blocks < 1 ? 1 : static_cast<int>(blocks > most ? most : blocks);
 }
 
-void coll_check_launch(const char *call) {
-  const cudaError_t err = cudaGetLastError();
-  if (err != cudaSuccess) fatal(call, "launching the collective kernel failed: %s", cudaGetErrorString(err));
+void coll_launch_failed(const char *call, cudaError_t err) {
+  fatal(call, "launching the collective kernel failed: %s", cudaGetErrorString(err));
 }
 
 namespace {
@@ -47,18 +46,22 @@ __device__ __forceinline__ Parts grid_parts() {
 // their stores and nbi operations; host-issued copies are ordered by order_stream
 // (docs/memory-model.md). The fence of the device barrier would cost 0.7 us here (measured).
 __global__ void barrier_kernel(nvshmem_team_t team) {
+  coll_kernel_begin();
   nvshm_dev::team_barrier<Scope::warp>(team, false);
 }
 __global__ void __launch_bounds__(kCollThreads)
     broadcast_kernel(nvshmem_team_t team, void *dest, const void *source, size_t nbytes, int root, size_t ll_max) {
+  coll_kernel_begin();
   nvshm_dev::broadcast<Scope::block>(team, dest, source, nbytes, root, grid_parts(), ll_max);
 }
 __global__ void __launch_bounds__(kCollThreads)
     fcollect_kernel(nvshmem_team_t team, void *dest, const void *source, size_t nbytes, size_t ll_max) {
+  coll_kernel_begin();
   nvshm_dev::fcollect<Scope::block>(team, dest, source, nbytes, grid_parts(), ll_max);
 }
 __global__ void __launch_bounds__(kCollThreads)
     alltoall_kernel(nvshmem_team_t team, void *dest, const void *source, size_t nbytes, size_t ll_max) {
+  coll_kernel_begin();
   nvshm_dev::alltoall<Scope::block>(team, dest, source, nbytes, grid_parts(), ll_max);
 }
 
@@ -66,8 +69,7 @@ int stream_barrier(const char *call, nvshmem_team_t team, bool quiet_first, cuda
   Runtime &rt = coll_stream_check(call, team, nullptr, 0, nullptr, 0);
   ContextGuard guard(rt.context);
   if (quiet_first) require_ok(rt.transport->order_stream(stream), call);
-  barrier_kernel<<<1, 32, 0, stream>>>(team);
-  coll_check_launch(call);
+  coll_launch(rt, call, barrier_kernel, 1, 32, stream, team);
   return 0;
 }
 
@@ -75,9 +77,8 @@ int stream_broadcast(const char *call, nvshmem_team_t team, void *dest, const vo
                      cudaStream_t stream) {
   const Runtime &rt = coll_stream_check(call, team, dest, nbytes, source, nbytes);
   ContextGuard guard(rt.context);
-  broadcast_kernel<<<coll_blocks(rt, nbytes, rt.env.coll_ll_max), kCollThreads, 0, stream>>>(team, dest, source, nbytes,
-                                                                                              root, rt.env.coll_ll_max);
-  coll_check_launch(call);
+  coll_launch(rt, call, broadcast_kernel, coll_blocks(rt, nbytes, rt.env.coll_ll_max), kCollThreads, stream, team, dest,
+              source, nbytes, root, rt.env.coll_ll_max);
   return 0;
 }
 
@@ -87,9 +88,8 @@ int stream_exchange(const char *call, Kernel kernel, nvshmem_team_t team, void *
                     cudaStream_t stream) {
   const Runtime &rt = coll_stream_check(call, team, dest, nbytes, source, nbytes);
   ContextGuard guard(rt.context);
-  kernel<<<coll_blocks(rt, nbytes, rt.env.coll_ll_max), kCollThreads, 0, stream>>>(team, dest, source, nbytes,
-                                                                                   rt.env.coll_ll_max);
-  coll_check_launch(call);
+  coll_launch(rt, call, kernel, coll_blocks(rt, nbytes, rt.env.coll_ll_max), kCollThreads, stream, team, dest, source,
+              nbytes, rt.env.coll_ll_max);
   return 0;
 }
 }  // namespace

@@ -23,13 +23,42 @@ Runtime &coll_stream_check(const char *call, nvshmem_team_t team, const void *de
 constexpr int kCollThreads = 512;
 constexpr size_t kCollLLBlockBytes = kCollThreads * nvshm_dev::kLLBatchWords<nvshm_dev::Scope::block> * 4;
 int coll_blocks(const Runtime &rt, size_t bytes, size_t ll_max);
-// After a launch: a launch error ends the job with the call's name.
-void coll_check_launch(const char *call);
+// Enqueues `kernel` with `blocks` x `threads` on `stream`, with programmatic dependent launch where
+// rt.coll_pdl (NVSHMEM_COLL_PDL on a GPU of compute capability 9.0 or later): the GPU may then set the
+// kernel up while the kernel before it on the stream still runs, and the kernel's coll_kernel_begin
+// waits for that one to complete. A launch error ends the job with the call's name.
+[[noreturn]] void coll_launch_failed(const char *call, cudaError_t err);
+template <typename... Params, typename... Args>
+void coll_launch(const Runtime &rt, const char *call, void (*kernel)(Params...), int blocks, int threads,
+                 cudaStream_t stream, Args... args) {
+  cudaLaunchAttribute pdl{};
+  pdl.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  pdl.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(static_cast<unsigned>(blocks));
+  config.blockDim = dim3(static_cast<unsigned>(threads));
+  config.stream = stream;
+  config.attrs = &pdl;
+  config.numAttrs = rt.coll_pdl ? 1 : 0;
+  const cudaError_t err = cudaLaunchKernelEx(&config, kernel, static_cast<Params>(args)...);
+  if (err != cudaSuccess) coll_launch_failed(call, err);
+}
+
+// The first thing every stream collective kernel does: wait until the kernels before it on the stream
+// have completed and their memory is visible (a no-op unless launched with PDL), then let the next
+// PDL launch be set up while this one runs. Waiting first keeps at most one kernel set up ahead.
+__device__ __forceinline__ void coll_kernel_begin() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
 
 template <nvshm_dev::ROp Op, typename T>
 __global__ void __launch_bounds__(kCollThreads)
     coll_reduce_kernel(nvshmem_team_t team, T *dest, const T *source, size_t count, bool scatter, size_t one_shot_max,
                        size_t ll_max) {
+  coll_kernel_begin();
   nvshm_dev::reduce<nvshm_dev::Scope::block, Op, T>(
       team, dest, source, count, scatter, nvshm_dev::Parts{static_cast<int>(blockIdx.x), static_cast<int>(gridDim.x)},
       one_shot_max, ll_max);
@@ -42,9 +71,8 @@ int stream_reduce(const char *call, nvshmem_team_t team, T *dest, const T *sourc
   const Runtime &rt = coll_stream_check(call, team, dest, bytes, source, bytes);
   ContextGuard guard(rt.context);
   const size_t one_shot_max = rt.env.reduce_one_shot_max, ll_max = rt.env.reduce_ll_max;
-  coll_reduce_kernel<Op, T>
-      <<<coll_blocks(rt, bytes, ll_max), kCollThreads, 0, stream>>>(team, dest, source, count, scatter, one_shot_max, ll_max);
-  coll_check_launch(call);
+  coll_launch(rt, call, coll_reduce_kernel<Op, T>, coll_blocks(rt, bytes, ll_max), kCollThreads, stream, team, dest,
+              source, count, scatter, one_shot_max, ll_max);
   return 0;
 }
 

@@ -75,6 +75,13 @@ Status select_gpu(Runtime &rt, const nvshmemx_init_attr_t *attr) {
   }
   NVSHM_CU(kInit, cuCtxGetCurrent(&rt.context));
   rt.device = device;
+  int cc_major = 0;
+  if (cudaDeviceGetAttribute(&cc_major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess) {
+    log_error(kInit, "cudaDeviceGetAttribute(compute capability, %d) failed: %s", device,
+              cudaGetErrorString(cudaGetLastError()));
+    return Status::no_gpu;
+  }
+  rt.coll_pdl = rt.env.coll_pdl && cc_major >= 9;
   NVSHM_INFO(kInit, "using CUDA device %d of %d", device, count);
   return Status::ok;
 }

@@ -23,6 +23,7 @@ struct Runtime {
   NodeInfo node;
   int device = -1;  // CUDA device ordinal, -1 for the host heap
   CUcontext context = nullptr;
+  bool coll_pdl = false;  // on-stream collectives use programmatic dependent launch (coll_stream.cuh)
   std::unique_ptr<SymmetricHeap> heap;
   std::unique_ptr<Transport> transport;
   std::unique_ptr<TeamTable> teams;
