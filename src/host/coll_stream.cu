@@ -76,7 +76,7 @@ int stream_broadcast(const char *call, nvshmem_team_t team, void *dest, const vo
   const Runtime &rt = coll_stream_check(call, team, dest, nbytes, source, nbytes);
   ContextGuard guard(rt.context);
   broadcast_kernel<<<coll_blocks(rt, nbytes, rt.env.coll_ll_max), kCollThreads, 0, stream>>>(team, dest, source, nbytes,
-                                                                                              root, rt.env.coll_ll_max);
+                                                                                             root, rt.env.coll_ll_max);
   coll_check_launch(call);
   return 0;
 }

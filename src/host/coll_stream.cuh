@@ -42,8 +42,8 @@ int stream_reduce(const char *call, nvshmem_team_t team, T *dest, const T *sourc
   const Runtime &rt = coll_stream_check(call, team, dest, bytes, source, bytes);
   ContextGuard guard(rt.context);
   const size_t one_shot_max = rt.env.reduce_one_shot_max, ll_max = rt.env.reduce_ll_max;
-  coll_reduce_kernel<Op, T>
-      <<<coll_blocks(rt, bytes, ll_max), kCollThreads, 0, stream>>>(team, dest, source, count, scatter, one_shot_max, ll_max);
+  coll_reduce_kernel<Op, T><<<coll_blocks(rt, bytes, ll_max), kCollThreads, 0, stream>>>(team, dest, source, count,
+                                                                                         scatter, one_shot_max, ll_max);
   coll_check_launch(call);
   return 0;
 }
