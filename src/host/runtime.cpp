@@ -155,9 +155,8 @@ Status init_steps(Runtime &rt, unsigned flags, const nvshmemx_init_attr_t *attr)
   {
     ContextGuard guard(rt.context);
     const std::size_t reserved =
-        kHeapHeadroomBytes +
-        TeamTable::workspace_bytes(static_cast<int>(rt.env.max_teams), rt.env.reduce_scratch_size, rt.boot->size(),
-                                   ll_slot_words(rt, kind));
+        kHeapHeadroomBytes + TeamTable::workspace_bytes(static_cast<int>(rt.env.max_teams), rt.env.reduce_scratch_size,
+                                                        rt.boot->size(), ll_slot_words(rt, kind));
     // Registered symmetric buffers need CUDA VMM: the host heap's slots hold the heap only.
     const std::size_t slot_bytes = kind == HeapKind::device ? rt.env.max_memory_per_gpu : 0;
     NVSHM_TRY(SymmetricHeap::create(*rt.boot, rt.node, kind, rt.device, rt.env.symmetric_size, reserved, slot_bytes,

@@ -60,8 +60,7 @@ int Team::index_of(int world) const {
   return d / stride;
 }
 
-std::size_t TeamTable::workspace_bytes(int max_teams, std::size_t scratch_bytes, int n_pes,
-                                       std::size_t ll_slot_words) {
+std::size_t TeamTable::workspace_bytes(int max_teams, std::size_t scratch_bytes, int n_pes, std::size_t ll_slot_words) {
   if (max_teams < NVSHMEM_TEAMS_MIN || max_teams > kMaxTeamsLimit) return 0;  // create() reports it
   return Layout(max_teams, scratch_bytes, n_pes, ll_slot_words).total;
 }

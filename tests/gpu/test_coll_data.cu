@@ -242,8 +242,8 @@ void check_coll(Coll c, nvshmem_team_t team, Mode mode, size_t n) {
 }
 
 // Sizes in elements: tiny, odd (unaligned tails), 40 KiB (LL words on a stream, split over 10
-// blocks, each with its own slice and flags; also replayed in a graph) and large enough for several blocks of the round path
-// on a stream (thread and warp scope skip the two largest: they only take time).
+// blocks, each with its own slice and flags; also replayed in a graph) and large enough for several blocks of the round
+// path on a stream (thread and warp scope skip the two largest: they only take time).
 template <class C>
 void check_all(Coll c) {
   using T = typename C::type;
