@@ -2,9 +2,9 @@
 // the symmetric heap), each with the library's call and with the same access made directly on the
 // nvshmem_ptr address in several PTX forms: PE 0 writes PE 1's buffer, 128 x 1024 threads, one
 // element per thread per step, 50 steps, best of 7 (GB/s). A second table times the library's two
-// loops again, best and median of 7, while PE 1 either waits in nvshmem_barrier_all with its GPU
-// idle (as in the perftests, whose harness waits there) or runs a kernel that spins on the GPU timer:
-// does the receiver's state change the sender's bandwidth? Build and run: tools/probes/README.md.
+// loops again, best and median of 7, with the receiver (PE 1) waiting in nvshmem_barrier_all as in
+// the perftests, busy, or asleep: does the receiver's state change the sender's bandwidth? Build
+// and run: tools/probes/README.md.
 #include "probe.cuh"
 
 #include <nvshmem.h>
@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_runtime.h>
+#include <unistd.h>
 
 enum Form { kLibP, kWeakGeneric, kWeakGlobal, kRelaxedSys, kLibAtomicAdd, kRedRelaxedSys, kAtomicAddSystem };
 const char *kNames[] = {"nvshmem_int_p",
@@ -56,26 +57,31 @@ __global__ void spin(uint64_t ns) {
 
 using Kernel = void (*)(int *, uint64_t *, int *, uint64_t *, const int *, size_t, int, int);
 
-// The second table: the library's p and atomic-add loops with PE 1 idle in nvshmem_barrier_all, then
-// with PE 1's GPU spinning for 200 ms (longer than PE 0's 8 launches) from the barrier on.
+// The second table: the library's p and atomic-add loops while PE 1 (the receiver) is in one of three
+// states from the barrier on, for longer than PE 0's 8 launches: "poll" waits in nvshmem_barrier_all
+// (whose host wait reads PE 1's words with copies from its GPU memory); "busy" does the same while a
+// kernel spins on every SM of its GPU; "sleep" sleeps 300 ms first, so nothing runs on or reads from
+// its GPU meanwhile.
 void peer_states(Kernel p, Kernel add, int *dst32, uint64_t *dst64, int *peer32, uint64_t *peer64, const int *src) {
   const int me = nvshmem_my_pe();
+  const char *states[] = {"poll", "busy", "sleep"};
   int sms = 0;
   PROBE_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   if (me == 0) {
-    printf("\n%-40s", "best/median of 7, PE 1 idle or busy:");
+    printf("\n%-40s", "best/median of 7, PE 1 poll/busy/sleep:");
     for (size_t s : kProbeSizes) printf(" %15zu", s);
     printf("\n");
   }
   for (int l = 0; l < 2; ++l)
-    for (int busy = 0; busy < 2; ++busy) {
-      if (me == 0) printf("%-34s %-5s", l ? "nvshmem_uint64_atomic_add" : "nvshmem_int_p", busy ? "busy" : "idle");
+    for (int state = 0; state < 3; ++state) {
+      if (me == 0) printf("%-34s %-5s", l ? "nvshmem_uint64_atomic_add" : "nvshmem_int_p", states[state]);
       for (size_t s : kProbeSizes) {
         nvshmem_barrier_all();
-        if (me == 1 && busy) {
+        if (me == 1 && state == 1) {
           spin<<<sms, 32>>>(uint64_t{200} * 1000 * 1000);
           PROBE_CHECK(cudaGetLastError());
         }
+        if (me == 1 && state == 2) usleep(300 * 1000);
         if (me == 0) {
           const Rates r = gbps_runs(
               [&](int steps) {
