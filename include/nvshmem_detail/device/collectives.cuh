@@ -210,9 +210,9 @@ __device__ __forceinline__ uint64_t *ll_slot(const nvshm_team_device &t, uint64_
 
 /* Whether a collective moving `bytes` (1 or more) from each sender to each receiver goes as LL words
  * in chunks of `chunk` bytes: small enough (`ll_max`, the slot), a team that has LL slots, whole
- * chunks, chunk-aligned buffers. The same on every member (symmetric buffers), whatever scope or
- * group size each member calls with. Zero bytes take the round path: an LL collective without data
- * would not wait for anybody. */
+ * chunks, chunk-aligned buffers. The same on every member that calls the same routine (symmetric
+ * buffers; the device API's `ll_max` depends on the scope). Zero bytes take the round path: an LL
+ * collective without data would not wait for anybody. */
 __device__ __forceinline__ bool ll_fits(const nvshm_team_device &t, const void *dest, const void *source, size_t bytes,
                                         size_t chunk, size_t ll_max) {
   return t.ll_words && t.size <= NVSHM_TEAM_LL_MAX_PES && bytes > 0 && bytes <= ll_max &&
