@@ -4,7 +4,7 @@
 // element per thread per step, 50 steps, best of 7 (GB/s). A second table times the library's two
 // loops again, best and median of 7, with the receiver (PE 1) waiting in nvshmem_barrier_all as in
 // the perftests, busy, or asleep: does the receiver's state change the sender's bandwidth? Build
-// and run: tools/probes/README.md.
+// and run: tools/probes/README.md. A third table steps from the probe's setting to the perftest's.
 #include "probe.cuh"
 
 #include <nvshmem.h>
@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <cuda_runtime.h>
 #include <unistd.h>
+#include <vector>
 
 enum Form { kLibP, kWeakGeneric, kWeakGlobal, kRelaxedSys, kLibAtomicAdd, kRedRelaxedSys, kAtomicAddSystem };
 const char *kNames[] = {"nvshmem_int_p",
@@ -97,6 +98,66 @@ void peer_states(Kernel p, Kernel add, int *dst32, uint64_t *dst64, int *peer32,
     }
 }
 
+// The third table: the library's p loop in the perftest's setting, one difference at a time from the
+// probe's: a non-blocking stream instead of the legacy default stream, nvshmem_barrier_all on both
+// PEs before each timed launch, a random source instead of a constant one. Median of 7 (GB/s).
+void perftest_setting(Kernel p, int *dst32, int *src) {
+  const int me = nvshmem_my_pe();
+  const char *names[] = {"legacy stream, back to back", "non-blocking stream, back to back",
+                         "non-blocking, barrier before each run", "non-blocking, barrier, random source"};
+  cudaStream_t nonblocking;
+  PROBE_CHECK(cudaStreamCreateWithFlags(&nonblocking, cudaStreamNonBlocking));
+  cudaEvent_t a, b;
+  PROBE_CHECK(cudaEventCreate(&a));
+  PROBE_CHECK(cudaEventCreate(&b));
+  if (me == 0) {
+    printf("\n%-40s", "nvshmem_int_p, median of 7:");
+    for (size_t s : kProbeSizes) printf(" %9zu", s);
+    printf("\n");
+  }
+  for (int setting = 0; setting < 4; ++setting) {
+    if (setting == 3) {
+      std::vector<int> random(kProbeSizes[3] / 4);
+      uint32_t x = 12345;
+      for (int &v : random) v = static_cast<int>(x = x * 1664525u + 1013904223u);
+      PROBE_CHECK(cudaMemcpy(src, random.data(), random.size() * 4, cudaMemcpyHostToDevice));
+    }
+    const cudaStream_t stream = setting == 0 ? cudaStream_t{0} : nonblocking;
+    const bool barrier = setting >= 2;
+    if (me == 0) printf("%-40s", names[setting]);
+    for (size_t s : kProbeSizes) {
+      nvshmem_barrier_all();
+      double rates[7];
+      if (me == 0) {
+        p<<<128, 1024, 0, stream>>>(dst32, nullptr, nullptr, nullptr, src, s / 4, 5, 1);
+        PROBE_CHECK(cudaGetLastError());
+        PROBE_CHECK(cudaStreamSynchronize(stream));
+      }
+      for (int r = 0; r < 7; ++r) {
+        if (barrier) nvshmem_barrier_all();
+        if (me != 0) continue;
+        PROBE_CHECK(cudaEventRecord(a, stream));
+        p<<<128, 1024, 0, stream>>>(dst32, nullptr, nullptr, nullptr, src, s / 4, 50, 1);
+        PROBE_CHECK(cudaEventRecord(b, stream));
+        PROBE_CHECK(cudaEventSynchronize(b));
+        PROBE_CHECK(cudaGetLastError());
+        float ms;
+        PROBE_CHECK(cudaEventElapsedTime(&ms, a, b));
+        rates[r] = static_cast<double>(s) * 50 / (ms * 1e-3) / 1e9;
+      }
+      if (me == 0) {
+        std::sort(rates, rates + 7);
+        printf(" %9.1f", rates[3]);
+      }
+    }
+    if (me == 0) printf("\n");
+  }
+  nvshmem_barrier_all();
+  PROBE_CHECK(cudaEventDestroy(a));
+  PROBE_CHECK(cudaEventDestroy(b));
+  PROBE_CHECK(cudaStreamDestroy(nonblocking));
+}
+
 int main() {
   nvshmem_init();
   const int me = nvshmem_my_pe();
@@ -140,6 +201,7 @@ int main() {
     if (me == 0) printf("\n");
   }
   peer_states(kernels[kLibP], kernels[kLibAtomicAdd], dst32, dst64, peer32, peer64, src);
+  perftest_setting(kernels[kLibP], dst32, src);
   nvshmem_barrier_all();
   nvshmem_free(dst64);
   nvshmem_free(dst32);
