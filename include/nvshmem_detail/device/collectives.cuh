@@ -339,8 +339,8 @@ __device__ __forceinline__ void push_round(const nvshm_team_device &t, Parts p, 
 /* Stores the n bytes at `src` to the symmetric address `dest` on every other member, and here too if
  * `to_self`. Broadcast and fcollect send the same bytes to every member, so each vector is loaded
  * once and stored to all of them (peers first, this PE last): the local copy rides on the loads of
- * the pushes instead of taking a second pass over the source, which cost a broadcast's root 2.5% of
- * its NVLink rate at 256 MiB. Buffers that are not 16-byte aligned take one copy per member. */
+ * the pushes instead of taking a second pass over the source (a 256 MiB broadcast on a stream: 784 us
+ * before, 731 after). Buffers that are not 16-byte aligned take one copy per member. */
 template <Scope S, int U>
 __device__ __forceinline__ void fan_out_bytes(const nvshm_team_device &t, char *dest, const char *src, size_t n,
                                               bool to_self) {
