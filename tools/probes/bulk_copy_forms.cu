@@ -3,8 +3,10 @@
 // the on-stream collectives copy, with 2, 4 or 8 vectors in flight per thread; or grid-stride over
 // the whole buffer) or the copy engine (cudaMemcpyAsync between peers)? At large sizes our
 // broadcast_on_stream moves about 354 GB/s and NVIDIA's about 366 (the slope from 64 to 256 MiB;
-// docs/benchmarks.md, session 6). GB/s, best and median of 7 runs of 50 copies. Build and run:
-// tools/probes/README.md.
+// docs/benchmarks.md, session 6). A second part asks whether cache hints on the loads or the
+// stores (read-only path, streaming, L2 only) move shmem_put_bw's plateau (128 x 1024, 4 in flight:
+// ours 358-360 GB/s at 4-16 MiB, NVIDIA's 363-367). GB/s, best and median of 7 runs of 50 copies.
+// Build and run: tools/probes/README.md.
 #include "probe.cuh"
 
 #include <cstdint>
@@ -43,9 +45,47 @@ __global__ void grid_copy(int4 *dst, const int4 *src, size_t n, int steps) {
   }
 }
 
+enum class Hint { plain, ldg, ldcs, stcs, stcg, ldg_stcs };
+const char *kHintNames[] = {"plain",         "__ldg loads",   "__ldcs loads",
+                            "__stcs stores", "__stcg stores", "__ldg loads, __stcs stores"};
+
+template <Hint H>
+__device__ __forceinline__ int4 load_hinted(const int4 *p) {
+  if constexpr (H == Hint::ldg || H == Hint::ldg_stcs) return __ldg(p);
+  if constexpr (H == Hint::ldcs) return __ldcs(p);
+  return *p;
+}
+template <Hint H>
+__device__ __forceinline__ void store_hinted(int4 *p, int4 v) {
+  if constexpr (H == Hint::stcs || H == Hint::ldg_stcs)
+    __stcs(p, v);
+  else if constexpr (H == Hint::stcg)
+    __stcg(p, v);
+  else
+    *p = v;
+}
+
+// slice_copy<4> with the hint H on its loads or stores.
+template <Hint H>
+__global__ void hinted_copy(int4 *dst, const int4 *src, size_t n, int steps) {
+  constexpr int U = 4;
+  const size_t per = (n + gridDim.x - 1) / gridDim.x, begin = blockIdx.x * per, end = begin + per < n ? begin + per : n;
+  for (int s = 0; s < steps; ++s) {
+    size_t i = begin + threadIdx.x;
+    for (; i + (U - 1) * blockDim.x < end; i += U * blockDim.x) {
+      int4 v[U];
+#pragma unroll
+      for (int u = 0; u < U; ++u) v[u] = load_hinted<H>(src + i + u * blockDim.x);
+#pragma unroll
+      for (int u = 0; u < U; ++u) store_hinted<H>(dst + i + u * blockDim.x, v[u]);
+    }
+    for (; i < end; i += blockDim.x) store_hinted<H>(dst + i, load_hinted<H>(src + i));
+  }
+}
+
 int main() {
   constexpr size_t kMost = size_t{256} << 20;
-  const size_t sizes[] = {size_t{4} << 20, size_t{64} << 20, kMost};
+  const size_t sizes[] = {size_t{4} << 20, size_t{16} << 20, size_t{64} << 20, kMost};
   int4 *remote, *src;
   PROBE_CHECK(cudaSetDevice(1));
   PROBE_CHECK(cudaMalloc(&remote, kMost));
@@ -82,5 +122,16 @@ int main() {
   row("copy engine (cudaMemcpyAsync, peer)", [&](size_t s, int steps) {
     for (int i = 0; i < steps; ++i) PROBE_CHECK(cudaMemcpyAsync(remote, src, s, cudaMemcpyDeviceToDevice));
   });
+  const auto hinted = [&](Hint h, auto kernel) {
+    char name[64];
+    snprintf(name, sizeof name, "128 x 1024, 4 in flight, %s", kHintNames[static_cast<int>(h)]);
+    row(name, [&](size_t s, int steps) { kernel<<<128, 1024>>>(remote, src, s / 16, steps); });
+  };
+  hinted(Hint::plain, hinted_copy<Hint::plain>);
+  hinted(Hint::ldg, hinted_copy<Hint::ldg>);
+  hinted(Hint::ldcs, hinted_copy<Hint::ldcs>);
+  hinted(Hint::stcs, hinted_copy<Hint::stcs>);
+  hinted(Hint::stcg, hinted_copy<Hint::stcg>);
+  hinted(Hint::ldg_stcs, hinted_copy<Hint::ldg_stcs>);
   return 0;
 }
