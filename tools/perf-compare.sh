@@ -20,7 +20,9 @@
 # PERF_NCCL=1 with reduction_on_stream among the tests also times NCCL's all-reduce
 # (perftest/nccl, float sum, built against NCCL_HOME or the Python package nvidia.nccl) and prints a
 # second table, ours against NCCL; PERF_NV_CACHE=<dir> keeps NVIDIA's programs there between calls
-# and rebuilds one only when what it is built from changed (its build takes minutes).
+# and rebuilds one only when what it is built from changed (its build takes minutes);
+# PERF_NV_BUILD_ONLY=1 only builds NVIDIA's programs (into PERF_NV_CACHE) and stops, so that it can
+# run while BUILD_DIR is still being built.
 set -euo pipefail
 
 usage() {
@@ -113,11 +115,17 @@ export NVSHMEM_DISABLE_NVLS=1 NCCL_NVLS_ENABLE=0
 export NVSHMEM_MACHINE_READABLE_OUTPUT=1
 
 NVSHMRUN=$BUILD_DIR/bin/nvshmrun
-[[ -x $NVSHMRUN ]] || { echo "perf-compare: $NVSHMRUN is missing: build the target nvshmrun in $BUILD_DIR" >&2; exit 1; }
-for t in "${TESTS[@]}"; do
-  f=$BUILD_DIR/perftest/$(folder_of "$t")/$t
-  [[ -x $f ]] || { echo "perf-compare: $f is missing: build its perf_ target in $BUILD_DIR" >&2; exit 1; }
-done
+BUILD_ONLY=${PERF_NV_BUILD_ONLY:-0}
+if [[ $BUILD_ONLY != 1 ]]; then
+  [[ -x $NVSHMRUN ]] || { echo "perf-compare: $NVSHMRUN is missing: build the target nvshmrun in $BUILD_DIR" >&2; exit 1; }
+  for t in "${TESTS[@]}"; do
+    f=$BUILD_DIR/perftest/$(folder_of "$t")/$t
+    [[ -x $f ]] || { echo "perf-compare: $f is missing: build its perf_ target in $BUILD_DIR" >&2; exit 1; }
+  done
+elif [[ -z ${PERF_NV_CACHE:-} ]]; then
+  echo "perf-compare: PERF_NV_BUILD_ONLY=1 needs PERF_NV_CACHE=<dir> to keep the programs" >&2
+  exit 2
+fi
 
 NV_HOME=${NVIDIA_NVSHMEM_HOME:-$(python3 -c "import nvidia.nvshmem as m; print(list(m.__path__)[0])")}
 [[ -f $NV_HOME/include/nvshmem.h && -f $NV_HOME/lib/libnvshmem_host.so.3 ]] ||
@@ -176,6 +184,11 @@ if [[ ${PERF_NCCL:-0} == 1 && " ${TESTS[*]} " == *" reduction_on_stream "* ]]; t
   else
     echo "perf-compare: building the NCCL all-reduce test failed; going on without NCCL" >&2
   fi
+fi
+
+if [[ $BUILD_ONLY == 1 ]]; then
+  echo "perf-compare: NVIDIA's programs for ${TESTS[*]} are in $CACHE"
+  exit 0
 fi
 
 read -r -a EXTRA <<<"${PERF_EXTRA:-}"
