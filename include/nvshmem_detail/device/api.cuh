@@ -227,7 +227,8 @@ NVSHM_FOR_EACH_RMA_TYPE(NVSHM_DEFINE_DEVICE_STRIDED)
 NVSHM_FOR_EACH_RMA_SIZE(NVSHM_DEFINE_DEVICE_SIZED_STRIDED)
 #undef NVSHM_DEFINE_DEVICE_SIZED_STRIDED
 
-/* Signals: SET is a release store, ADD a release reduction, on the peer's word. */
+/* Signals: SET a relaxed store, ADD a relaxed reduction on the peer's word; ordering comes from a fence or
+ * quiet before it (docs/memory-model.md). */
 NVSHM_HD_DEF void nvshmemx_signal_op(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {
   nvshm_dev::signal<false>(sig_addr, signal, sig_op, pe);
 }
