@@ -12,39 +12,6 @@
 #include <cstdint>
 #include <cstdio>
 
-// Block b copies its contiguous slice of n vectors; each thread keeps U vectors in flight.
-template <int U>
-__global__ void slice_copy(int4 *dst, const int4 *src, size_t n, int steps) {
-  const size_t per = (n + gridDim.x - 1) / gridDim.x, begin = blockIdx.x * per, end = begin + per < n ? begin + per : n;
-  for (int s = 0; s < steps; ++s) {
-    size_t i = begin + threadIdx.x;
-    for (; i + (U - 1) * blockDim.x < end; i += U * blockDim.x) {
-      int4 v[U];
-#pragma unroll
-      for (int u = 0; u < U; ++u) v[u] = src[i + u * blockDim.x];
-#pragma unroll
-      for (int u = 0; u < U; ++u) dst[i + u * blockDim.x] = v[u];
-    }
-    for (; i < end; i += blockDim.x) dst[i] = src[i];
-  }
-}
-
-// Every thread of the grid strides over the whole buffer, 4 vectors in flight.
-__global__ void grid_copy(int4 *dst, const int4 *src, size_t n, int steps) {
-  const size_t g = static_cast<size_t>(gridDim.x) * blockDim.x;
-  for (int s = 0; s < steps; ++s) {
-    size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-    for (; i + 3 * g < n; i += 4 * g) {
-      const int4 a = src[i], b = src[i + g], c = src[i + 2 * g], d = src[i + 3 * g];
-      dst[i] = a;
-      dst[i + g] = b;
-      dst[i + 2 * g] = c;
-      dst[i + 3 * g] = d;
-    }
-    for (; i < n; i += g) dst[i] = src[i];
-  }
-}
-
 enum class Hint { plain, ldg, ldcs, stcs, stcg, ldg_stcs };
 const char *kHintNames[] = {"plain",         "__ldg loads",   "__ldcs loads",
                             "__stcs stores", "__stcg stores", "__ldg loads, __stcs stores"};
@@ -65,10 +32,10 @@ __device__ __forceinline__ void store_hinted(int4 *p, int4 v) {
     *p = v;
 }
 
-// slice_copy<4> with the hint H on its loads or stores.
-template <Hint H>
-__global__ void hinted_copy(int4 *dst, const int4 *src, size_t n, int steps) {
-  constexpr int U = 4;
+// Block b copies its contiguous slice of n vectors; each thread keeps U vectors in flight; H the cache
+// hint on its loads or stores.
+template <int U, Hint H = Hint::plain>
+__global__ void slice_copy(int4 *dst, const int4 *src, size_t n, int steps) {
   const size_t per = (n + gridDim.x - 1) / gridDim.x, begin = blockIdx.x * per, end = begin + per < n ? begin + per : n;
   for (int s = 0; s < steps; ++s) {
     size_t i = begin + threadIdx.x;
@@ -80,6 +47,22 @@ __global__ void hinted_copy(int4 *dst, const int4 *src, size_t n, int steps) {
       for (int u = 0; u < U; ++u) store_hinted<H>(dst + i + u * blockDim.x, v[u]);
     }
     for (; i < end; i += blockDim.x) store_hinted<H>(dst + i, load_hinted<H>(src + i));
+  }
+}
+
+// Every thread of the grid strides over the whole buffer, 4 vectors in flight.
+__global__ void grid_copy(int4 *dst, const int4 *src, size_t n, int steps) {
+  const size_t g = static_cast<size_t>(gridDim.x) * blockDim.x;
+  for (int s = 0; s < steps; ++s) {
+    size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    for (; i + 3 * g < n; i += 4 * g) {
+      const int4 a = src[i], b = src[i + g], c = src[i + 2 * g], d = src[i + 3 * g];
+      dst[i] = a;
+      dst[i + g] = b;
+      dst[i + 2 * g] = c;
+      dst[i + 3 * g] = d;
+    }
+    for (; i < n; i += g) dst[i] = src[i];
   }
 }
 
@@ -127,11 +110,10 @@ int main() {
     snprintf(name, sizeof name, "128 x 1024, 4 in flight, %s", kHintNames[static_cast<int>(h)]);
     row(name, [&](size_t s, int steps) { kernel<<<128, 1024>>>(remote, src, s / 16, steps); });
   };
-  hinted(Hint::plain, hinted_copy<Hint::plain>);
-  hinted(Hint::ldg, hinted_copy<Hint::ldg>);
-  hinted(Hint::ldcs, hinted_copy<Hint::ldcs>);
-  hinted(Hint::stcs, hinted_copy<Hint::stcs>);
-  hinted(Hint::stcg, hinted_copy<Hint::stcg>);
-  hinted(Hint::ldg_stcs, hinted_copy<Hint::ldg_stcs>);
+  hinted(Hint::ldg, slice_copy<4, Hint::ldg>);
+  hinted(Hint::ldcs, slice_copy<4, Hint::ldcs>);
+  hinted(Hint::stcs, slice_copy<4, Hint::stcs>);
+  hinted(Hint::stcg, slice_copy<4, Hint::stcg>);
+  hinted(Hint::ldg_stcs, slice_copy<4, Hint::ldg_stcs>);
   return 0;
 }
