@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The GPU check: build, run every test (GPU tests with 2 PEs), compute-sanitizer (memcheck on every
-# GPU test binary, racecheck on the point-to-point one; CUDA API errors are not reported, because
+# The GPU check: build, run every test (GPU tests with 2 PEs), compute-sanitizer (memcheck, then
+# racecheck, on every GPU test binary; CUDA API errors are not reported, because
 # the library probes pointers with calls that fail by design, e.g. cuPointerGetAttribute on memory
 # that is not VMM), the API coverage against NVIDIA's headers,
 # and the perftests side by side with NVIDIA's NVSHMEM; prints a short table at the end.
@@ -10,8 +10,8 @@
 # --perf TESTS: perftests for tools/perf-compare.sh ("all", "coll", "devcoll", or names); none by default;
 #   PERF_RUNS=<n> program runs per test and size (default 5).
 # --targets TARGETS: build only these CMake targets (default: everything) for a short call.
-# --sanitize BINARIES: memcheck only these test binaries (paths under the build, e.g.
-#   tests/gpu/test_device_coll); default: every GPU test binary, and racecheck on the p2p one.
+# --sanitize BINARIES: memcheck and racecheck only these test binaries (paths under the build, e.g.
+#   tests/gpu/test_device_coll); default: every GPU test binary.
 # Pass GIT_COMMIT where the tree has no .git (the device machine). Logs go to $OUT (or ./gpu-check-out).
 set -uo pipefail
 export NVSHMEM_DISABLE_NVLS=1 NCCL_NVLS_ENABLE=0
@@ -73,19 +73,18 @@ if [ $run_sanitizer = 1 ]; then
   # The 138 reduction pairs take about 40 s natively, too long under memcheck: one pair per op
   # family and translation unit (every path of every scope and the stream), in both one-shot limits.
   reduce_pairs='CollReduce.int32_and:CollReduce.uchar_xor:CollReduce.float_min:CollReduce.double_max:CollReduce.half_sum:CollReduce.int64_prod'
-  sanitize_reduce() {
-    sanitize memcheck tests/gpu/test_device_coll_reduce "$reduce_pairs"
-    NVSHMEM_REDUCE_ONE_SHOT_MAX=64k sanitize memcheck tests/gpu/test_device_coll_reduce "$reduce_pairs"
-  }
-  for t in ${sanitize_list:-tests/gpu/test_device_api tests/gpu/test_device_rdc tests/gpu/test_device_p2p \
-           tests/gpu/test_device_coll tests/gpu/test_device_coll_reduce tests/gpu/test_device_tile tests/cpp/test_cpp_gpu examples/ring}; do
-    if [ "$t" = tests/gpu/test_device_coll_reduce ]; then
-      [ -x "$BUILD/$t" ] && sanitize_reduce
-    else
-      [ -x "$BUILD/$t" ] && sanitize memcheck "$t"
-    fi
+  for tool in memcheck racecheck; do
+    for t in ${sanitize_list:-tests/gpu/test_device_api tests/gpu/test_device_rdc tests/gpu/test_device_p2p \
+             tests/gpu/test_device_coll tests/gpu/test_device_coll_reduce tests/gpu/test_device_tile tests/cpp/test_cpp_gpu examples/ring}; do
+      [ -x "$BUILD/$t" ] || continue
+      if [ "$t" = tests/gpu/test_device_coll_reduce ]; then
+        sanitize $tool "$t" "$reduce_pairs"
+        NVSHMEM_REDUCE_ONE_SHOT_MAX=64k sanitize $tool "$t" "$reduce_pairs"
+      else
+        sanitize $tool "$t"
+      fi
+    done
   done
-  [ -z "$sanitize_list" ] && sanitize racecheck tests/gpu/test_device_p2p
   grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/sanitizer.log" | sort | uniq -c
 fi
 
