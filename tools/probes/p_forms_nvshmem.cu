@@ -6,6 +6,7 @@
 // the perftests, busy, or asleep: does the receiver's state change the sender's bandwidth? Build
 // and run: tools/probes/README.md. A third table steps from the probe's setting to the perftest's.
 #include "probe.cuh"
+#include "probe_pes.cuh"
 
 #include <nvshmem.h>
 #include <nvshmemx.h>
@@ -159,13 +160,7 @@ void perftest_setting(Kernel p, int *dst32, int *src) {
 }
 
 int main() {
-  nvshmem_init();
-  const int me = nvshmem_my_pe();
-  if (nvshmem_n_pes() != 2) {
-    if (me == 0) printf("run with 2 PEs\n");
-    nvshmem_finalize();
-    return 1;
-  }
+  const int me = probe_start_two_pes();
   const size_t most = 4 << 20;
   int *src = static_cast<int *>(nvshmem_malloc(most));
   int *dst32 = static_cast<int *>(nvshmem_malloc(most));

@@ -11,6 +11,7 @@
 //   nvshmem_team_sync(NVSHMEM_TEAM_WORLD) itself.
 // us per step, median of 7 launches on PE 0. Build and run: tools/probes/README.md.
 #include "probe.cuh"
+#include "probe_pes.cuh"
 
 #include <nvshmem.h>
 #include <nvshmemx.h>
@@ -65,13 +66,7 @@ __global__ void exchange(uint64_t *words, uint64_t *counter, int iters, uint64_t
 using Kernel = void (*)(uint64_t *, uint64_t *, int, uint64_t);
 
 int main() {
-  nvshmem_init();
-  const int me = nvshmem_my_pe();
-  if (nvshmem_n_pes() != 2) {
-    if (me == 0) printf("run with 2 PEs\n");
-    nvshmem_finalize();
-    return 1;
-  }
+  const int me = probe_start_two_pes();
   constexpr int kIters = 2000, kRuns = 7;
   uint64_t *words = static_cast<uint64_t *>(nvshmem_malloc(kSteps * 2 * sizeof(uint64_t)));
   uint64_t *counters = nullptr;
