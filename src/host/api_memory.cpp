@@ -9,6 +9,11 @@
 using namespace nvshm;
 
 namespace {
+// nvshmem_malloc and nvshmem_calloc align every block to 256 bytes, as cudaMalloc does: a block
+// then starts on a 128-byte cache line, so a warp's coalesced access to it touches as few lines (and
+// NVLink writes) as it can (docs/architecture.md, decision 2).
+constexpr std::size_t kMallocAlignment = 256;
+
 void *allocate(const char *call, std::size_t bytes, std::size_t alignment, bool zero) {
   Runtime &rt = require_init(call);
   if (bytes == 0) return nullptr;
@@ -28,7 +33,7 @@ void *allocate(const char *call, std::size_t bytes, std::size_t alignment, bool 
 extern "C" {
 
 void *nvshmem_malloc(size_t size) {
-  return allocate("nvshmem_malloc", size, 64, false);
+  return allocate("nvshmem_malloc", size, kMallocAlignment, false);
 }
 
 void *nvshmem_calloc(size_t count, size_t size) {
@@ -36,7 +41,7 @@ void *nvshmem_calloc(size_t count, size_t size) {
     log_error("nvshmem_calloc", "count %zu times size %zu overflows size_t", count, size);
     return nullptr;
   }
-  return allocate("nvshmem_calloc", count * size, 64, true);
+  return allocate("nvshmem_calloc", count * size, kMallocAlignment, true);
 }
 
 void *nvshmem_align(size_t alignment, size_t size) {

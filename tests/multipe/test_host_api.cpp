@@ -58,6 +58,16 @@ TEST(HostHeap, BadAlignmentIsAnError) {
   nvshmem_free(ok);
 }
 
+TEST(HostHeap, MallocAndCallocAlignTo256Bytes) {
+  // Odd sizes in a row: each block still starts on a 256-byte boundary (as cudaMalloc's do).
+  void *blocks[4] = {nvshmem_malloc(16), nvshmem_malloc(100), nvshmem_calloc(3, 7), nvshmem_malloc(4096 + 64)};
+  for (void *b : blocks) {
+    ASSERT_NE(b, nullptr);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(b) % 256, 0u) << b;
+  }
+  for (int i = 3; i >= 0; --i) nvshmem_free(blocks[i]);
+}
+
 TEST(HostHeap, PastTheHeapGivesNullEverywhereAndTheHeapStillWorks) {
   EXPECT_EQ(nvshmem_malloc(std::size_t{1} << 42), nullptr);
   EXPECT_EQ(nvshmem_calloc(std::size_t{1} << 40, 1 << 10), nullptr);
