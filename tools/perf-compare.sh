@@ -8,7 +8,7 @@
 # and size the median of each and the ratio ours/NVIDIA (latency: lower is better, bandwidth:
 # higher). TEST defaults to shmem_put_bw (with N_RUNS default 5); `all` means every point-to-point
 # perftest (N_RUNS default 1: each call already reports the median of 5 timed runs per size, -r 5),
-# about 4-5 minutes; `coll` every on-stream collective perftest (perftest/host/coll); `devcoll` every
+# about 4-5 minutes a run; `coll` every on-stream collective perftest (perftest/host/coll); `devcoll` every
 # device collective perftest (perftest/device/coll; thread, warp and block scope). Made for the GPU
 # machine (2 GPUs, NVIDIA NVSHMEM 3.4.5 as the Python package nvidia.nvshmem).
 #
@@ -22,7 +22,8 @@
 # second table, ours against NCCL; PERF_NV_CACHE=<dir> keeps NVIDIA's programs there between calls
 # and rebuilds one only when what it is built from changed (its build takes minutes);
 # PERF_NV_BUILD_ONLY=1 only builds NVIDIA's programs (into PERF_NV_CACHE) and stops, so that it can
-# run while BUILD_DIR is still being built.
+# run while BUILD_DIR is still being built; PERF_BUDGET_S=<seconds> starts no run that would end past
+# that many seconds at the pace of the runs before it, and reports the medians of the runs done.
 set -euo pipefail
 
 usage() {
@@ -229,7 +230,15 @@ run_one() {  # impl test options... (impl: ours, nvidia or variant:<index>)
 }
 
 start=$SECONDS
+BUDGET=${PERF_BUDGET_S:-}
+[[ -z $BUDGET || $BUDGET =~ ^[1-9][0-9]*$ ]] || { echo "perf-compare: PERF_BUDGET_S must be a positive integer, got '$BUDGET'" >&2; exit 2; }
+runs_done=0
 for ((run = 1; run <= N_RUNS; run++)); do
+  # Within PERF_BUDGET_S seconds: start a run only if it should end in time, at the mean pace so far.
+  if [[ -n $BUDGET ]] && ((run > 1 && (SECONDS - start) * run / (run - 1) > BUDGET)); then
+    echo "perf-compare: stopping after $runs_done of $N_RUNS runs, so as to end within PERF_BUDGET_S=$BUDGET s" >&2
+    break
+  fi
   echo "perf-compare: run $run of $N_RUNS ($((SECONDS - start)) s so far)" >&2
   for test in "${TESTS[@]}"; do
     IFS='|' read -r -a groups <<<"${TEST_ARGS[$test]}"
@@ -242,6 +251,7 @@ for ((run = 1; run <= N_RUNS; run++)); do
       if [[ $WITH_NCCL == 1 && $test == reduction_on_stream ]]; then run_one nccl "$test" "${opts[@]}"; fi
     done
   done
+  runs_done=$run
 done
 
 # The device machine receives the working tree without .git: the caller passes GIT_COMMIT.
@@ -253,7 +263,7 @@ else
 fi
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1 || true)
 options="${EXTRA[*]:-default options per test}"
-header="# ${TESTS[*]} ($options): medians over $N_RUNS call(s) each (every call reports the median of -r runs, default 5); $(date -u +%Y-%m-%dT%H:%MZ), commit $commit, $(uname -n), ${gpu:-unknown GPU}, NVIDIA NVSHMEM at $NV_HOME"
+header="# ${TESTS[*]} ($options): medians over $runs_done call(s) each (every call reports the median of -r runs, default 5); $(date -u +%Y-%m-%dT%H:%MZ), commit $commit, $(uname -n), ${gpu:-unknown GPU}, NVIDIA NVSHMEM at $NV_HOME"
 
 variant_args=()
 for label in "${VARIANT_LABELS[@]}"; do variant_args+=("$label" "$WORK/variant-$label.log"); done
