@@ -17,6 +17,8 @@
 # PERF_EXTRA extra options for every run (e.g. --bidir); PERF_KEEP=1 keeps the work folder;
 # PERF_VARIANTS="label:VAR=value,VAR=value;label2:..." also runs ours under each set of environment
 # variables (tuning sweeps, e.g. "b64k:NVSHMEM_COLL_BLOCK_BYTES=64k") and adds a column per variant;
+# PERF_BUILDS="label:BUILD_DIR2;..." does the same with the programs of other builds of ours (branches
+# side by side in one call; each program loads its own build's library);
 # PERF_NCCL=1 with reduction_on_stream among the tests also times NCCL's all-reduce
 # (perftest/nccl, float sum, built against NCCL_HOME or the Python package nvidia.nccl) and prints a
 # second table, ours against NCCL; PERF_NV_CACHE=<dir> keeps NVIDIA's programs there between calls
@@ -193,16 +195,27 @@ if [[ $BUILD_ONLY == 1 ]]; then
 fi
 
 read -r -a EXTRA <<<"${PERF_EXTRA:-}"
-# Variants of ours: labels and their environment assignments (comma-separated).
-declare -a VARIANT_LABELS=() VARIANT_ENVS=()
-if [[ -n ${PERF_VARIANTS:-} ]]; then
-  IFS=';' read -r -a variant_specs <<<"$PERF_VARIANTS"
+# Variants of ours: labels, their environment assignments (comma-separated) and the build whose
+# programs they run (BUILD_DIR for PERF_VARIANTS, another build of ours for PERF_BUILDS).
+declare -a VARIANT_LABELS=() VARIANT_ENVS=() VARIANT_BUILDS=()
+add_variants() {  # variable spec-list is-build
+  local spec
+  IFS=';' read -r -a variant_specs <<<"$2"
   for spec in "${variant_specs[@]}"; do
-    [[ $spec =~ ^([A-Za-z0-9_]+):(.*)$ ]] || { echo "perf-compare: bad PERF_VARIANTS entry '$spec'" >&2; exit 2; }
+    [[ $spec =~ ^([A-Za-z0-9_]+):(.*)$ ]] || { echo "perf-compare: bad $1 entry '$spec'" >&2; exit 2; }
     VARIANT_LABELS+=("${BASH_REMATCH[1]}")
-    VARIANT_ENVS+=("${BASH_REMATCH[2]}")
+    if [[ $3 == 1 ]]; then
+      [[ -d ${BASH_REMATCH[2]}/perftest ]] || { echo "perf-compare: $1: no perftest/ under '${BASH_REMATCH[2]}'" >&2; exit 2; }
+      VARIANT_ENVS+=("")
+      VARIANT_BUILDS+=("$(cd "${BASH_REMATCH[2]}" && pwd)")
+    else
+      VARIANT_ENVS+=("${BASH_REMATCH[2]}")
+      VARIANT_BUILDS+=("$BUILD_DIR")
+    fi
   done
-fi
+}
+[[ -z ${PERF_VARIANTS:-} ]] || add_variants PERF_VARIANTS "$PERF_VARIANTS" 0
+[[ -z ${PERF_BUILDS:-} ]] || add_variants PERF_BUILDS "$PERF_BUILDS" 1
 
 run_one() {  # impl test options... (impl: ours, nvidia or variant:<index>)
   local impl=$1 test=$2 log=$WORK/$1.log
@@ -212,7 +225,9 @@ run_one() {  # impl test options... (impl: ours, nvidia or variant:<index>)
   if [[ $impl == variant:* ]]; then
     local v=${impl#variant:}
     log=$WORK/variant-${VARIANT_LABELS[$v]}.log
-    IFS=',' read -r -a env_args <<<"${VARIANT_ENVS[$v]}"
+    bin=${VARIANT_BUILDS[$v]}/perftest/$(folder_of "$test")/$test
+    [[ -x $bin ]] || { echo "perf-compare: $bin is missing: build its perf_ target there" >&2; exit 1; }
+    [[ -z ${VARIANT_ENVS[$v]} ]] || IFS=',' read -r -a env_args <<<"${VARIANT_ENVS[$v]}"
   elif [[ $impl == nvidia || $impl == nccl ]]; then
     bin=$WORK/nvidia/$test
     [[ $impl == nccl ]] && bin=$WORK/nvidia/nccl_allreduce_on_stream
