@@ -21,30 +21,30 @@
 constexpr size_t kProbeSizes[] = {size_t{64} << 10, size_t{256} << 10, size_t{1} << 20, size_t{4} << 20};
 
 // GB/s of `launch(steps)`, a kernel on the default stream that moves `bytes` per step: one warm-up
-// launch of 5 steps, then 7 timed launches of 50 steps (the grid stays resident, so the launch
-// overhead is amortised as in the perftests); the best and the median of the 7.
+// launch of `warmup` steps, then 7 timed launches of `steps` steps (default 5 and 50: the grid stays
+// resident, so the launch overhead is amortised as in the perftests); the best and the median of the 7.
 struct Rates {
   double best, median;
 };
 template <class Launch>
-Rates gbps_runs(Launch launch, size_t bytes) {
-  constexpr int kSteps = 50, kRuns = 7;
+Rates gbps_runs(Launch launch, size_t bytes, int steps = 50, int warmup = 5) {
+  constexpr int kRuns = 7;
   cudaEvent_t a, b;
   PROBE_CHECK(cudaEventCreate(&a));
   PROBE_CHECK(cudaEventCreate(&b));
-  launch(5);
+  launch(warmup);
   PROBE_CHECK(cudaGetLastError());
   PROBE_CHECK(cudaDeviceSynchronize());
   double rates[kRuns];
   for (int r = 0; r < kRuns; ++r) {
     PROBE_CHECK(cudaEventRecord(a));
-    launch(kSteps);
+    launch(steps);
     PROBE_CHECK(cudaEventRecord(b));
     PROBE_CHECK(cudaEventSynchronize(b));
     PROBE_CHECK(cudaGetLastError());
     float ms;
     PROBE_CHECK(cudaEventElapsedTime(&ms, a, b));
-    rates[r] = static_cast<double>(bytes) * kSteps / (ms * 1e-3) / 1e9;
+    rates[r] = static_cast<double>(bytes) * steps / (ms * 1e-3) / 1e9;
   }
   PROBE_CHECK(cudaEventDestroy(a));
   PROBE_CHECK(cudaEventDestroy(b));

@@ -17,7 +17,6 @@
 
 #include <nvshmem.h>
 #include <nvshmemx.h>
-#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 
@@ -83,7 +82,7 @@ int main() {
   constexpr size_t kSizes[] = {size_t{128} << 10, size_t{256} << 10, size_t{384} << 10, size_t{512} << 10,
                                size_t{768} << 10, size_t{1} << 20,   size_t{2} << 20};
   constexpr size_t kMost = size_t{2} << 20;
-  constexpr int kBlocks = 128, kThreads = 1024, kIters = 1000, kRuns = 7;
+  constexpr int kBlocks = 128, kThreads = 1024, kIters = 1000;
   char *source = static_cast<char *>(nvshmem_malloc(kMost));
   char *dest = static_cast<char *>(nvshmem_malloc(kMost));
   if (!source || !dest) {
@@ -98,9 +97,6 @@ int main() {
   }
   const Kernel kernels[] = {puts<kLibrary>,   puts<kNoSync>, puts<kSync>,
                             puts<kStreaming>, puts<kStrong>, puts<kFourInFlight>};
-  cudaEvent_t a, b;
-  PROBE_CHECK(cudaEventCreate(&a));
-  PROBE_CHECK(cudaEventCreate(&b));
   if (me == 0) {
     printf("%-30s", "GB/s, median of 7; bytes:");
     for (size_t s : kSizes) printf(" %8zu", s);
@@ -112,28 +108,14 @@ int main() {
       const size_t slice = ((size + kBlocks - 1) / kBlocks + 15) / 16 * 16;
       nvshmem_barrier_all();
       if (me != 0) continue;
-      double rates[kRuns];
-      kernels[f]<<<kBlocks, kThreads>>>(dest, peer_dest, source, size, slice, 100);
-      PROBE_CHECK(cudaGetLastError());
-      PROBE_CHECK(cudaDeviceSynchronize());
-      for (int r = 0; r < kRuns; ++r) {
-        PROBE_CHECK(cudaEventRecord(a));
-        kernels[f]<<<kBlocks, kThreads>>>(dest, peer_dest, source, size, slice, kIters);
-        PROBE_CHECK(cudaEventRecord(b));
-        PROBE_CHECK(cudaEventSynchronize(b));
-        PROBE_CHECK(cudaGetLastError());
-        float ms;
-        PROBE_CHECK(cudaEventElapsedTime(&ms, a, b));
-        rates[r] = static_cast<double>(size) * kIters / (ms * 1e-3) / 1e9;
-      }
-      std::sort(rates, rates + kRuns);
-      printf(" %8.1f", rates[kRuns / 2]);
+      const Rates r =
+          gbps_runs([&](int steps) { kernels[f]<<<kBlocks, kThreads>>>(dest, peer_dest, source, size, slice, steps); },
+                    size, kIters, 100);
+      printf(" %8.1f", r.median);
     }
     if (me == 0) printf("\n");
   }
   nvshmem_barrier_all();
-  PROBE_CHECK(cudaEventDestroy(a));
-  PROBE_CHECK(cudaEventDestroy(b));
   nvshmem_free(dest);
   nvshmem_free(source);
   nvshmem_finalize();
