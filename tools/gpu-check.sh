@@ -11,7 +11,9 @@
 #   PERF_RUNS=<n> program runs per test and size (default 5).
 # --targets TARGETS: build only these CMake targets (default: everything) for a short call.
 # --sanitize BINARIES: memcheck and racecheck only these test binaries (paths under the build, e.g.
-#   tests/gpu/test_device_coll); default: every GPU test binary.
+#   tests/gpu/test_device_coll); default: every GPU test binary. SANITIZE_SHARDS=<n> runs each test
+#   binary as n gtest shards at once (racecheck of test_device_coll takes about 25 minutes in one);
+#   SANITIZE_TIMEOUT_S the limit per run (default 300); SANITIZE_TOOLS="racecheck" runs one tool only.
 # Pass GIT_COMMIT where the tree has no .git (the device machine). Logs go to $OUT (or ./gpu-check-out).
 set -uo pipefail
 export NVSHMEM_DISABLE_NVLS=1 NCCL_NVLS_ENABLE=0
@@ -63,17 +65,27 @@ fi
 if [ $run_sanitizer = 1 ]; then
   echo "== compute-sanitizer"
   : >"$OUT/sanitizer.log"
-  sanitize() {  # tool binary [gtest filter]
-    timeout 300 "$BUILD/bin/nvshmrun" -n 2 --timeout 290 compute-sanitizer --tool "$1" --report-api-errors no --error-exitcode 99 \
-      "$BUILD/$2" ${3:+--gtest_filter=$3} >>"$OUT/sanitizer.log" 2>&1
-    local rc=$?
+  sanitize() {  # tool binary [gtest filter]: the test binaries in SANITIZE_SHARDS shards at once
+    local shards=1 limit=${SANITIZE_TIMEOUT_S:-300} rc=0 i
+    local -a pids=()
+    [[ $2 == tests/* ]] && shards=${SANITIZE_SHARDS:-1}
+    for ((i = 0; i < shards; ++i)); do
+      GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i timeout "$limit" "$BUILD/bin/nvshmrun" -n 2 --timeout $((limit - 10)) \
+        compute-sanitizer --tool "$1" --report-api-errors no --error-exitcode 99 "$BUILD/$2" ${3:+--gtest_filter=$3} \
+        >"$OUT/sanitizer-shard$i.log" 2>&1 &
+      pids+=($!)
+    done
+    for i in "${!pids[@]}"; do
+      wait "${pids[$i]}" || rc=$?
+      cat "$OUT/sanitizer-shard$i.log" >>"$OUT/sanitizer.log" && rm -f "$OUT/sanitizer-shard$i.log"
+    done
     row "  $1 $(basename "$2")${3:+ (6 pairs)}${NVSHMEM_REDUCE_ONE_SHOT_MAX:+ one-shot max $NVSHMEM_REDUCE_ONE_SHOT_MAX}" \
       "$([ $rc = 0 ] && echo 'no errors' || echo "rc=$rc")"
   }
   # The 138 reduction pairs take about 40 s natively, too long under memcheck: one pair per op
   # family and translation unit (every path of every scope and the stream), in both one-shot limits.
   reduce_pairs='CollReduce.int32_and:CollReduce.uchar_xor:CollReduce.float_min:CollReduce.double_max:CollReduce.half_sum:CollReduce.int64_prod'
-  for tool in memcheck racecheck; do
+  for tool in ${SANITIZE_TOOLS:-memcheck racecheck}; do
     for t in ${sanitize_list:-tests/gpu/test_device_api tests/gpu/test_device_rdc tests/gpu/test_device_p2p \
              tests/gpu/test_device_coll tests/gpu/test_device_coll_reduce tests/gpu/test_device_tile tests/cpp/test_cpp_gpu examples/ring}; do
       [ -x "$BUILD/$t" ] || continue
