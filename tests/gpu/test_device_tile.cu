@@ -60,10 +60,11 @@ struct Geom {
   int tile[3];
   int sstride[3];
   int dstride[3];
-  int gather;   // allgather: the dimension along which dst tiles are `members` times longer; else -1
-  int members;  // team size
-  int tiles[3];
-  int ntiles;
+  // Filled by finish():
+  int gather = -1;  // allgather: the dimension along which dst tiles are `members` times longer; else -1
+  int members = 1;  // team size
+  int tiles[3] = {};
+  int ntiles = 0;
 };
 
 Geom finish(Geom g, int gather, int members) {
