@@ -200,6 +200,7 @@ read -r -a EXTRA <<<"${PERF_EXTRA:-}"
 declare -a VARIANT_LABELS=() VARIANT_ENVS=() VARIANT_BUILDS=()
 add_variants() {  # variable spec-list is-build
   local spec
+  local -a variant_specs
   IFS=';' read -r -a variant_specs <<<"$2"
   for spec in "${variant_specs[@]}"; do
     [[ $spec =~ ^([A-Za-z0-9_]+):(.*)$ ]] || { echo "perf-compare: bad $1 entry '$spec'" >&2; exit 2; }
