@@ -8,7 +8,10 @@
 //   + acquire poll:  the poll with ld.acquire.sys (as wait_until)
 //   + epoch atomic:  the step's target from an atomicAdd on a counter in GPU memory (as sync_epoch)
 //   + team lookup:   the peer and the words read from the team table each step (team_entry)
-//   nvshmem_team_sync(NVSHMEM_TEAM_WORLD) itself.
+//   + the same lookup with ld.global.nc (__ldg): does the read-only path keep the lines that an
+//                    acquire load invalidates in L1? If so, tables could be read that way.
+//   nvshmem_team_sync(NVSHMEM_TEAM_WORLD) itself, and with the handle read from memory (known only at
+//   run time, as in a kernel that takes its team as an argument).
 // us per step, median of 7 launches on PE 0. Build and run: tools/probes/README.md.
 #include "probe.cuh"
 #include "probe_pes.cuh"
@@ -20,30 +23,45 @@
 
 using namespace nvshm_dev;
 
-enum Step { kBare, kRelease, kAcquire, kEpoch, kTeam, kLibrary, kSteps };
+enum Step { kBare, kRelease, kAcquire, kEpoch, kTeam, kTeamNc, kLibrary, kLibraryRuntimeTeam, kSteps };
 const char *kStepNames[] = {"bare (relaxed red, relaxed poll)",
                             "+ release red",
                             "+ acquire poll",
                             "+ epoch atomic",
                             "+ team lookup",
-                            "nvshmem_team_sync"};
+                            "+ team lookup with ld.global.nc",
+                            "nvshmem_team_sync",
+                            "nvshmem_team_sync, run-time handle"};
+__device__ nvshmem_team_t world_in_memory = NVSHMEM_TEAM_WORLD;
 
 // words: this step's symmetric words (one per PE); counter: a local counter in GPU memory.
 template <Step S>
 __global__ void exchange(uint64_t *words, uint64_t *counter, int iters, uint64_t base) {
   const int me = nvshmem_my_pe(), peer = 1 - me;
+  const nvshmem_team_t world = *static_cast<volatile nvshmem_team_t *>(&world_in_memory);
   for (int i = 1; i <= iters; ++i) {
+    if constexpr (S == kLibraryRuntimeTeam) {
+      nvshmem_team_sync(world);
+      continue;
+    }
     if constexpr (S == kLibrary) {
       nvshmem_team_sync(NVSHMEM_TEAM_WORLD);
       continue;
     }
     uint64_t *mine = words + peer, *theirs = words + me;  // the peer signals words[peer] here
     int to = peer;
-    if constexpr (S >= kTeam) {
+    if constexpr (S == kTeam) {
       const nvshm_team_device &t = *team_entry(NVSHMEM_TEAM_WORLD);
       to = team_world_pe(t, (t.my_pe + 1) % t.size);
       mine = words + (t.my_pe + 1) % t.size;
       theirs = words + t.my_pe;
+    }
+    if constexpr (S == kTeamNc) {
+      const nvshm_team_device *t = state().teams + NVSHMEM_TEAM_WORLD;  // no validity check: all loads are nc
+      const int my = __ldg(&t->my_pe), size = __ldg(&t->size), next = (my + 1) % size;
+      to = __ldg(&t->start) + next * __ldg(&t->stride);
+      mine = words + next;
+      theirs = words + my;
     }
     uint64_t *remote = peer_address(theirs, to);
     if constexpr (S >= kRelease)
@@ -79,8 +97,8 @@ int main() {
   PROBE_CHECK(cudaMemset(counters, 0, kSteps * sizeof(uint64_t)));
   PROBE_CHECK(cudaDeviceSynchronize());
   nvshmem_barrier_all();
-  const Kernel kernels[] = {exchange<kBare>,  exchange<kRelease>, exchange<kAcquire>,
-                            exchange<kEpoch>, exchange<kTeam>,    exchange<kLibrary>};
+  const Kernel kernels[] = {exchange<kBare>, exchange<kRelease>, exchange<kAcquire>, exchange<kEpoch>,
+                            exchange<kTeam>, exchange<kTeamNc>,  exchange<kLibrary>, exchange<kLibraryRuntimeTeam>};
   cudaEvent_t a, b;
   PROBE_CHECK(cudaEventCreate(&a));
   PROBE_CHECK(cudaEventCreate(&b));
