@@ -25,18 +25,15 @@ stand_in "$work/ours/perftest/device/pt-to-pt/shmem_p_bw" 100
 stand_in "$work/other/perftest/device/pt-to-pt/shmem_p_bw" 120
 mkdir -p "$work/nvidia/include" "$work/nvidia/lib"
 touch "$work/nvidia/include/nvshmem.h" "$work/nvidia/lib/libnvshmem_host.so.3"
-# The stand-in nvcc: a program from a .cu source prints 110; anything else just makes its output.
+# The stand-in nvcc: a program from a .cu source is a copy of a stand-in that prints 110; anything
+# else (the harness object, --version) just makes its output, if any.
+stand_in "$work/nvidia-program" 110
 cat >"$work/nvcc" <<EOF
 #!/bin/bash
 out=; src=
 while [ \$# -gt 0 ]; do case \$1 in -o) out=\$2; shift ;; *.cu) src=\$1 ;; esac; shift; done
 [ -n "\$out" ] || exit 0
-if [ -n "\$src" ]; then
-  printf '#!/bin/sh\n[ "\$NVSHMRUN_RANK" = 0 ] && echo "&&&& PERF shmem_p_bw___size__65536___bw 110 +GB/s"\nsleep 1\n' >"\$out"
-  chmod +x "\$out"
-else
-  : >"\$out"
-fi
+if [ -n "\$src" ]; then cp "$work/nvidia-program" "\$out"; else : >"\$out"; fi
 EOF
 chmod +x "$work/nvcc"
 
