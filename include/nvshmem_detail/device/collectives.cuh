@@ -47,9 +47,14 @@ __device__ __noinline__ static void fail_bad_team(nvshmem_team_t team) {
   __trap();
 }
 
-/* The device table entry of `team`; traps with a message for an invalid handle. */
+/* The device table entry of `team`; traps with a message for an invalid handle. A predefined team's
+ * entry is the state's copy in constant memory: where the handle is known at compile time (as in
+ * nvshmem_barrier_all, or a kernel that names NVSHMEM_TEAM_WORLD), its fields are constant loads
+ * hoisted out of loops, not table loads that miss the L1 cache the previous collective's acquire
+ * loads invalidated (docs/teams.md). */
 __device__ __forceinline__ const nvshm_team_device &team_or_trap(nvshmem_team_t team) {
   require_device_heap();
+  if (team >= 0 && team < NVSHM_PREDEFINED_TEAMS) return state().predefined_teams[team];
   const nvshm_team_device *t = team_entry(team);
   if (t == nullptr) fail_bad_team(team);
   return *t;
