@@ -53,6 +53,8 @@ struct nvshm_team_device {
   (2 * (size_t)((n_pes) < NVSHM_TEAM_LL_MAX_PES ? (n_pes) : NVSHM_TEAM_LL_MAX_PES) * (size_t)(slot_words))
 /* Rows of part_flags: collectives of at most this many parts (blocks) give each part rounds of its own. */
 #define NVSHM_TEAM_PART_ROWS 128
+/* NVSHMEM_TEAM_WORLD, NVSHMEM_TEAM_SHARED, NVSHMEMX_TEAM_NODE and NVSHMEMX_TEAM_SAME_MYPE_NODE. */
+#define NVSHM_PREDEFINED_TEAMS 4
 /* Per team slot: the symmetric synchronisation words (n_pes = world size) and local epoch counters.
  * Collectives own their layout (include/nvshmem_detail/device/collectives.cuh); the host collectives
  * use words [2 n_pes + 32, 4 n_pes + 64), part_flags starts at word 4 n_pes + 64. */
@@ -74,6 +76,10 @@ struct nvshm_device_state {
   char *my_heap;                   /* heap_base + my_pe * heap_stride */
   struct nvshm_team_device *teams; /* device array [max_teams], indexed by nvshmem_team_t */
   int max_teams;                   /* NVSHMEM_MAX_TEAMS */
+  /* Copies of the entries of the predefined teams (handles 0 to NVSHM_PREDEFINED_TEAMS - 1), which never
+   * change after init: read from constant memory, they cost no load from the table, whose cached lines
+   * every acquire load (each wait of the previous collective) invalidates (docs/teams.md). */
+  struct nvshm_team_device predefined_teams[NVSHM_PREDEFINED_TEAMS];
 };
 
 NVSHM_EXTERN_C_BEGIN

@@ -105,6 +105,7 @@ Status init_device_state(Runtime &rt) {
                               static_cast<int>(rt.env.bootstrap_timeout), &rt.teams));
   s.teams = rt.teams->device_table();
   s.max_teams = rt.teams->max_teams();
+  for (int team = 0; team < NVSHM_PREDEFINED_TEAMS; ++team) s.predefined_teams[team] = rt.teams->device_entry(team);
   if (rt.on_device()) NVSHM_TRY(publish_device_state(s, rt.context));
   return Status::ok;
 }

@@ -136,8 +136,7 @@ uint64_t *TeamTable::rendezvous(int entry) const {
   return reinterpret_cast<uint64_t *>(pool_ + l.rendezvous) + static_cast<std::size_t>(entry) * l.rendezvous_words;
 }
 
-Status TeamTable::write_device_entry(int slot) {
-  if (!device_table_) return Status::ok;
+nvshm_team_device TeamTable::device_entry(int slot) const {
   const Layout l(max_teams(), scratch_bytes_, n_pes_, ll_slot_words_);
   const Team &t = slots_[slot];
   nvshm_team_device d{};
@@ -145,11 +144,7 @@ Status TeamTable::write_device_entry(int slot) {
   d.my_pe = t.size ? t.my_index : -1;
   d.start = t.start;
   d.stride = t.pes.empty() ? t.stride : 0;
-  int *pes = reinterpret_cast<int *>(pool_ + l.pes) + static_cast<std::size_t>(slot) * n_pes_;
-  if (!t.pes.empty()) {
-    NVSHM_TRY(transport_.put(pes, t.pes.data(), t.pes.size() * sizeof(int)));
-    d.world_pes = pes;
-  }
+  if (!t.pes.empty()) d.world_pes = world_pes(slot);
   d.sync_flags = sync_flags(slot);
   d.part_flags = d.sync_flags + 4 * static_cast<std::size_t>(n_pes_) + 64;  // NVSHM_TEAM_SYNC_WORDS's last part
   d.sync_epoch =
@@ -158,6 +153,19 @@ Status TeamTable::write_device_entry(int slot) {
   d.scratch_bytes = scratch_bytes_;
   d.ll_words = ll_slot_words_ ? ll_words(slot) : nullptr;
   d.ll_slot_words = ll_slot_words_;
+  return d;
+}
+
+int *TeamTable::world_pes(int slot) const {
+  const Layout l(max_teams(), scratch_bytes_, n_pes_, ll_slot_words_);
+  return reinterpret_cast<int *>(pool_ + l.pes) + static_cast<std::size_t>(slot) * n_pes_;
+}
+
+Status TeamTable::write_device_entry(int slot) {
+  if (!device_table_) return Status::ok;
+  const Team &t = slots_[slot];
+  if (!t.pes.empty()) NVSHM_TRY(transport_.put(world_pes(slot), t.pes.data(), t.pes.size() * sizeof(int)));
+  const nvshm_team_device d = device_entry(slot);
   return transport_.put(device_table_ + slot, &d, sizeof d);
 }
 

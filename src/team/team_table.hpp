@@ -45,6 +45,9 @@ class TeamTable {
   int max_teams() const { return static_cast<int>(slots_.size()); }
   // The device array [max_teams] of nvshm_team_device (GPU heap), nullptr on the CPU backend.
   nvshm_team_device *device_table() const { return device_table_; }
+  // The device entry of `slot` as it is in the device array (zero for an empty slot): the state
+  // keeps copies of the predefined teams' entries (NVSHM_PREDEFINED_TEAMS).
+  nvshm_team_device device_entry(int slot) const;
   // The team, or nullptr when `team` is not a valid team of this PE.
   const Team *find(nvshmem_team_t team) const;
   // nvshmem_team_translate_pe: -1 for an invalid team or PE, or a PE that is not in `dest`.
@@ -90,6 +93,7 @@ class TeamTable {
                     std::vector<uint64_t> *seen, const char *call);
 
   uint64_t *sync_flags(int slot) const;
+  int *world_pes(int slot) const;  // the device array [n_pes] of a team of arbitrary PEs
   uint64_t *host_words(int slot) const { return sync_flags(slot) + 2 * n_pes_ + 32; }
   uint64_t *rendezvous(int entry) const;
   // NVSHM_TEAM_LL_WORDS(n_pes, ll_slot_words_) words of the slot (device LL collectives)

@@ -47,9 +47,14 @@ __device__ __noinline__ static void fail_bad_team(nvshmem_team_t team) {
   __trap();
 }
 
-/* The device table entry of `team`; traps with a message for an invalid handle. */
+/* The device table entry of `team`; traps with a message for an invalid handle. A predefined team's
+ * entry is the state's copy in constant memory: where the handle is known at compile time (as in
+ * nvshmem_barrier_all, or a kernel that names NVSHMEM_TEAM_WORLD), its fields are constant loads
+ * hoisted out of loops, not table loads that miss the L1 cache the previous collective's acquire
+ * loads invalidated (docs/teams.md). */
 __device__ __forceinline__ const nvshm_team_device &team_or_trap(nvshmem_team_t team) {
   require_device_heap();
+  if (team >= 0 && team < NVSHM_PREDEFINED_TEAMS) return state().predefined_teams[team];
   const nvshm_team_device *t = team_entry(team);
   if (t == nullptr) fail_bad_team(team);
   return *t;
@@ -235,20 +240,42 @@ constexpr size_t kLLReduceBatchWords = S == Scope::thread ? 4 : 2;
 template <Scope S>
 constexpr int kCollCopyWords = S == Scope::thread ? 4 : 2;
 
-/* Sends chunks c0, c0 + g, ... (at most B, below `end`) of `src` as LL words into the slot `remote`. */
+/* Chunks c0, c0 + g, ... (at most B, below `end`) of W words each, in registers: loaded from a
+ * source, then sent as LL words into a slot. Every load of a batch is issued before its first use. */
 template <size_t W, size_t B>
-__device__ __forceinline__ void ll_write_batch(uint64_t *remote, const uint32_t *src, uint32_t flag, size_t c0,
-                                               size_t g, size_t end) {
+struct LLBatch {
   uint32_t v[B][W];
+  __device__ __forceinline__ void load(const uint32_t *src, size_t c0, size_t g, size_t end) {
 #pragma unroll
-  for (size_t b = 0; b < B; ++b)
-    if (c0 + b * g < end)
-      for (size_t w = 0; w < W; ++w) v[b][w] = src[(c0 + b * g) * W + w];
+    for (size_t b = 0; b < B; ++b)
+      if (c0 + b * g < end)
+        for (size_t w = 0; w < W; ++w) v[b][w] = src[(c0 + b * g) * W + w];
+  }
+  __device__ __forceinline__ void send(uint64_t *remote, uint32_t flag, size_t c0, size_t g, size_t end) const {
 #pragma unroll
-  for (size_t b = 0; b < B; ++b)
-    if (c0 + b * g < end)
-      for (size_t w = 0; w < W; ++w)
-        store_relaxed(remote + (c0 + b * g) * W + w, static_cast<uint64_t>(flag) << 32 | v[b][w]);
+    for (size_t b = 0; b < B; ++b)
+      if (c0 + b * g < end)
+        for (size_t w = 0; w < W; ++w)
+          store_relaxed(remote + (c0 + b * g) * W + w, static_cast<uint64_t>(flag) << 32 | v[b][w]);
+  }
+};
+
+/* Sends this thread's chunks of [c0, end) (step B x g) of `src` as LL words into the slot `remote`.
+ * `ahead`, if `first`, holds the first batch already loaded: the LL collectives load it before they
+ * take their epoch, so that the load and the epoch's atomic, each a memory round trip on the path of
+ * every LL collective, overlap. */
+template <size_t W, size_t B>
+__device__ __forceinline__ void ll_send(uint64_t *remote, const uint32_t *src, uint32_t flag, size_t c0, size_t g,
+                                        size_t end, const LLBatch<W, B> &ahead, bool first) {
+  if (first && c0 < end) {
+    ahead.send(remote, flag, c0, g, end);
+    c0 += B * g;
+  }
+  for (; c0 < end; c0 += B * g) {
+    LLBatch<W, B> batch;
+    batch.load(src, c0, g, end);
+    batch.send(remote, flag, c0, g, end);
+  }
 }
 
 /* Reads the same chunks of the local `slot` into out, each word once its flag shows. */
@@ -278,21 +305,23 @@ template <Scope S, class Dest, class Src>
 __device__ __forceinline__ void push_ll(const nvshm_team_device &t, Parts p, size_t nbytes, Dest dest_of, Src src_of,
                                         bool arrivals) {
   constexpr size_t B = kLLBatchWords<S>;
-  const uint64_t epoch = take_epochs<S>(t, p, 1);
-  const uint32_t flag = ll_flag(epoch);
-  uint64_t *row = t.part_flags + static_cast<size_t>(p.index) * t.size;
   size_t begin, end;
   part_slice(nbytes / 4, 1, p, &begin, &end);
   const size_t g = static_cast<size_t>(Group<S>::size()), r = static_cast<size_t>(Group<S>::rank());
+  auto words_for = [&](int j) { return reinterpret_cast<const uint32_t *>(static_cast<const void *>(src_of(j))); };
+  const uint32_t *first = t.size > 1 ? words_for((t.my_pe + 1) % t.size) : nullptr;
+  LLBatch<1, B> ahead;
+  if (first) ahead.load(first, begin + r, g, end);
+  const uint64_t epoch = take_epochs<S>(t, p, 1);
+  const uint32_t flag = ll_flag(epoch);
+  uint64_t *row = t.part_flags + static_cast<size_t>(p.index) * t.size;
   if (arrivals)
     for (int j = Group<S>::rank(); j < t.size; j += Group<S>::size())
       if (j != t.my_pe) max_relaxed(member_address(t, row + t.my_pe, j), epoch);
   for (int k = 1; k < t.size; ++k) {
     const int j = (t.my_pe + k) % t.size;
-    const auto *src = reinterpret_cast<const uint32_t *>(static_cast<const void *>(src_of(j)));
-    if (!src) continue;
-    uint64_t *remote = member_address(t, ll_slot(t, epoch, t.my_pe), j);
-    for (size_t c0 = begin + r; c0 < end; c0 += B * g) ll_write_batch<1, B>(remote, src, flag, c0, g, end);
+    const uint32_t *src = words_for(j);
+    if (src) ll_send(member_address(t, ll_slot(t, epoch, t.my_pe), j), src, flag, begin + r, g, end, ahead, k == 1);
   }
   const void *own = src_of(t.my_pe);
   void *own_dest = dest_of(t.my_pe);
@@ -558,8 +587,6 @@ template <Scope S, ROp Op, typename T>
 __device__ __forceinline__ void reduce_ll(const nvshm_team_device &t, T *dest, const T *source, size_t count,
                                           bool scatter, Parts p) {
   constexpr size_t C = kLLChunk<T>, W = C / 4;
-  const uint64_t epoch = take_epochs<S>(t, p, 1);
-  const uint32_t flag = ll_flag(epoch);
   auto words_of = [&](int j) {
     return reinterpret_cast<const uint32_t *>(source + (scatter ? static_cast<size_t>(j) * count : 0));
   };
@@ -567,10 +594,13 @@ __device__ __forceinline__ void reduce_ll(const nvshm_team_device &t, T *dest, c
   part_slice(count * sizeof(T) / C, 1, p, &begin, &end);
   const size_t g = static_cast<size_t>(Group<S>::size()), r = static_cast<size_t>(Group<S>::rank());
   constexpr size_t B = (kLLReduceBatchWords<S> + W - 1) / W;
+  LLBatch<W, B> ahead;
+  if (t.size > 1) ahead.load(words_of((t.my_pe + 1) % t.size), begin + r, g, end);
+  const uint64_t epoch = take_epochs<S>(t, p, 1);
+  const uint32_t flag = ll_flag(epoch);
   for (int k = 1; k < t.size; ++k) {
     const int j = (t.my_pe + k) % t.size;
-    uint64_t *remote = member_address(t, ll_slot(t, epoch, t.my_pe), j);
-    for (size_t c0 = begin + r; c0 < end; c0 += B * g) ll_write_batch<W, B>(remote, words_of(j), flag, c0, g, end);
+    ll_send(member_address(t, ll_slot(t, epoch, t.my_pe), j), words_of(j), flag, begin + r, g, end, ahead, k == 1);
   }
   for (size_t c0 = begin + r; c0 < end; c0 += B * g) {
     LLChunk<T> acc[B];
