@@ -14,6 +14,8 @@
 #   tests/gpu/test_device_coll); default: every GPU test binary. SANITIZE_SHARDS=<n> runs each test
 #   binary as n gtest shards at once (racecheck of test_device_coll takes about 25 minutes in one);
 #   SANITIZE_TIMEOUT_S the limit per run (default 300); SANITIZE_TOOLS="racecheck" runs one tool only.
+#   Under the sanitizer the collective tests replay each captured graph twice instead of 100 times
+#   (NVSHM_TEST_GRAPH_REPLAYS=2): every replay runs the same code.
 # Pass GIT_COMMIT where the tree has no .git (the device machine). Logs go to $OUT (or ./gpu-check-out).
 set -uo pipefail
 export NVSHMEM_DISABLE_NVLS=1 NCCL_NVLS_ENABLE=0
@@ -70,7 +72,7 @@ if [ $run_sanitizer = 1 ]; then
     local -a pids=()
     [[ $2 == tests/* ]] && shards=${SANITIZE_SHARDS:-1}
     for ((i = 0; i < shards; ++i)); do
-      GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i timeout "$limit" "$BUILD/bin/nvshmrun" -n 2 --timeout $((limit - 10)) \
+      NVSHM_TEST_GRAPH_REPLAYS=2 GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i timeout "$limit" "$BUILD/bin/nvshmrun" -n 2 --timeout $((limit - 10)) \
         compute-sanitizer --tool "$1" --report-api-errors no --error-exitcode 99 "$BUILD/$2" ${3:+--gtest_filter=$3} \
         >"$OUT/sanitizer-shard$i.log" 2>&1 &
       pids+=($!)

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <type_traits>
 
@@ -43,7 +44,16 @@ inline const char *mode_name(Mode m) {
   static const char *names[] = {"thread", "warp", "block", "on_stream", "on_stream in a graph"};
   return names[m];
 }
-constexpr int kGraphReplays = 100;
+// Replays of each captured graph: 100, or NVSHM_TEST_GRAPH_REPLAYS. tools/gpu-check.sh sets 2 under
+// compute-sanitizer, where each replay of the same graph checks the same code again and the 100
+// replays of the 48 graphs per type made racecheck of test_device_coll take about 3 minutes a type.
+inline int graph_replays() {
+  static const int n = [] {
+    const char *v = getenv("NVSHM_TEST_GRAPH_REPLAYS");
+    return v && atoi(v) > 0 ? atoi(v) : 100;
+  }();
+  return n;
+}
 
 // Symmetric source and destination of kBufferBytes each, allocated once per process.
 constexpr size_t kBufferBytes = size_t{8} << 20;
@@ -84,7 +94,7 @@ void run(Mode mode, KernelLaunch kernel_launch, StreamCall stream_call) {
     stream_call(stream);
     CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
     CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
-    for (int i = 0; i < kGraphReplays; ++i) CUDA_CHECK(cudaGraphLaunch(exec, stream));
+    for (int i = 0; i < graph_replays(); ++i) CUDA_CHECK(cudaGraphLaunch(exec, stream));
     CUDA_CHECK(cudaStreamSynchronize(stream));
     CUDA_CHECK(cudaGraphExecDestroy(exec));
     CUDA_CHECK(cudaGraphDestroy(graph));

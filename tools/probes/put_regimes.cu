@@ -6,6 +6,7 @@
 // of size/128 bytes, 1000 puts per launch, quiet at the end), in several forms; GB/s, median of 7
 // launches:
 //   library:      nvshmemx_putmem_nbi_block per put (its block syncs included)
+//   library+sync: the same with __syncthreads after each put (as the blocking putmem_block)
 //   no sync:      16-byte weak stores on the nvshmem_ptr address, no block sync between puts
 //   sync:         the same with __syncthreads before and after each put (the block form's syncs)
 //   streaming:    as "no sync" with st.global.cs stores
@@ -20,9 +21,11 @@
 #include <cstdint>
 #include <cstdio>
 
-enum Form { kLibrary, kNoSync, kSync, kStreaming, kStrong, kFourInFlight, kForms };
-const char *kNames[] = {"nvshmemx_putmem_nbi_block", "16 B stores, no block sync", "16 B stores, sync per put",
-                        "16 B st.global.cs",         "8 B st.relaxed.sys",         "16 B stores, 4 in flight"};
+enum Form { kLibrary, kLibrarySync, kNoSync, kSync, kStreaming, kStrong, kFourInFlight, kForms };
+const char *kNames[] = {"nvshmemx_putmem_nbi_block",  "putmem_nbi_block + __syncthreads",
+                        "16 B stores, no block sync", "16 B stores, sync per put",
+                        "16 B st.global.cs",          "8 B st.relaxed.sys",
+                        "16 B stores, 4 in flight"};
 
 __device__ __forceinline__ int4 load16(const int4 *p) {
   int4 v;
@@ -56,8 +59,9 @@ __global__ void puts(char *dest, char *peer_dest, const char *source, size_t siz
   const int4 *s = reinterpret_cast<const int4 *>(source + begin);
   int4 *d = reinterpret_cast<int4 *>(peer_dest + begin);
   for (int it = 0; it < iters; ++it) {
-    if constexpr (F == kLibrary) {
+    if constexpr (F == kLibrary || F == kLibrarySync) {
       nvshmemx_putmem_nbi_block(dest + begin, source + begin, bytes, 1);
+      if constexpr (F == kLibrarySync) __syncthreads();
     } else if constexpr (F == kFourInFlight) {
       size_t v = threadIdx.x;
       for (; v + 3 * blockDim.x < n; v += 4 * blockDim.x) {
@@ -79,9 +83,10 @@ using Kernel = void (*)(char *, char *, const char *, size_t, size_t, int);
 
 int main() {
   const int me = probe_start_two_pes();
-  constexpr size_t kSizes[] = {size_t{128} << 10, size_t{256} << 10, size_t{384} << 10, size_t{512} << 10,
-                               size_t{768} << 10, size_t{1} << 20,   size_t{2} << 20};
-  constexpr size_t kMost = size_t{2} << 20;
+  constexpr size_t kSizes[] = {size_t{128} << 10, size_t{256} << 10, size_t{384} << 10,
+                               size_t{512} << 10, size_t{768} << 10, size_t{1} << 20,
+                               size_t{2} << 20,   size_t{4} << 20,   size_t{8} << 20};
+  constexpr size_t kMost = size_t{8} << 20;
   constexpr int kBlocks = 128, kThreads = 1024, kIters = 1000;
   char *source = static_cast<char *>(nvshmem_malloc(kMost));
   char *dest = static_cast<char *>(nvshmem_malloc(kMost));
@@ -95,8 +100,8 @@ int main() {
     printf("nvshmem_ptr gave no address for PE 1\n");
     return 1;
   }
-  const Kernel kernels[] = {puts<kLibrary>,   puts<kNoSync>, puts<kSync>,
-                            puts<kStreaming>, puts<kStrong>, puts<kFourInFlight>};
+  const Kernel kernels[] = {puts<kLibrary>,   puts<kLibrarySync>, puts<kNoSync>,      puts<kSync>,
+                            puts<kStreaming>, puts<kStrong>,      puts<kFourInFlight>};
   if (me == 0) {
     printf("%-30s", "GB/s, median of 7; bytes:");
     for (size_t s : kSizes) printf(" %8zu", s);

@@ -197,14 +197,31 @@ template <Scope S, typename W, int U = 4>
 __device__ __forceinline__ void copy_words(W *dst, const W *src, size_t n) {
   const size_t g = static_cast<size_t>(Group<S>::size());
   size_t i = static_cast<size_t>(Group<S>::rank());
-  for (; i + (U - 1) * g < n; i += U * g) {
-    W v[U];
+  if constexpr (U >= 4 && S != Scope::thread) {
+    // Warp and block RMA: one loop, each step loading up to U words before storing any, the last
+    // step predicated, so that a copy of 2 or 3 words per thread (a 4 MiB put over 128 x 1024
+    // threads) still has them in flight together. The collectives (U = 2, or one thread) keep the
+    // loop below: the predicated step takes their kernels past 64 registers
+    // (tests/unit/check_registers.sh).
+    for (; i < n; i += U * g) {
+      W v[U];
 #pragma unroll
-    for (int u = 0; u < U; ++u) v[u] = src[i + u * g];
+      for (int u = 0; u < U; ++u)
+        if (i + u * g < n) v[u] = src[i + u * g];
 #pragma unroll
-    for (int u = 0; u < U; ++u) dst[i + u * g] = v[u];
+      for (int u = 0; u < U; ++u)
+        if (i + u * g < n) dst[i + u * g] = v[u];
+    }
+  } else {
+    for (; i + (U - 1) * g < n; i += U * g) {
+      W v[U];
+#pragma unroll
+      for (int u = 0; u < U; ++u) v[u] = src[i + u * g];
+#pragma unroll
+      for (int u = 0; u < U; ++u) dst[i + u * g] = v[u];
+    }
+    for (; i < n; i += g) dst[i] = src[i];
   }
-  for (; i < n; i += g) dst[i] = src[i];
 }
 
 /* Copy n bytes with the widest word both pointers can share (16, 8, 4 or 1 bytes), U words in flight
