@@ -12,12 +12,15 @@
 namespace nvshm_dev {
 
 /* Blocking forms end with a group sync: on return every thread may reuse the source (put) or read
- * the destination (get). The nbi forms skip it; their completion is the next quiet by each thread
- * (or by one thread after a group sync: the fence is cumulative). */
-template <Scope S, bool Blocking>
+ * the destination (get). The nbi gets skip it; their completion is the next quiet by each thread
+ * (or by one thread after a group sync: the fence is cumulative). Puts end with the sync in both
+ * forms: without it the group's warps drift apart over a run of nbi puts, and 1000 block puts of
+ * 512 KiB over 128 blocks moved 369 GB/s instead of 505 (tools/probes/put_regimes.cu,
+ * docs/benchmarks.md, session 10). */
+template <Scope S>
 __device__ __forceinline__ void put(void *dest, const void *source, size_t nbytes, int pe) {
   copy_bytes<S>(peer_address(dest, pe), source, nbytes);
-  if constexpr (Blocking) Group<S>::sync();
+  Group<S>::sync();
 }
 template <Scope S, bool Blocking>
 __device__ __forceinline__ void get(void *dest, const void *source, size_t nbytes, int pe) {
@@ -159,13 +162,13 @@ NVSHM_HD_DEF void *nvshmemx_mc_ptr(nvshmem_team_t, const void *) {
     return nvshm_dev::load<nvshm_dev::Load::weak>(nvshm_dev::peer_address(source, pe));         \
   }                                                                                             \
   NVSHM_HD_DEF void nvshmem_##NAME##_put(T *dest, const T *source, size_t nelems, int pe) {     \
-    nvshm_dev::put<nvshm_dev::Scope::thread, true>(dest, source, nelems * sizeof(T), pe);       \
+    nvshm_dev::put<nvshm_dev::Scope::thread>(dest, source, nelems * sizeof(T), pe);             \
   }                                                                                             \
   NVSHM_HD_DEF void nvshmem_##NAME##_get(T *dest, const T *source, size_t nelems, int pe) {     \
     nvshm_dev::get<nvshm_dev::Scope::thread, true>(dest, source, nelems * sizeof(T), pe);       \
   }                                                                                             \
   NVSHM_HD_DEF void nvshmem_##NAME##_put_nbi(T *dest, const T *source, size_t nelems, int pe) { \
-    nvshm_dev::put<nvshm_dev::Scope::thread, false>(dest, source, nelems * sizeof(T), pe);      \
+    nvshm_dev::put<nvshm_dev::Scope::thread>(dest, source, nelems * sizeof(T), pe);             \
   }                                                                                             \
   NVSHM_HD_DEF void nvshmem_##NAME##_get_nbi(T *dest, const T *source, size_t nelems, int pe) { \
     nvshm_dev::get<nvshm_dev::Scope::thread, false>(dest, source, nelems * sizeof(T), pe);      \
@@ -175,13 +178,13 @@ NVSHM_FOR_EACH_RMA_TYPE(NVSHM_DEFINE_DEVICE_RMA)
 
 #define NVSHM_DEFINE_DEVICE_SIZED_RMA(BITS, T)                                                       \
   NVSHM_HD_DEF void nvshmem_put##BITS(void *dest, const void *source, size_t nelems, int pe) {       \
-    nvshm_dev::put<nvshm_dev::Scope::thread, true>(dest, source, nelems * sizeof(T), pe);            \
+    nvshm_dev::put<nvshm_dev::Scope::thread>(dest, source, nelems * sizeof(T), pe);                  \
   }                                                                                                  \
   NVSHM_HD_DEF void nvshmem_get##BITS(void *dest, const void *source, size_t nelems, int pe) {       \
     nvshm_dev::get<nvshm_dev::Scope::thread, true>(dest, source, nelems * sizeof(T), pe);            \
   }                                                                                                  \
   NVSHM_HD_DEF void nvshmem_put##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe) { \
-    nvshm_dev::put<nvshm_dev::Scope::thread, false>(dest, source, nelems * sizeof(T), pe);           \
+    nvshm_dev::put<nvshm_dev::Scope::thread>(dest, source, nelems * sizeof(T), pe);                  \
   }                                                                                                  \
   NVSHM_HD_DEF void nvshmem_get##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe) { \
     nvshm_dev::get<nvshm_dev::Scope::thread, false>(dest, source, nelems * sizeof(T), pe);           \
@@ -190,13 +193,13 @@ NVSHM_FOR_EACH_RMA_SIZE(NVSHM_DEFINE_DEVICE_SIZED_RMA)
 #undef NVSHM_DEFINE_DEVICE_SIZED_RMA
 
 NVSHM_HD_DEF void nvshmem_putmem(void *dest, const void *source, size_t nbytes, int pe) {
-  nvshm_dev::put<nvshm_dev::Scope::thread, true>(dest, source, nbytes, pe);
+  nvshm_dev::put<nvshm_dev::Scope::thread>(dest, source, nbytes, pe);
 }
 NVSHM_HD_DEF void nvshmem_getmem(void *dest, const void *source, size_t nbytes, int pe) {
   nvshm_dev::get<nvshm_dev::Scope::thread, true>(dest, source, nbytes, pe);
 }
 NVSHM_HD_DEF void nvshmem_putmem_nbi(void *dest, const void *source, size_t nbytes, int pe) {
-  nvshm_dev::put<nvshm_dev::Scope::thread, false>(dest, source, nbytes, pe);
+  nvshm_dev::put<nvshm_dev::Scope::thread>(dest, source, nbytes, pe);
 }
 NVSHM_HD_DEF void nvshmem_getmem_nbi(void *dest, const void *source, size_t nbytes, int pe) {
   nvshm_dev::get<nvshm_dev::Scope::thread, false>(dest, source, nbytes, pe);
@@ -306,13 +309,13 @@ NVSHM_HD_DEF void nvshmem_fence(void) {
 /* Thread-group RMA: every thread of the warp/block calls with the same arguments. */
 #define NVSHM_DEFINE_GROUP_RMA_SCOPE(NAME, T, SUFFIX, SCOPE)                                               \
   NVSHM_DEV_DEF void nvshmemx_##NAME##_put_##SUFFIX(T *dest, const T *source, size_t nelems, int pe) {     \
-    nvshm_dev::put<nvshm_dev::Scope::SCOPE, true>(dest, source, nelems * sizeof(T), pe);                   \
+    nvshm_dev::put<nvshm_dev::Scope::SCOPE>(dest, source, nelems * sizeof(T), pe);                         \
   }                                                                                                        \
   NVSHM_DEV_DEF void nvshmemx_##NAME##_get_##SUFFIX(T *dest, const T *source, size_t nelems, int pe) {     \
     nvshm_dev::get<nvshm_dev::Scope::SCOPE, true>(dest, source, nelems * sizeof(T), pe);                   \
   }                                                                                                        \
   NVSHM_DEV_DEF void nvshmemx_##NAME##_put_nbi_##SUFFIX(T *dest, const T *source, size_t nelems, int pe) { \
-    nvshm_dev::put<nvshm_dev::Scope::SCOPE, false>(dest, source, nelems * sizeof(T), pe);                  \
+    nvshm_dev::put<nvshm_dev::Scope::SCOPE>(dest, source, nelems * sizeof(T), pe);                         \
   }                                                                                                        \
   NVSHM_DEV_DEF void nvshmemx_##NAME##_get_nbi_##SUFFIX(T *dest, const T *source, size_t nelems, int pe) { \
     nvshm_dev::get<nvshm_dev::Scope::SCOPE, false>(dest, source, nelems * sizeof(T), pe);                  \
@@ -326,13 +329,13 @@ NVSHM_FOR_EACH_RMA_TYPE(NVSHM_DEFINE_GROUP_RMA)
 /* Sized group forms are spelled nvshmemx_put<BITS>_warp, not nvshmemx_<BITS>_put_warp. */
 #define NVSHM_DEFINE_SIZED_GROUP_SCOPE(BITS, T, SUFFIX, SCOPE)                                                  \
   NVSHM_DEV_DEF void nvshmemx_put##BITS##_##SUFFIX(void *dest, const void *source, size_t nelems, int pe) {     \
-    nvshm_dev::put<nvshm_dev::Scope::SCOPE, true>(dest, source, nelems * sizeof(T), pe);                        \
+    nvshm_dev::put<nvshm_dev::Scope::SCOPE>(dest, source, nelems * sizeof(T), pe);                              \
   }                                                                                                             \
   NVSHM_DEV_DEF void nvshmemx_get##BITS##_##SUFFIX(void *dest, const void *source, size_t nelems, int pe) {     \
     nvshm_dev::get<nvshm_dev::Scope::SCOPE, true>(dest, source, nelems * sizeof(T), pe);                        \
   }                                                                                                             \
   NVSHM_DEV_DEF void nvshmemx_put##BITS##_nbi_##SUFFIX(void *dest, const void *source, size_t nelems, int pe) { \
-    nvshm_dev::put<nvshm_dev::Scope::SCOPE, false>(dest, source, nelems * sizeof(T), pe);                       \
+    nvshm_dev::put<nvshm_dev::Scope::SCOPE>(dest, source, nelems * sizeof(T), pe);                              \
   }                                                                                                             \
   NVSHM_DEV_DEF void nvshmemx_get##BITS##_nbi_##SUFFIX(void *dest, const void *source, size_t nelems, int pe) { \
     nvshm_dev::get<nvshm_dev::Scope::SCOPE, false>(dest, source, nelems * sizeof(T), pe);                       \
@@ -346,13 +349,13 @@ NVSHM_FOR_EACH_RMA_SIZE(NVSHM_DEFINE_SIZED_GROUP)
 
 #define NVSHM_DEFINE_MEM_GROUP(SUFFIX, SCOPE)                                                              \
   NVSHM_DEV_DEF void nvshmemx_putmem_##SUFFIX(void *dest, const void *source, size_t nbytes, int pe) {     \
-    nvshm_dev::put<nvshm_dev::Scope::SCOPE, true>(dest, source, nbytes, pe);                               \
+    nvshm_dev::put<nvshm_dev::Scope::SCOPE>(dest, source, nbytes, pe);                                     \
   }                                                                                                        \
   NVSHM_DEV_DEF void nvshmemx_getmem_##SUFFIX(void *dest, const void *source, size_t nbytes, int pe) {     \
     nvshm_dev::get<nvshm_dev::Scope::SCOPE, true>(dest, source, nbytes, pe);                               \
   }                                                                                                        \
   NVSHM_DEV_DEF void nvshmemx_putmem_nbi_##SUFFIX(void *dest, const void *source, size_t nbytes, int pe) { \
-    nvshm_dev::put<nvshm_dev::Scope::SCOPE, false>(dest, source, nbytes, pe);                              \
+    nvshm_dev::put<nvshm_dev::Scope::SCOPE>(dest, source, nbytes, pe);                                     \
   }                                                                                                        \
   NVSHM_DEV_DEF void nvshmemx_getmem_nbi_##SUFFIX(void *dest, const void *source, size_t nbytes, int pe) { \
     nvshm_dev::get<nvshm_dev::Scope::SCOPE, false>(dest, source, nbytes, pe);                              \
