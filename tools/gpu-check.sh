@@ -5,14 +5,16 @@
 # that is not VMM), the API coverage against NVIDIA's headers,
 # and the perftests side by side with NVIDIA's NVSHMEM; prints a short table at the end.
 # Run on the GPU machine from the repository root:
-#   GIT_COMMIT=<hash> tools/gpu-check.sh [--no-tests] [--no-sanitizer] [--sanitize BINARIES]
+#   GIT_COMMIT=<hash> tools/gpu-check.sh [--no-tests] [--ctest-regex RE] [--no-sanitizer] [--sanitize BINARIES]
 #                                        [--targets TARGETS] [--perf TESTS]
 # --perf TESTS: perftests for tools/perf-compare.sh ("all", "coll", "devcoll", or names); none by default;
 #   PERF_RUNS=<n> program runs per test and size (default 5).
 # --targets TARGETS: build only these CMake targets (default: everything) for a short call.
+# --ctest-regex RE: only the tests that match (e.g. '^(gpu\.|cpp\.gpu|cpp\.example)', the 13 GPU tests).
 # --sanitize BINARIES: memcheck and racecheck only these test binaries (paths under the build, e.g.
-#   tests/gpu/test_device_coll); default: every GPU test binary. SANITIZE_SHARDS=<n> runs each test
-#   binary as n gtest shards at once (racecheck of test_device_coll: about 75 s in 6 shards, 2-28 s a test);
+#   tests/gpu/test_device_coll); default: every GPU test binary, all of one tool at once. SANITIZE_SHARDS=<n>
+#   runs each test binary as n gtest shards at once (default 1, and 6 for test_device_coll: its racecheck
+#   takes about 75 s so, 2-28 s a test);
 #   SANITIZE_TIMEOUT_S the limit per run (default 300); SANITIZE_TOOLS="racecheck" runs one tool only.
 #   Under the sanitizer the collective tests replay each captured graph twice instead of 100 times
 #   (NVSHM_TEST_GRAPH_REPLAYS=2): every replay runs the same code.
@@ -27,6 +29,7 @@ run_sanitizer=1
 perf_tests=""
 targets=()
 sanitize_list=""
+ctest_regex=""
 while [ $# -gt 0 ]; do
   case $1 in
     --no-tests) run_tests=0 ;;
@@ -34,6 +37,7 @@ while [ $# -gt 0 ]; do
     --perf) perf_tests=$2; shift ;;
     --targets) read -ra targets <<<"$2"; shift ;;
     --sanitize) sanitize_list=$2; shift ;;
+    --ctest-regex) ctest_regex=$2; shift ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -47,6 +51,13 @@ echo "commit ${GIT_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unkn
 
 echo "== build"
 start=$(date +%s)
+mkdir -p "$BUILD"
+# NVIDIA's perftest programs build meanwhile (nvcc, minutes), kept in $BUILD/nv-cache for later calls.
+if [ -n "$perf_tests" ]; then
+  PERF_NV_BUILD_ONLY=1 PERF_NV_CACHE=$PWD/$BUILD/nv-cache tools/perf-compare.sh "$BUILD" 1 $perf_tests \
+    >"$OUT/nvidia-build.log" 2>&1 &
+  nv_build=$!
+fi
 if cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release >"$OUT/configure.log" 2>&1 &&
    cmake --build "$BUILD" -j "$(nproc)" ${targets[@]:+--target "${targets[@]}"} >"$OUT/build.log" 2>&1; then
   row build "ok ($(( $(date +%s) - start )) s)"
@@ -57,7 +68,7 @@ fi
 
 if [ $run_tests = 1 ]; then
   echo "== ctest"
-  (cd "$BUILD" && ctest --output-on-failure -j 2 --timeout 300) >"$OUT/ctest.log" 2>&1
+  (cd "$BUILD" && ctest --output-on-failure -j 2 --timeout 300 ${ctest_regex:+-R "$ctest_regex"}) >"$OUT/ctest.log" 2>&1
   grep -E "tests passed|\(Failed\)|\(Timeout\)|\*\*\*Failed|\*\*\*Timeout" "$OUT/ctest.log" | tail -25
   row ctest "$(grep -E 'tests passed' "$OUT/ctest.log" || echo 'did not finish')"
   row "  gpu tests passed" "$(grep -cE 'Test +#[0-9]+: (gpu|cpp\.gpu|cpp\.example)\..* Passed' "$OUT/ctest.log")"
@@ -67,37 +78,56 @@ fi
 if [ $run_sanitizer = 1 ]; then
   echo "== compute-sanitizer"
   : >"$OUT/sanitizer.log"
-  sanitize() {  # tool binary [gtest filter]: the test binaries in SANITIZE_SHARDS shards at once
-    local shards=1 limit=${SANITIZE_TIMEOUT_S:-300} rc=0 i
-    local -a pids=()
-    [[ $2 == tests/* ]] && shards=${SANITIZE_SHARDS:-1}
+  # One job: a test binary (or a gtest filter of it) as `shards` gtest shards, each its own 2-PE run
+  # under the tool, logs in $OUT/san-<name>.<shard>.log. Every job of a tool runs at once (the GPUs
+  # have the memory; a sanitized run is mostly host time), then each is summarised.
+  declare -a job_pids=() job_names=()
+  sanitize_job() {  # tool name shards binary [gtest filter]
+    local tool=$1 name=$2 shards=$3 bin=$4 filter=${5:-} limit=${SANITIZE_TIMEOUT_S:-300} i
     for ((i = 0; i < shards; ++i)); do
-      NVSHM_TEST_GRAPH_REPLAYS=2 GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i timeout "$limit" "$BUILD/bin/nvshmrun" -n 2 --timeout $((limit - 10)) \
-        compute-sanitizer --tool "$1" --report-api-errors no --error-exitcode 99 "$BUILD/$2" ${3:+--gtest_filter=$3} \
-        >"$OUT/sanitizer-shard$i.log" 2>&1 &
-      pids+=($!)
+      NVSHM_TEST_GRAPH_REPLAYS=2 GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i timeout "$limit" \
+        "$BUILD/bin/nvshmrun" -n 2 --timeout $((limit - 10)) \
+        compute-sanitizer --tool "$tool" --report-api-errors no --error-exitcode 99 "$BUILD/$bin" ${filter:+--gtest_filter=$filter} \
+        >"$OUT/san-$name.$i.log" 2>&1 &
+      job_pids+=($!)
+      job_names+=("$name")
     done
-    for i in "${!pids[@]}"; do
-      wait "${pids[$i]}" || rc=$?
-      cat "$OUT/sanitizer-shard$i.log" >>"$OUT/sanitizer.log" && rm -f "$OUT/sanitizer-shard$i.log"
+  }
+  summarise_jobs() {  # tool
+    local -A rc=()
+    local i n
+    for i in "${!job_pids[@]}"; do
+      n=${job_names[$i]}
+      wait "${job_pids[$i]}" || rc[$n]=$?
+      : "${rc[$n]:=0}"
     done
-    row "  $1 $(basename "$2")${3:+ (6 pairs)}${NVSHMEM_REDUCE_ONE_SHOT_MAX:+ one-shot max $NVSHMEM_REDUCE_ONE_SHOT_MAX}" \
-      "$([ $rc = 0 ] && echo 'no errors' || echo "rc=$rc")"
+    for n in $(printf '%s\n' "${job_names[@]}" | uniq); do
+      row "  $1 $n" "$([ "${rc[$n]}" = 0 ] && echo 'no errors' || echo "rc=${rc[$n]}"), \
+$(cat "$OUT"/san-"$n".*.log | grep -c '^\[       OK \]') test runs ok, $(cat "$OUT"/san-"$n".*.log | grep -c '^\[  FAILED  \]') failed"
+      cat "$OUT"/san-"$n".*.log >>"$OUT/sanitizer.log" && rm -f "$OUT"/san-"$n".*.log
+    done
+    job_pids=() job_names=()
   }
   # The 138 reduction pairs take about 40 s natively, too long under memcheck: one pair per op
   # family and translation unit (every path of every scope and the stream), in both one-shot limits.
   reduce_pairs='CollReduce.int32_and:CollReduce.uchar_xor:CollReduce.float_min:CollReduce.double_max:CollReduce.half_sum:CollReduce.int64_prod'
   for tool in ${SANITIZE_TOOLS:-memcheck racecheck}; do
+    tool_start=$(date +%s)
     for t in ${sanitize_list:-tests/gpu/test_device_api tests/gpu/test_device_rdc tests/gpu/test_device_p2p \
              tests/gpu/test_device_coll tests/gpu/test_device_coll_reduce tests/gpu/test_device_tile tests/cpp/test_cpp_gpu examples/ring}; do
       [ -x "$BUILD/$t" ] || continue
+      shards=1
+      [[ $t == tests/* ]] && shards=${SANITIZE_SHARDS:-1}
+      [[ $t == tests/gpu/test_device_coll && -z ${SANITIZE_SHARDS:-} ]] && shards=6  # 28 tests, 2-28 s each
       if [ "$t" = tests/gpu/test_device_coll_reduce ]; then
-        sanitize $tool "$t" "$reduce_pairs"
-        NVSHMEM_REDUCE_ONE_SHOT_MAX=64k sanitize $tool "$t" "$reduce_pairs"
+        sanitize_job $tool "$(basename $t)-6-pairs" 3 "$t" "$reduce_pairs"
+        NVSHMEM_REDUCE_ONE_SHOT_MAX=64k sanitize_job $tool "$(basename $t)-6-pairs-one-shot-max-64k" 3 "$t" "$reduce_pairs"
       else
-        sanitize $tool "$t"
+        sanitize_job $tool "$(basename $t)" $shards "$t"
       fi
     done
+    summarise_jobs $tool
+    row "  $tool, every job" "$(($(date +%s) - tool_start)) s"
   done
   grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/sanitizer.log" | sort | uniq -c
 fi
@@ -120,7 +150,8 @@ fi
 
 if [ -n "$perf_tests" ]; then
   echo "== perftests against NVIDIA NVSHMEM"
-  PERF_OUT="$OUT/perf.txt" tools/perf-compare.sh "$BUILD" "${PERF_RUNS:-5}" $perf_tests >"$OUT/perf.log" 2>&1
+  wait $nv_build || tail -20 "$OUT/nvidia-build.log"
+  PERF_NV_CACHE=$PWD/$BUILD/nv-cache PERF_OUT="$OUT/perf.txt" tools/perf-compare.sh "$BUILD" "${PERF_RUNS:-5}" $perf_tests >"$OUT/perf.log" 2>&1
   row perf-compare "rc=$? (perf.txt)"
   cat "$OUT/perf.txt" 2>/dev/null || tail -30 "$OUT/perf.log"
 fi
