@@ -6,9 +6,10 @@
 # and the perftests side by side with NVIDIA's NVSHMEM; prints a short table at the end.
 # Run on the GPU machine from the repository root:
 #   GIT_COMMIT=<hash> tools/gpu-check.sh [--no-tests] [--ctest-regex RE] [--no-sanitizer] [--sanitize BINARIES]
-#                                        [--targets TARGETS] [--perf TESTS]
+#                                        [--no-coverage] [--targets TARGETS] [--perf TESTS]
 # --perf TESTS: perftests for tools/perf-compare.sh ("all", "coll", "devcoll", or names); none by default;
-#   PERF_RUNS=<n> program runs per test and size (default 5).
+#   PERF_RUNS=<n> program runs per test and size (default 5); PERF_BUDGET_S, PERF_NCCL etc. pass through.
+# --no-coverage: skip tools/api-coverage.sh (a perf-only call).
 # --targets TARGETS: build only these CMake targets (default: everything) for a short call.
 # --ctest-regex RE: only the tests that match (e.g. '^(gpu\.|cpp\.gpu|cpp\.example)', the 13 GPU tests).
 # --sanitize BINARIES: memcheck and racecheck only these test binaries (paths under the build, e.g.
@@ -26,6 +27,7 @@ mkdir -p "$OUT"
 BUILD=${BUILD:-build-gpu}
 run_tests=1
 run_sanitizer=1
+run_coverage=1
 perf_tests=""
 targets=()
 sanitize_list=""
@@ -34,6 +36,7 @@ while [ $# -gt 0 ]; do
   case $1 in
     --no-tests) run_tests=0 ;;
     --no-sanitizer) run_sanitizer=0 ;;
+    --no-coverage) run_coverage=0 ;;
     --perf) perf_tests=$2; shift ;;
     --targets) read -ra targets <<<"$2"; shift ;;
     --sanitize) sanitize_list=$2; shift ;;
@@ -141,7 +144,7 @@ if [ -x nvshmem4rust-host-test ]; then
   row nvshmem4rust "rc=$? ($(grep -c 'test result: ok' "$OUT/rust.log") of 2 PEs ok)"
 fi
 
-if [ -x tools/api-coverage.sh ]; then
+if [ $run_coverage = 1 ]; then
   echo "== API coverage against NVIDIA's headers"
   tools/api-coverage.sh -b "$BUILD" >"$OUT/coverage.txt" 2>&1
   row api-coverage "rc=$? (coverage.txt)"
