@@ -1,6 +1,7 @@
 // Probe: remote store / atomic throughput from GPU 0 into GPU 1 memory, by how that memory is mapped:
 // cudaMalloc + peer access, or VMM (cuMemCreate, FD export + import, cuMemMap, access for GPU 0 only)
-// as one allocation or as 2 MiB chunks.
+// as one allocation, as one allocation mapped in 2 MiB pieces, or as 2 MiB allocations. GB/s, best
+// and median of 7 launches (best/median).
 #include "probe.cuh"
 
 #include <cstdio>
@@ -30,7 +31,8 @@ __global__ void k(char *dst, const uint32_t *src, size_t n, int iters) {
     }
   asm volatile("fence.sc.sys;" ::: "memory");
 }
-char *vmm(size_t bytes, size_t chunk, size_t gran_kind) {
+// `chunk`: bytes per cuMemCreate (0: one allocation); `piece`: bytes per cuMemMap of it (0: whole).
+char *vmm(size_t bytes, size_t chunk, size_t gran_kind, size_t piece = 0) {
   CUmemAllocationProp prop{};
   prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
   prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
@@ -48,7 +50,8 @@ char *vmm(size_t bytes, size_t chunk, size_t gran_kind) {
     int fd;
     CU(cuMemExportToShareableHandle(&fd, h, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
     CU(cuMemImportFromShareableHandle(&h2, (void *)(uintptr_t)fd, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR));
-    CU(cuMemMap(va + off, chunk, 0, h2, 0));
+    const size_t step = piece ? piece : chunk;
+    for (size_t at = 0; at < chunk; at += step) CU(cuMemMap(va + off + at, step, at, h2, 0));
   }
   CUmemAccessDesc a{};
   a.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
@@ -74,6 +77,7 @@ int main() {
   std::vector<M> ms = {{"cudaMalloc + peer access", plain}};
   ms.push_back({"VMM one 256 MiB allocation, min gran", vmm(256 << 20, 0, 0)});
   ms.push_back({"VMM one 256 MiB allocation, rec gran", vmm(256 << 20, 0, 1)});
+  ms.push_back({"VMM one allocation, 2 MiB maps", vmm(256 << 20, 0, 0, 2 << 20)});
   ms.push_back({"VMM 2 MiB chunks", vmm(256 << 20, 2 << 20, 0)});
   M off = ms[1];
   off.name = "VMM one allocation, +100 MiB + 4 KiB";
@@ -81,20 +85,21 @@ int main() {
   ms.push_back(off);
   for (int v = 0; v < 2; ++v) {
     printf("%s (GB/s)\n%-40s", v == 0 ? "st.relaxed.sys.b32 (p)" : "red.relaxed.sys.add.u64 (atomic_add)", "bytes:");
-    for (size_t s : kProbeSizes) printf(" %9zu", s);
+    for (size_t s : kProbeSizes) printf(" %11zu", s);
     printf("\n");
     for (auto &m : ms) {
       printf("%-40s", m.name);
       for (size_t s : kProbeSizes) {
         const size_t n = s / (v ? 8 : 4);
-        printf(" %9.1f", best_gbps(
-                             [&](int steps) {
-                               if (v == 0)
-                                 k<0><<<128, 1024>>>(m.p, src, n, steps);
-                               else
-                                 k<1><<<128, 1024>>>(m.p, src, n, steps);
-                             },
-                             s));
+        const Rates r = gbps_runs(
+            [&](int steps) {
+              if (v == 0)
+                k<0><<<128, 1024>>>(m.p, src, n, steps);
+              else
+                k<1><<<128, 1024>>>(m.p, src, n, steps);
+            },
+            s);
+        printf(" %5.1f/%5.1f", r.best, r.median);
       }
       printf("\n");
     }
