@@ -14,8 +14,8 @@
 # --ctest-regex RE: only the tests that match (e.g. '^(gpu\.|cpp\.gpu|cpp\.example)', the 13 GPU tests).
 # --sanitize BINARIES: memcheck and racecheck only these test binaries (paths under the build, e.g.
 #   tests/gpu/test_device_coll); default: every GPU test binary, all of one tool at once. SANITIZE_SHARDS=<n>
-#   runs each test binary as n gtest shards at once (default 1, and 6 for test_device_coll: its racecheck
-#   takes about 75 s so, 2-28 s a test);
+#   runs each test binary as n gtest shards at once (default 6 for test_device_coll, whose racecheck
+#   takes about 75 s so, 2-28 s a test; 3 for test_device_p2p and test_device_api; 1 for the others);
 #   SANITIZE_TIMEOUT_S the limit per run (default 300); SANITIZE_TOOLS="racecheck" runs one tool only.
 #   Under the sanitizer the collective tests replay each captured graph twice instead of 100 times
 #   (NVSHM_TEST_GRAPH_REPLAYS=2): every replay runs the same code.
@@ -119,9 +119,13 @@ $(cat "$OUT"/san-"$n".*.log | grep -c '^\[       OK \]') test runs ok, $(cat "$O
     for t in ${sanitize_list:-tests/gpu/test_device_api tests/gpu/test_device_rdc tests/gpu/test_device_p2p \
              tests/gpu/test_device_coll tests/gpu/test_device_coll_reduce tests/gpu/test_device_tile tests/cpp/test_cpp_gpu examples/ring}; do
       [ -x "$BUILD/$t" ] || continue
-      shards=1
-      [[ $t == tests/* ]] && shards=${SANITIZE_SHARDS:-1}
-      [[ $t == tests/gpu/test_device_coll && -z ${SANITIZE_SHARDS:-} ]] && shards=6  # 28 tests, 2-28 s each
+      # Shards: the largest binaries split (test_device_coll: 28 tests of 2-28 s under racecheck).
+      case $t in
+        tests/gpu/test_device_coll) shards=${SANITIZE_SHARDS:-6} ;;
+        tests/gpu/test_device_p2p | tests/gpu/test_device_api) shards=${SANITIZE_SHARDS:-3} ;;
+        tests/*) shards=${SANITIZE_SHARDS:-1} ;;
+        *) shards=1 ;;
+      esac
       if [ "$t" = tests/gpu/test_device_coll_reduce ]; then
         sanitize_job $tool "$(basename $t)-6-pairs" 3 "$t" "$reduce_pairs"
         NVSHMEM_REDUCE_ONE_SHOT_MAX=64k sanitize_job $tool "$(basename $t)-6-pairs-one-shot-max-64k" 3 "$t" "$reduce_pairs"
