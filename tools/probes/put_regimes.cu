@@ -2,11 +2,12 @@
 // of one message per launch, both libraries report more than NVLink carries up to 256 KiB (ours 1223
 // GB/s, NVIDIA's 664: stores to lines already on their way are absorbed before the link), and NVIDIA's
 // stays there at 512 KiB (511 GB/s) while ours drops to the link (369; docs/benchmarks.md, session 8).
+// Answer (session 10): a block sync after each put keeps 512 KiB there (505 GB/s); the library's
+// block puts end with one since ddd3ba1, and the "library" row measures that form.
 // PE 0 puts `size` bytes into PE 1 as shmem_put_bw does (128 blocks x 1024 threads, block b one slice
 // of size/128 bytes, 1000 puts per launch, quiet at the end), in several forms; GB/s, median of 7
 // launches:
-//   library:      nvshmemx_putmem_nbi_block per put (its block syncs included)
-//   library+sync: the same with __syncthreads after each put (as the blocking putmem_block)
+//   library:      nvshmemx_putmem_nbi_block per put (its block sync included)
 //   no sync:      16-byte weak stores on the nvshmem_ptr address, no block sync between puts
 //   sync:         the same with __syncthreads before and after each put (the block form's syncs)
 //   streaming:    as "no sync" with st.global.cs stores
@@ -21,11 +22,9 @@
 #include <cstdint>
 #include <cstdio>
 
-enum Form { kLibrary, kLibrarySync, kNoSync, kSync, kStreaming, kStrong, kFourInFlight, kForms };
-const char *kNames[] = {"nvshmemx_putmem_nbi_block",  "putmem_nbi_block + __syncthreads",
-                        "16 B stores, no block sync", "16 B stores, sync per put",
-                        "16 B st.global.cs",          "8 B st.relaxed.sys",
-                        "16 B stores, 4 in flight"};
+enum Form { kLibrary, kNoSync, kSync, kStreaming, kStrong, kFourInFlight, kForms };
+const char *kNames[] = {"nvshmemx_putmem_nbi_block", "16 B stores, no block sync", "16 B stores, sync per put",
+                        "16 B st.global.cs",         "8 B st.relaxed.sys",         "16 B stores, 4 in flight"};
 
 __device__ __forceinline__ int4 load16(const int4 *p) {
   int4 v;
@@ -59,9 +58,8 @@ __global__ void puts(char *dest, char *peer_dest, const char *source, size_t siz
   const int4 *s = reinterpret_cast<const int4 *>(source + begin);
   int4 *d = reinterpret_cast<int4 *>(peer_dest + begin);
   for (int it = 0; it < iters; ++it) {
-    if constexpr (F == kLibrary || F == kLibrarySync) {
+    if constexpr (F == kLibrary) {
       nvshmemx_putmem_nbi_block(dest + begin, source + begin, bytes, 1);
-      if constexpr (F == kLibrarySync) __syncthreads();
     } else if constexpr (F == kFourInFlight) {
       size_t v = threadIdx.x;
       for (; v + 3 * blockDim.x < n; v += 4 * blockDim.x) {
@@ -100,8 +98,8 @@ int main() {
     printf("nvshmem_ptr gave no address for PE 1\n");
     return 1;
   }
-  const Kernel kernels[] = {puts<kLibrary>,   puts<kLibrarySync>, puts<kNoSync>,      puts<kSync>,
-                            puts<kStreaming>, puts<kStrong>,      puts<kFourInFlight>};
+  const Kernel kernels[] = {puts<kLibrary>,   puts<kNoSync>, puts<kSync>,
+                            puts<kStreaming>, puts<kStrong>, puts<kFourInFlight>};
   if (me == 0) {
     printf("%-30s", "GB/s, median of 7; bytes:");
     for (size_t s : kSizes) printf(" %8zu", s);
