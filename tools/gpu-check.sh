@@ -56,8 +56,9 @@ echo "== build"
 start=$(date +%s)
 mkdir -p "$BUILD"
 # NVIDIA's perftest programs build meanwhile (nvcc, minutes), kept in $BUILD/nv-cache for later calls.
+nv_cache=$(cd "$BUILD" && pwd)/nv-cache
 if [ -n "$perf_tests" ]; then
-  PERF_NV_BUILD_ONLY=1 PERF_NV_CACHE=$PWD/$BUILD/nv-cache tools/perf-compare.sh "$BUILD" 1 $perf_tests \
+  PERF_NV_BUILD_ONLY=1 PERF_NV_CACHE=$nv_cache tools/perf-compare.sh "$BUILD" 1 $perf_tests \
     >"$OUT/nvidia-build.log" 2>&1 &
   nv_build=$!
 fi
@@ -158,7 +159,7 @@ fi
 if [ -n "$perf_tests" ]; then
   echo "== perftests against NVIDIA NVSHMEM"
   wait $nv_build || tail -20 "$OUT/nvidia-build.log"
-  PERF_NV_CACHE=$PWD/$BUILD/nv-cache PERF_OUT="$OUT/perf.txt" tools/perf-compare.sh "$BUILD" "${PERF_RUNS:-5}" $perf_tests >"$OUT/perf.log" 2>&1
+  PERF_NV_CACHE=$nv_cache PERF_OUT="$OUT/perf.txt" tools/perf-compare.sh "$BUILD" "${PERF_RUNS:-5}" $perf_tests >"$OUT/perf.log" 2>&1
   row perf-compare "rc=$? (perf.txt)"
   cat "$OUT/perf.txt" 2>/dev/null || tail -30 "$OUT/perf.log"
 fi
