@@ -56,6 +56,7 @@ void exercise_local_buffers(char *src, char *got, bool device_side, int salt) {
 
   // Host get of right's dst (which holds my data) into the registered buffer.
   CUDA_CHECK(cudaMemset(got, kPoison, kBytes));
+  CUDA_CHECK(cudaDeviceSynchronize());  // host RMA is not ordered after work on CUDA streams
   nvshmem_getmem(got, dst, kBytes, right);
   std::vector<unsigned char> back(kBytes);
   CUDA_CHECK(cudaMemcpy(back.data(), got, kBytes, cudaMemcpyDefault));
