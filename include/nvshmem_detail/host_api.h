@@ -148,9 +148,9 @@ NVSHM_API int nvshmemx_buffer_unregister_symmetric(void *mmap_ptr, size_t size);
 
 /* ---- Remote memory access from the host ("Remote Memory Access Routines") ----
  * put/get/p/g are blocking (the source may be reused, the destination holds the data, on return);
- * _nbi forms return at once and complete at the next nvshmem_quiet. They run on the library's own
- * non-blocking stream: work the caller queued on a CUDA stream (a cudaMemset of the destination, a
- * kernel writing the source) is not ordered before them; synchronize that stream first. */
+ * _nbi forms return at once and complete at the next nvshmem_quiet. With the heap in GPU memory they
+ * run on the library's own non-blocking stream: work the caller queued on a CUDA stream (a cudaMemset
+ * of the destination, a kernel writing the source) is not ordered before them; synchronize it first. */
 #define NVSHM_DECLARE_HOST_RMA(NAME, T)                                                                      \
   NVSHM_HOSTDEVICE NVSHM_API void nvshmem_##NAME##_p(T *dest, const T value, int pe);                        \
   NVSHM_HOSTDEVICE NVSHM_API T nvshmem_##NAME##_g(const T *source, int pe);                                  \
