@@ -1,7 +1,7 @@
 // Probe: remote store / atomic throughput from GPU 0 into GPU 1 memory, by how that memory is mapped:
 // cudaMalloc + peer access, or VMM (cuMemCreate, FD export + import, cuMemMap, access for GPU 0 only)
-// as one allocation, as one allocation mapped in 2 MiB pieces, or as 2 MiB allocations. GB/s, best
-// and median of 7 launches (best/median).
+// as one allocation or several, with or without GPUDirect RDMA, and laid out as this project's heap
+// and NVIDIA's. GB/s, best and median of 7 launches (best/median).
 #include "probe.cuh"
 
 #include <cstdio>
@@ -31,16 +31,19 @@ __global__ void k(char *dst, const uint32_t *src, size_t n, int iters) {
     }
   asm volatile("fence.sc.sys;" ::: "memory");
 }
-// `chunk`: bytes per cuMemCreate (0: one allocation); `piece`: bytes per cuMemMap of it (0: whole).
-char *vmm(size_t bytes, size_t chunk, size_t gran_kind, size_t piece = 0) {
+// GPU 1's memory as VMM (FD export and import, as a symmetric heap): `bytes` in cuMemCreate
+// allocations of `chunk` bytes each (0: one allocation), with gpuDirectRDMACapable set or not. One
+// cuMemMap per allocation: a map of part of an allocation (nonzero offset) fails with
+// CUDA_ERROR_NOT_SUPPORTED on H200 with CUDA 13.0 (session 12).
+char *vmm(size_t bytes, size_t chunk, bool gdr = false) {
   CUmemAllocationProp prop{};
   prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
   prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
   prop.location.id = 1;
   prop.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+  prop.allocFlags.gpuDirectRDMACapable = gdr ? 1 : 0;
   size_t g;
-  CU(cuMemGetAllocationGranularity(
-      &g, &prop, gran_kind ? CU_MEM_ALLOC_GRANULARITY_RECOMMENDED : CU_MEM_ALLOC_GRANULARITY_MINIMUM));
+  CU(cuMemGetAllocationGranularity(&g, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM));
   if (chunk == 0) chunk = bytes;
   CUdeviceptr va;
   CU(cuMemAddressReserve(&va, bytes, g, 0, 0));
@@ -50,15 +53,13 @@ char *vmm(size_t bytes, size_t chunk, size_t gran_kind, size_t piece = 0) {
     int fd;
     CU(cuMemExportToShareableHandle(&fd, h, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
     CU(cuMemImportFromShareableHandle(&h2, (void *)(uintptr_t)fd, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR));
-    const size_t step = piece ? piece : chunk;
-    for (size_t at = 0; at < chunk; at += step) CU(cuMemMap(va + off + at, step, at, h2, 0));
+    CU(cuMemMap(va + off, chunk, 0, h2, 0));
   }
   CUmemAccessDesc a{};
   a.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
   a.location.id = 0;
   a.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
   CU(cuMemSetAccess(va, bytes, &a, 1));
-  printf("  (granularity %zu)\n", g);
   return (char *)va;
 }
 int main() {
@@ -75,20 +76,25 @@ int main() {
     char *p;
   };
   std::vector<M> ms = {{"cudaMalloc + peer access", plain}};
-  ms.push_back({"VMM one 256 MiB allocation, min gran", vmm(256 << 20, 0, 0)});
-  ms.push_back({"VMM one 256 MiB allocation, rec gran", vmm(256 << 20, 0, 1)});
-  ms.push_back({"VMM one allocation, 2 MiB maps", vmm(256 << 20, 0, 0, 2 << 20)});
-  ms.push_back({"VMM 2 MiB chunks", vmm(256 << 20, 2 << 20, 0)});
+  ms.push_back({"VMM one 256 MiB allocation", vmm(256 << 20, 0)});
+  ms.push_back({"VMM one 256 MiB allocation, GPUDirect", vmm(256 << 20, 0, true)});
+  ms.push_back({"VMM 2 MiB allocations", vmm(256 << 20, 2 << 20)});
+  // The two heaps as tools/probes/heap_layout.cu finds them (1 GiB NVSHMEM_SYMMETRIC_SIZE), at the
+  // offset of their first nvshmem_malloc block: ours one 1298 MiB allocation, blocks from 272 MiB;
+  // NVIDIA's 512 MiB allocations with GPUDirect RDMA set, blocks from 124 MiB.
+  ms.push_back({"VMM 1298 MiB allocation, +272 MiB", vmm(size_t{1298} << 20, 0) + (size_t{272} << 20)});
+  ms.push_back({"VMM 512 MiB allocations, GPUDirect, +124 MiB",
+                vmm(size_t{1} << 30, size_t{512} << 20, true) + (size_t{124} << 20)});
   M off = ms[1];
   off.name = "VMM one allocation, +100 MiB + 4 KiB";
   off.p += (100 << 20) + 4096;
   ms.push_back(off);
   for (int v = 0; v < 2; ++v) {
-    printf("%s (GB/s)\n%-40s", v == 0 ? "st.relaxed.sys.b32 (p)" : "red.relaxed.sys.add.u64 (atomic_add)", "bytes:");
+    printf("%s (GB/s)\n%-46s", v == 0 ? "st.relaxed.sys.b32 (p)" : "red.relaxed.sys.add.u64 (atomic_add)", "bytes:");
     for (size_t s : kProbeSizes) printf(" %11zu", s);
     printf("\n");
     for (auto &m : ms) {
-      printf("%-40s", m.name);
+      printf("%-46s", m.name);
       for (size_t s : kProbeSizes) {
         const size_t n = s / (v ? 8 : 4);
         const Rates r = gbps_runs(
