@@ -11,7 +11,7 @@
 #   PERF_RUNS=<n> program runs per test and size (default 5); PERF_BUDGET_S, PERF_NCCL etc. pass through.
 # --no-coverage: skip tools/api-coverage.sh (a perf-only call).
 # --targets TARGETS: build only these CMake targets (default: everything) for a short call.
-# --ctest-regex RE: only the tests that match (e.g. '^(gpu\.|cpp\.gpu|cpp\.example)', the 13 GPU tests).
+# --ctest-regex RE: only the tests that match (e.g. '^(gpu\.|cpp\.gpu|cpp\.example)', the 14 GPU tests).
 # --sanitize BINARIES: memcheck and racecheck only these test binaries (paths under the build, e.g.
 #   tests/gpu/test_device_coll); default: every GPU test binary, all of one tool at once. SANITIZE_SHARDS=<n>
 #   runs each test binary as n gtest shards at once (default 6 for test_device_coll, whose racecheck

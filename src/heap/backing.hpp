@@ -19,8 +19,10 @@ class HeapBacking {
   // Mapping granularity in bytes (slot sizes are multiples of it).
   virtual std::size_t granularity() const = 0;
   virtual Status reserve(std::size_t bytes, char **base) = 0;
-  // Create this PE's memory of `bytes` bytes; *fd is an exportable descriptor owned by the caller.
+  // Create a part of this PE's memory, `bytes` bytes; *fd is an exportable descriptor owned by the
+  // caller. The GPU heap may be made of several parts (NVSHMEM_CUMEM_GRANULARITY); the host heap is one.
   virtual Status create_local(std::size_t bytes, int *fd) = 0;
+  // Map the part created last at `at`.
   virtual Status map_local(char *at) = 0;
   // Map a peer's memory (its fd; closed by this call) at `at`.
   virtual Status map_peer(int fd, char *at, std::size_t bytes) = 0;

@@ -46,15 +46,14 @@ class DeviceBacking final : public HeapBacking {
                 bytes);
       return Status::out_of_memory;
     }
-    local_ = h;
-    local_bytes_ = bytes;
+    parts_.push_back({h, bytes});
     int out = -1;
     NVSHM_CU(kWhere, cuMemExportToShareableHandle(&out, h, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
     *fd = out;
     return Status::ok;
   }
 
-  Status map_local(char *at) override { return map(local_, at, local_bytes_); }
+  Status map_local(char *at) override { return map(parts_.back().first, at, parts_.back().second); }
 
   Status map_peer(int fd, char *at, std::size_t bytes) override {
     CUmemGenericAllocationHandle h;
@@ -128,8 +127,8 @@ class DeviceBacking final : public HeapBacking {
   void release() override {
     for (auto &m : mapped_) driver().cuMemUnmap(m.first, m.second);
     mapped_.clear();
-    if (local_bytes_) driver().cuMemRelease(local_);
-    local_bytes_ = 0;
+    for (auto &part : parts_) driver().cuMemRelease(part.first);
+    parts_.clear();
     if (reserved_) driver().cuMemAddressFree(reserved_, reserved_bytes_);
     reserved_ = 0;
   }
@@ -185,8 +184,7 @@ class DeviceBacking final : public HeapBacking {
   CUmemAllocationProp prop_{};
   CUdeviceptr reserved_ = 0;
   std::size_t reserved_bytes_ = 0;
-  CUmemGenericAllocationHandle local_{};
-  std::size_t local_bytes_ = 0;
+  std::vector<std::pair<CUmemGenericAllocationHandle, std::size_t>> parts_;  // this PE's allocations
   std::vector<std::pair<CUdeviceptr, std::size_t>> mapped_;
 };
 }  // namespace

@@ -20,9 +20,32 @@ Status agree(Bootstrap &boot, Status mine) {
   return Status::ok;
 }
 
+namespace {
+// Every PE must lay out its heap alike, since each maps the others' parts at the same offsets.
+Status check_layout(Bootstrap &boot, std::size_t capacity, std::size_t part, const char *where) {
+  struct Layout {
+    uint64_t capacity, part;
+  };
+  const Layout mine{capacity, part};
+  std::vector<Layout> all(boot.size());
+  NVSHM_TRY(boot.allgather(&mine, all.data(), sizeof mine));
+  for (int pe = 0; pe < boot.size(); ++pe) {
+    if (all[pe].capacity != mine.capacity || all[pe].part != mine.part) {
+      log_error(where,
+                "PEs disagree on the heap's layout: PE %d has %" PRIu64 " bytes in parts of %" PRIu64
+                ", PE %d %zu bytes in parts of %zu; set NVSHMEM_SYMMETRIC_SIZE, NVSHMEM_CUMEM_GRANULARITY, "
+                "NVSHMEM_MAX_TEAMS and NVSHMEM_REDUCE_SCRATCH_SIZE alike on every PE",
+                pe, all[pe].capacity, all[pe].part, boot.rank(), capacity, part);
+      return Status::symmetry;
+    }
+  }
+  return Status::ok;
+}
+}  // namespace
+
 Status SymmetricHeap::create(Bootstrap &boot, const NodeInfo &node, HeapKind kind, int device_ordinal,
-                             std::size_t user_bytes, std::size_t reserved_bytes, std::size_t slot_bytes, int timeout_s,
-                             std::unique_ptr<SymmetricHeap> *out) {
+                             std::size_t user_bytes, std::size_t reserved_bytes, std::size_t slot_bytes,
+                             std::size_t part_bytes, int timeout_s, std::unique_ptr<SymmetricHeap> *out) {
   const char *where = "symmetric heap";
   if (!node.consecutive()) {
     log_error(where, "the PEs of this node are not numbered consecutively; this version needs them to be");
@@ -40,38 +63,45 @@ Status SymmetricHeap::create(Bootstrap &boot, const NodeInfo &node, HeapKind kin
   heap->node_ = node;
   heap->timeout_s_ = timeout_s;
 
+  // The heap's memory: one allocation, or for the GPU heap parts of part_bytes (rounded up to g).
+  std::size_t part = heap->capacity_;
+  if (kind == HeapKind::device && part_bytes) part = std::min(part, (part_bytes + g - 1) / g * g);
+  NVSHM_TRY(check_layout(boot, heap->capacity_, part, where));
+
   char *slot0 = nullptr;
-  int my_fd = -1;
   Status st = heap->backing_->reserve(heap->stride_ * node.pes.size(), &slot0);
   if (st != Status::ok)
     log_error(where,
               "could not reserve %zu bytes of address space (a slot of %zu bytes for each of the %zu PEs of this "
               "node); lower NVSHMEM_MAX_MEMORY_PER_GPU (the slot) or NVSHMEM_SYMMETRIC_SIZE",
               heap->stride_ * node.pes.size(), heap->stride_, node.pes.size());
-  if (st == Status::ok) {
-    st = heap->backing_->create_local(heap->capacity_, &my_fd);
+  NVSHM_TRY(agree(boot, st));
+  for (std::size_t offset = 0; offset < heap->capacity_; offset += part) {
+    const std::size_t bytes = std::min(part, heap->capacity_ - offset);
+    int my_fd = -1;
+    st = heap->backing_->create_local(bytes, &my_fd);
     if (st != Status::ok)
       log_error(where,
                 "could not allocate the heap's %zu bytes (NVSHMEM_SYMMETRIC_SIZE=%zu plus %zu reserved for teams "
-                "and collective scratch); lower NVSHMEM_SYMMETRIC_SIZE, or NVSHMEM_REDUCE_SCRATCH_SIZE or "
-                "NVSHMEM_MAX_TEAMS for the reserved part",
-                heap->capacity_, user_bytes, reserved_bytes);
-  }
-  NVSHM_TRY(agree(boot, st));
-
-  std::vector<int> fds;
-  st = exchange_fds(boot, node, my_fd, timeout_s, &fds);
-  close(my_fd);
-  NVSHM_TRY(agree(boot, st));
-  for (std::size_t i = 0; i < node.pes.size(); ++i) {
-    char *at = slot0 + i * heap->stride_;
-    if (static_cast<int>(i) == node.my_index) {
-      if (st == Status::ok) st = heap->backing_->map_local(at);
-    } else if (st == Status::ok) {
-      st = heap->backing_->map_peer(fds[i], at, heap->capacity_);
-    } else {
-      close(fds[i]);
+                "and collective scratch; %zu allocated before this part); lower NVSHMEM_SYMMETRIC_SIZE, or "
+                "NVSHMEM_REDUCE_SCRATCH_SIZE or NVSHMEM_MAX_TEAMS for the reserved part",
+                heap->capacity_, user_bytes, reserved_bytes, offset);
+    NVSHM_TRY(agree(boot, st));
+    std::vector<int> fds;
+    st = exchange_fds(boot, node, my_fd, timeout_s, &fds);
+    close(my_fd);
+    NVSHM_TRY(agree(boot, st));
+    for (std::size_t i = 0; i < node.pes.size(); ++i) {
+      char *at = slot0 + i * heap->stride_ + offset;
+      if (static_cast<int>(i) == node.my_index) {
+        if (st == Status::ok) st = heap->backing_->map_local(at);
+      } else if (st == Status::ok) {
+        st = heap->backing_->map_peer(fds[i], at, bytes);
+      } else {
+        close(fds[i]);
+      }
     }
+    NVSHM_TRY(agree(boot, st));
   }
   for (std::size_t i = 0; st == Status::ok && i < node.pes.size(); ++i)
     st = heap->backing_->enable_access(slot0 + i * heap->stride_, heap->capacity_);

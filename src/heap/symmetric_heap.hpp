@@ -23,9 +23,10 @@ class SymmetricHeap {
  public:
   // Collective. `user_bytes` is NVSHMEM_SYMMETRIC_SIZE; `reserved_bytes` more are kept for the
   // runtime's own symmetric objects; each PE's slot spans at least `slot_bytes` (the rest after the
-  // heap holds registered buffers). device_ordinal is ignored for HeapKind::host.
+  // heap holds registered buffers). A GPU heap is made of allocations of `part_bytes` (0: one
+  // allocation; NVSHMEM_CUMEM_GRANULARITY). device_ordinal and part_bytes are ignored for HeapKind::host.
   static Status create(Bootstrap &boot, const NodeInfo &node, HeapKind kind, int device_ordinal, std::size_t user_bytes,
-                       std::size_t reserved_bytes, std::size_t slot_bytes, int timeout_s,
+                       std::size_t reserved_bytes, std::size_t slot_bytes, std::size_t part_bytes, int timeout_s,
                        std::unique_ptr<SymmetricHeap> *out);
   ~SymmetricHeap();
   SymmetricHeap(const SymmetricHeap &) = delete;

@@ -161,7 +161,7 @@ Status init_steps(Runtime &rt, unsigned flags, const nvshmemx_init_attr_t *attr)
     // Registered symmetric buffers need CUDA VMM: the host heap's slots hold the heap only.
     const std::size_t slot_bytes = kind == HeapKind::device ? rt.env.max_memory_per_gpu : 0;
     NVSHM_TRY(SymmetricHeap::create(*rt.boot, rt.node, kind, rt.device, rt.env.symmetric_size, reserved, slot_bytes,
-                                    static_cast<int>(rt.env.bootstrap_timeout), &rt.heap));
+                                    rt.env.cumem_granularity, static_cast<int>(rt.env.bootstrap_timeout), &rt.heap));
     if (kind == HeapKind::device)
       NVSHM_TRY(agree(*rt.boot, make_cuda_transport(&rt.transport)));
     else

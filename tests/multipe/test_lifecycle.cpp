@@ -95,6 +95,26 @@ TEST(Lifecycle, ForcedDeviceHeapWithoutGpuFailsCleanly) {
   one_cycle(7);
 }
 
+// PEs that size their heaps differently would map each other's memory wrongly: init fails on every
+// PE with NVSHMEMX_ERROR_SYMMETRY and a message naming both layouts, and a later init works.
+TEST(Lifecycle, MismatchedHeapSizesFailOnEveryPe) {
+  const char *rank = getenv("NVSHMRUN_RANK");
+  const char *size = getenv("NVSHMRUN_SIZE");
+  if (!rank || !size || atoi(size) < 2) GTEST_SKIP() << "needs 2 or more PEs under nvshmrun";
+  const std::string saved = getenv("NVSHMEM_SYMMETRIC_SIZE") ? getenv("NVSHMEM_SYMMETRIC_SIZE") : "";
+  if (atoi(rank) == 1) setenv("NVSHMEM_SYMMETRIC_SIZE", "96m", 1);
+  testing::internal::CaptureStderr();
+  nvshmemx_init_attr_t attr = NVSHMEMX_INIT_ATTR_INITIALIZER;
+  const int rc = nvshmemx_init_attr(0, &attr);
+  const std::string err = testing::internal::GetCapturedStderr();
+  saved.empty() ? unsetenv("NVSHMEM_SYMMETRIC_SIZE") : setenv("NVSHMEM_SYMMETRIC_SIZE", saved.c_str(), 1);
+  EXPECT_EQ(rc, NVSHMEMX_ERROR_SYMMETRY);
+  EXPECT_NE(err.find("PEs disagree on the heap's layout"), std::string::npos) << err;
+  EXPECT_NE(err.find("NVSHMEM_SYMMETRIC_SIZE"), std::string::npos) << err;
+  EXPECT_EQ(nvshmemx_init_status(), NVSHMEM_STATUS_NOT_INITIALIZED);
+  one_cycle(9);
+}
+
 TEST(LifecycleDeathTest, CallAfterFinalizeFailsWithAMessage) {
   GTEST_FLAG_SET(death_test_style, "fast");
   EXPECT_DEATH(nvshmem_my_pe(), "nvshmem_my_pe.*not initialised");
