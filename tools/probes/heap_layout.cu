@@ -5,28 +5,16 @@
 // the block's offset in it, and the allocation's location, handle types and granularity.
 #include "probe.cuh"
 
-#include <cuda.h>
 #include <nvshmem.h>
 #include <nvshmemx.h>
 
 #include <cstdint>
 
-#define CU(x)                                                        \
-  do {                                                               \
-    CUresult e = (x);                                                \
-    if (e != CUDA_SUCCESS) {                                         \
-      const char *s;                                                 \
-      cuGetErrorString(e, &s);                                       \
-      printf("%s:%d %s: %s\n", __FILE__, __LINE__, #x, s ? s : "?"); \
-      exit(1);                                                       \
-    }                                                                \
-  } while (0)
-
 namespace {
 void describe(const char *what, void *p) {
   CUdeviceptr base = 0;
   size_t length = 0;
-  CU(cuMemGetAddressRange(&base, &length, reinterpret_cast<CUdeviceptr>(p)));
+  PROBE_CU(cuMemGetAddressRange(&base, &length, reinterpret_cast<CUdeviceptr>(p)));
   printf("%-22s %p: allocation at %p, %zu bytes (%.1f MiB), block %zu bytes in", what, p,
          reinterpret_cast<void *>(base), length, length / 1048576.0,
          static_cast<size_t>(reinterpret_cast<CUdeviceptr>(p) - base));
@@ -36,15 +24,15 @@ void describe(const char *what, void *p) {
     return;
   }
   CUmemAllocationProp prop{};
-  CU(cuMemGetAllocationPropertiesFromHandle(&prop, h));
+  PROBE_CU(cuMemGetAllocationPropertiesFromHandle(&prop, h));
   size_t min_g = 0, rec_g = 0;
-  CU(cuMemGetAllocationGranularity(&min_g, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM));
-  CU(cuMemGetAllocationGranularity(&rec_g, &prop, CU_MEM_ALLOC_GRANULARITY_RECOMMENDED));
+  PROBE_CU(cuMemGetAllocationGranularity(&min_g, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM));
+  PROBE_CU(cuMemGetAllocationGranularity(&rec_g, &prop, CU_MEM_ALLOC_GRANULARITY_RECOMMENDED));
   printf("; VMM, location type %d id %d, handle types 0x%x, compression %d, gpuDirectRDMA %d, granularity %zu/%zu\n",
          static_cast<int>(prop.location.type), prop.location.id, static_cast<unsigned>(prop.requestedHandleTypes),
          static_cast<int>(prop.allocFlags.compressionType), static_cast<int>(prop.allocFlags.gpuDirectRDMACapable),
          min_g, rec_g);
-  CU(cuMemRelease(h));
+  PROBE_CU(cuMemRelease(h));
 }
 }  // namespace
 

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
+#include <cuda.h>
 #include <cuda_runtime.h>
 
 #define PROBE_CHECK(x)                                                                 \
@@ -15,6 +16,18 @@
       printf("%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(probe_err)); \
       exit(1);                                                                         \
     }                                                                                  \
+  } while (0)
+
+// The same for a CUDA driver call (probes that use it link -lcuda).
+#define PROBE_CU(x)                                                                  \
+  do {                                                                               \
+    CUresult probe_res = (x);                                                        \
+    if (probe_res != CUDA_SUCCESS) {                                                 \
+      const char *probe_msg = nullptr;                                               \
+      cuGetErrorString(probe_res, &probe_msg);                                       \
+      printf("%s:%d %s: %s\n", __FILE__, __LINE__, #x, probe_msg ? probe_msg : "?"); \
+      exit(1);                                                                       \
+    }                                                                                \
   } while (0)
 
 // The sizes (bytes per step) that the bandwidth probes sweep, as shmem_p_bw does from 64 KiB.

@@ -9,16 +9,6 @@
 #include <vector>
 #include <cuda.h>
 #include <cuda_runtime.h>
-#define CU(x)                                      \
-  do {                                             \
-    CUresult e = (x);                              \
-    if (e != CUDA_SUCCESS) {                       \
-      const char *s;                               \
-      cuGetErrorString(e, &s);                     \
-      printf("%s:%d %s\n", __FILE__, __LINE__, s); \
-      exit(1);                                     \
-    }                                              \
-  } while (0)
 template <int V>
 __global__ void k(char *dst, const uint32_t *src, size_t n, int iters) {
   const size_t stride = (size_t)gridDim.x * blockDim.x;
@@ -43,23 +33,23 @@ char *vmm(size_t bytes, size_t chunk, bool gdr = false) {
   prop.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
   prop.allocFlags.gpuDirectRDMACapable = gdr ? 1 : 0;
   size_t g;
-  CU(cuMemGetAllocationGranularity(&g, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM));
+  PROBE_CU(cuMemGetAllocationGranularity(&g, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM));
   if (chunk == 0) chunk = bytes;
   CUdeviceptr va;
-  CU(cuMemAddressReserve(&va, bytes, g, 0, 0));
+  PROBE_CU(cuMemAddressReserve(&va, bytes, g, 0, 0));
   for (size_t off = 0; off < bytes; off += chunk) {
     CUmemGenericAllocationHandle h, h2;
-    CU(cuMemCreate(&h, chunk, &prop, 0));
+    PROBE_CU(cuMemCreate(&h, chunk, &prop, 0));
     int fd;
-    CU(cuMemExportToShareableHandle(&fd, h, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
-    CU(cuMemImportFromShareableHandle(&h2, (void *)(uintptr_t)fd, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR));
-    CU(cuMemMap(va + off, chunk, 0, h2, 0));
+    PROBE_CU(cuMemExportToShareableHandle(&fd, h, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
+    PROBE_CU(cuMemImportFromShareableHandle(&h2, (void *)(uintptr_t)fd, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR));
+    PROBE_CU(cuMemMap(va + off, chunk, 0, h2, 0));
   }
   CUmemAccessDesc a{};
   a.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
   a.location.id = 0;
   a.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
-  CU(cuMemSetAccess(va, bytes, &a, 1));
+  PROBE_CU(cuMemSetAccess(va, bytes, &a, 1));
   return (char *)va;
 }
 int main() {
