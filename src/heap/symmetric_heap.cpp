@@ -75,12 +75,12 @@ Status SymmetricHeap::create(Bootstrap &boot, const NodeInfo &node, HeapKind kin
               "could not reserve %zu bytes of address space (a slot of %zu bytes for each of the %zu PEs of this "
               "node); lower NVSHMEM_MAX_MEMORY_PER_GPU (the slot) or NVSHMEM_SYMMETRIC_SIZE",
               heap->stride_ * node.pes.size(), heap->stride_, node.pes.size());
-  NVSHM_TRY(agree(boot, st));
+  // One round per part: create, exchange, map. A failure to reserve or to map the previous part
+  // skips the creation, so the agreement after it ends every PE's loop together.
   for (std::size_t offset = 0; offset < heap->capacity_; offset += part) {
     const std::size_t bytes = std::min(part, heap->capacity_ - offset);
     int my_fd = -1;
-    st = heap->backing_->create_local(bytes, &my_fd);
-    if (st != Status::ok)
+    if (st == Status::ok && (st = heap->backing_->create_local(bytes, &my_fd)) != Status::ok)
       log_error(where,
                 "could not allocate the heap's %zu bytes (NVSHMEM_SYMMETRIC_SIZE=%zu plus %zu reserved for teams "
                 "and collective scratch; %zu allocated before this part); lower NVSHMEM_SYMMETRIC_SIZE, or "
@@ -101,7 +101,6 @@ Status SymmetricHeap::create(Bootstrap &boot, const NodeInfo &node, HeapKind kin
         close(fds[i]);
       }
     }
-    NVSHM_TRY(agree(boot, st));
   }
   for (std::size_t i = 0; st == Status::ok && i < node.pes.size(); ++i)
     st = heap->backing_->enable_access(slot0 + i * heap->stride_, heap->capacity_);
