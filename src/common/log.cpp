@@ -91,6 +91,41 @@ void log_msg(LogLevel level, const char *where, const char *fmt, ...) {
   va_end(ap);
 }
 
+void LogLimiter::error(const char *where, const char *fmt, ...) {
+  unsigned long dropped = 0;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto now = std::chrono::steady_clock::now();
+    if (now - window_start_ >= period_) window_start_ = now, in_window_ = 0;
+    if (in_window_ >= burst_) {
+      ++suppressed_;
+      return;
+    }
+    ++in_window_;
+    dropped = suppressed_;
+    suppressed_ = 0;
+  }
+  char msg[2048];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  if (dropped)
+    log_error(where, "%s (%lu similar messages suppressed)", msg, dropped);
+  else
+    log_error(where, "%s", msg);
+}
+
+void LogLimiter::flush(const char *where) {
+  unsigned long dropped;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    dropped = suppressed_;
+    suppressed_ = 0;
+  }
+  if (dropped) log_error(where, "%lu similar messages suppressed", dropped);
+}
+
 void fatal(const char *where, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);

@@ -1,7 +1,9 @@
 // Logging and error messages. Every message names the PE (once known) and the call or subsystem.
 // Levels follow NVSHMEM_DEBUG: VERSION < WARN < INFO < TRACE. Errors are always printed.
 #pragma once
+#include <chrono>
 #include <cstdarg>
+#include <mutex>
 
 namespace nvshm {
 
@@ -18,6 +20,25 @@ bool log_enabled(LogLevel level);
 void log_error(const char *where, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 // "nvshmem warn/info (PE 3) <where>: ..." when the level is enabled.
 void log_msg(LogLevel level, const char *where, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+// For messages a stranger can provoke (a rejected connection, a failed accept at the descriptor limit):
+// at most `burst` lines per `period_s` seconds from one limiter; the first line printed after a
+// suppressed spell ends with "(N similar messages suppressed)". Thread-safe.
+class LogLimiter {
+ public:
+  LogLimiter(int burst, double period_s) : burst_(burst), period_(period_s) {}
+  void error(const char *where, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+  // Reports the lines suppressed since the last one printed, if any ("... similar messages suppressed").
+  void flush(const char *where);
+
+ private:
+  const int burst_;
+  const std::chrono::duration<double> period_;
+  mutable std::mutex mutex_;
+  std::chrono::steady_clock::time_point window_start_{};
+  int in_window_ = 0;
+  unsigned long suppressed_ = 0;
+};
+
 // Print the error and abort the process (NVSHMEM's behaviour for fatal misuse).
 [[noreturn]] void fatal(const char *where, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -1,5 +1,6 @@
-// Which PEs share this PE's node (same host name), from one bootstrap allgather.
+// Which PEs share this PE's node (same host name) and their process ids, from one bootstrap allgather.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -11,7 +12,12 @@ struct NodeInfo {
   std::vector<int> pes;  // world PE ids on this node, ascending
   int my_index = 0;      // this PE's index in `pes`
   int n_nodes = 1;
+  // Process id of each node PE (same order as `pes`) where it shares this PE's pid namespace, else 0.
+  std::vector<int64_t> pids;
   bool consecutive() const { return pes.back() - pes.front() + 1 == static_cast<int>(pes.size()); }
+  // True when node PE `index` is known to have exited (its process is gone or a zombie); false when
+  // it runs or cannot be checked (pid unknown).
+  bool has_exited(int index) const;
 };
 
 Status node_discover(Bootstrap &boot, NodeInfo *out);
