@@ -18,6 +18,13 @@ namespace nvshm::boot {
 namespace {
 constexpr const char *kWhere = "bootstrap server";
 constexpr int kMaxRanks = 1 << 20;
+// Strangers: a connection is one until its HELLO is accepted. PEs send HELLO as soon as they have
+// connected, so a stranger gets a short deadline, and at most kMaxStrangers are kept: past that (or at
+// the descriptor limit) the one accepted first is dropped.
+constexpr std::chrono::seconds kHelloWait{10};
+constexpr std::size_t kMaxStrangers = 64;
+// After an accept failure nothing can free (descriptor limit, no stranger to drop): pause accepting.
+constexpr std::chrono::milliseconds kAcceptPause{100};
 
 struct Conn {
   Fd fd;
@@ -64,6 +71,9 @@ struct UidServer::State {
   // Once set, the job is broken: every PE is told, and later requests get the same answer.
   Status failed = Status::ok;
   std::string fail_msg;
+  // Lines a stranger can provoke (rejections, accept failures) are rate-limited.
+  LogLimiter log_limit{10, 10.0};
+  Clock::time_point accept_paused_until{};
 
   State(UidServer &s, long t) : srv(s), timeout(t) {}
 
@@ -95,7 +105,7 @@ struct UidServer::State {
 
   // Refuses a connection: the server logs why (naming the sender's address) and tells the sender.
   void reject(Conn &c, Status code, const std::string &msg) {
-    log_error(kWhere, "rejected %s: %s", c.peer.c_str(), msg.c_str());
+    log_limit.error(kWhere, "rejected %s: %s", c.peer.c_str(), msg.c_str());
     send_error(c, code, msg);
     if (c.rank >= 0) {
       fail(code, "PE " + std::to_string(c.rank) + " (" + c.peer + "): " + msg);
@@ -324,7 +334,7 @@ struct UidServer::State {
                          " s (NVSHMEM_BOOTSTRAP_TIMEOUT)");
         } else {
           NVSHM_WARN(kWhere, "no HELLO from %s within %lld s; closing it", c->peer.c_str(),
-                     static_cast<long long>(timeout.count()));
+                     static_cast<long long>(std::min<std::chrono::seconds>(timeout, kHelloWait).count()));
         }
         c->dead = true;
       }
@@ -344,6 +354,7 @@ struct UidServer::State {
     Clock::time_point next = Clock::time_point::max();
     for (auto &c : conns)
       if (!c->dead && c->rank < 0 && c->hello_deadline < next) next = c->hello_deadline;
+    if (accept_paused_until > now && accept_paused_until < next) next = accept_paused_until;
     if (failed == Status::ok && nranks > 0) {
       if (!ready && hello_deadline < next) next = hello_deadline;
       if (arrived_count > 0 && round_deadline < next) next = round_deadline;
@@ -353,6 +364,20 @@ struct UidServer::State {
     return ms < 0 ? 0 : static_cast<int>(ms > 60000 ? 60000 : ms);
   }
 
+  static bool stranger(const Conn &c) { return !c.dead && c.rank < 0 && !c.parked; }
+
+  // Drops the stranger accepted first (closing its socket now); false when there is none.
+  bool drop_oldest_stranger(const char *why) {
+    for (auto &c : conns) {
+      if (!stranger(*c)) continue;
+      log_limit.error(kWhere, "dropped %s, which sent no HELLO: %s", c->peer.c_str(), why);
+      c->dead = true;
+      c->fd.reset();
+      return true;
+    }
+    return false;
+  }
+
   void accept_all() {
     for (;;) {
       sockaddr_storage addr{};
@@ -360,14 +385,24 @@ struct UidServer::State {
       int fd = accept4(srv.listen_.get(), reinterpret_cast<sockaddr *>(&addr), &len, SOCK_NONBLOCK | SOCK_CLOEXEC);
       if (fd < 0) {
         if (errno == EINTR || errno == ECONNABORTED) continue;
-        if (errno != EAGAIN && errno != EWOULDBLOCK) log_error(kWhere, "accept failed: %s", strerror(errno));
+        if ((errno == EMFILE || errno == ENFILE) && drop_oldest_stranger("this process ran out of descriptors"))
+          continue;
+        if (errno != EAGAIN && errno != EWOULDBLOCK) {
+          // The pending connection stays in the backlog and the listener readable: pause, do not spin.
+          log_limit.error(kWhere, "accept failed: %s; pausing accepts for %lld ms", strerror(errno),
+                          static_cast<long long>(kAcceptPause.count()));
+          accept_paused_until = Clock::now() + kAcceptPause;
+        }
         return;
       }
       set_nodelay(fd);
+      if (static_cast<std::size_t>(std::count_if(conns.begin(), conns.end(), [](auto &k) { return stranger(*k); })) >=
+          kMaxStrangers)
+        drop_oldest_stranger("too many connections without HELLO");
       auto c = std::make_unique<Conn>();
       c->fd.reset(fd);
       c->peer = addr_to_string(reinterpret_cast<sockaddr *>(&addr));
-      c->hello_deadline = Clock::now() + timeout;
+      c->hello_deadline = Clock::now() + std::min<Clock::duration>(timeout, kHelloWait);
       conns.push_back(std::move(c));
     }
   }
@@ -448,7 +483,8 @@ void UidServer::run() {
   State st(*this, timeout_s_);
   std::vector<pollfd> fds;
   for (;;) {
-    fds.assign({{wake_read_.get(), POLLIN, 0}, {listen_.get(), POLLIN, 0}});
+    const short accepting = Clock::now() >= st.accept_paused_until ? POLLIN : 0;
+    fds.assign({{wake_read_.get(), POLLIN, 0}, {listen_.get(), accepting, 0}});
     for (auto &c : st.conns) fds.push_back({c->fd.get(), POLLIN, 0});
     int n = poll(fds.data(), fds.size(), st.poll_timeout(Clock::now()));
     if (n < 0 && errno != EINTR) {
@@ -469,6 +505,7 @@ void UidServer::run() {
       st.next_session();
     }
   }
+  st.log_limit.flush(kWhere);
   st.conns.clear();
   listen_.reset();
   done_ = true;
