@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <string>
 
+#include "common/env.hpp"
 #include "common/status.hpp"
 #include "nvshmem_detail/types.h"
 
@@ -50,7 +51,7 @@ constexpr std::uint64_t kMaxBlob = 16u << 20;    // largest allgather contributi
 constexpr std::uint64_t kMaxRound = 1ull << 30;  // largest allgather result (nranks x contribution), bytes
 constexpr std::uint64_t kMaxText = 4096;         // largest error message, bytes
 constexpr std::size_t kSecretBytes = 16;
-constexpr long kMaxTimeout = 10000000;  // seconds; larger NVSHMEM_BOOTSTRAP_TIMEOUT values are clamped (no overflow)
+constexpr long kMaxTimeout = kMaxBootstrapTimeout;     // an Env filled by hand may hold more: clamped
 constexpr std::size_t kHelloBytes = kSecretBytes + 4;  // secret, then nranks (big-endian int32)
 
 enum class Frame : std::uint16_t {

@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cerrno>
+#include <climits>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -70,8 +71,12 @@ bool assign(bool *field, const char *v) {
   *field = parse_bool(v);
   return true;
 }
+// INT variables are used as int: a value outside int's range is an error, never truncated.
 bool assign(long *field, const char *v) {
-  return parse_int(v, field);
+  long value = 0;
+  if (!parse_int(v, &value) || value < INT_MIN || value > INT_MAX) return false;
+  *field = value;
+  return true;
 }
 bool assign(std::size_t *field, const char *v) {
   return parse_size(v, field);
@@ -79,6 +84,9 @@ bool assign(std::size_t *field, const char *v) {
 bool assign(std::string *field, const char *v) {
   *field = v;
   return true;
+}
+const char *kind_range(const char *kind) {
+  return strcmp(kind, "INT") == 0 ? ": an integer from -2147483648 to 2147483647" : "";
 }
 }  // namespace
 
@@ -89,17 +97,23 @@ const EnvVarInfo *env_table(std::size_t *count) {
 
 Status env_load(Env *out) {
   Env env;
-#define NVSHM_ENV(field, name, kind, def, help)                                                        \
-  {                                                                                                    \
-    assign(&env.field, def);                                                                           \
-    const char *v = getenv("NVSHMEM_" #name);                                                          \
-    if (v && *v && !assign(&env.field, v)) {                                                           \
-      log_error("environment", "NVSHMEM_" #name "='%s' is not a valid %s value (%s)", v, #kind, help); \
-      return Status::invalid_value;                                                                    \
-    }                                                                                                  \
+#define NVSHM_ENV(field, name, kind, def, help)                                                                      \
+  {                                                                                                                  \
+    assign(&env.field, def);                                                                                         \
+    const char *v = getenv("NVSHMEM_" #name);                                                                        \
+    if (v && *v && !assign(&env.field, v)) {                                                                         \
+      log_error("environment", "NVSHMEM_" #name "='%s' is not a valid %s value%s (%s)", v, #kind, kind_range(#kind), \
+                help);                                                                                               \
+      return Status::invalid_value;                                                                                  \
+    }                                                                                                                \
   }
 #include "common/env_vars.def"
 #undef NVSHM_ENV
+  if (env.bootstrap_timeout < 1 || env.bootstrap_timeout > kMaxBootstrapTimeout) {
+    log_error("environment", "NVSHMEM_BOOTSTRAP_TIMEOUT=%ld is out of range: it must be from 1 to %ld seconds",
+              env.bootstrap_timeout, kMaxBootstrapTimeout);
+    return Status::invalid_value;
+  }
   *out = env;
   return Status::ok;
 }

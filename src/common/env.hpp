@@ -18,6 +18,9 @@ struct Env {
 #undef NVSHM_ENV
 };
 
+// NVSHMEM_BOOTSTRAP_TIMEOUT's largest value (seconds, about 115 days): deadlines stay far from overflow.
+inline constexpr long kMaxBootstrapTimeout = 10000000;
+
 // Describes one variable for nvshmem-info and the docs.
 struct EnvVarInfo {
   const char *name;  // full name, NVSHMEM_...
@@ -27,7 +30,8 @@ struct EnvVarInfo {
 };
 const EnvVarInfo *env_table(std::size_t *count);
 
-// Parse every variable; a malformed value is an error that names the variable and the value.
+// Parse every variable; a malformed or out-of-range value is an error that names the variable and the value
+// (INT values must fit in an int; NVSHMEM_BOOTSTRAP_TIMEOUT from 1 to kMaxBootstrapTimeout).
 Status env_load(Env *out);
 
 // Parsers, exposed for unit tests. Sizes: digits with an optional fraction and k/m/g/t suffix

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <string>
 
 #include "common/env.hpp"
 
@@ -64,4 +65,32 @@ TEST(Env, TableHasEveryVariable) {
     EXPECT_EQ(std::string(t[i].name).rfind("NVSHMEM_", 0), 0u) << t[i].name;
     EXPECT_NE(std::string(t[i].help), "");
   }
+}
+
+// Issue 33: 2147483648 used to fail as "-2147483648 s" and 4294967297 to become 1 s (an int cast).
+TEST(Env, BootstrapTimeoutRange) {
+  nvshm::Env env;
+  for (const char *bad : {"2147483648", "4294967297", "0", "-5", "10000001", "99999999999999999999", "1.5", "10s"}) {
+    setenv("NVSHMEM_BOOTSTRAP_TIMEOUT", bad, 1);
+    testing::internal::CaptureStderr();
+    EXPECT_EQ(nvshm::env_load(&env), nvshm::Status::invalid_value) << bad;
+    const std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_NE(err.find("NVSHMEM_BOOTSTRAP_TIMEOUT"), std::string::npos) << err;
+    EXPECT_TRUE(err.find("out of range: it must be from 1 to 10000000 seconds") != std::string::npos ||
+                err.find("an integer from -2147483648 to 2147483647") != std::string::npos)
+        << err;
+  }
+  for (const char *good : {"1", "30", "10000000"}) {
+    setenv("NVSHMEM_BOOTSTRAP_TIMEOUT", good, 1);
+    ASSERT_EQ(nvshm::env_load(&env), nvshm::Status::ok) << good;
+    EXPECT_EQ(env.bootstrap_timeout, atol(good));
+  }
+  unsetenv("NVSHMEM_BOOTSTRAP_TIMEOUT");
+}
+
+TEST(Env, IntOutsideIntRangeIsRejected) {
+  nvshm::Env env;
+  setenv("NVSHMEM_MAX_TEAMS", "4294967328", 1);  // would become 32 through an int cast
+  EXPECT_EQ(nvshm::env_load(&env), nvshm::Status::invalid_value);
+  unsetenv("NVSHMEM_MAX_TEAMS");
 }
