@@ -5,6 +5,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -278,12 +279,18 @@ class Job {
     pe.out.fd.reset(out[0]);
     pe.err.fd.reset(err[0]);
     Fd out_write(out[1]), err_write(err[1]);
+    const pid_t launcher = getpid();
     pid_t pid = fork();
     if (pid < 0) {
       fprintf(stderr, "nvshmrun: fork failed: %s\n", strerror(errno));
       return 1;
     }
     if (pid == 0) {  // child: only async-signal-safe calls until exec
+      // If nvshmrun dies (even by SIGKILL), the kernel kills this PE: no orphans. It survives exec; a
+      // PE behind a wrapper is a grandchild and ends on its own when the launcher connection closes
+      // (src/bootstrap/bootstrap.cpp). Checked after the prctl: nvshmrun may already be gone.
+      prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (getppid() != launcher) _exit(127);
       if (o_.prefix) dup2(out[1], 1), dup2(err[1], 2);
       fcntl(pmi[1], F_SETFD, 0);  // PMI_FD survives exec
       struct sigaction dfl {};

@@ -2,8 +2,10 @@
 #include "bootstrap/bootstrap.hpp"
 
 #include <endian.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <strings.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -43,6 +45,7 @@ class TcpBootstrap final : public Bootstrap {
   static Status connect(const boot::UidInfo &info, int rank, int nranks, long timeout_s, const char *name,
                         std::unique_ptr<Bootstrap> *out);
   ~TcpBootstrap() override {
+    stop_watch();
     if (!fd_ || broken_ != Status::ok) return;
     boot::FrameHeader h;
     h.type = static_cast<std::uint16_t>(Frame::bye);
@@ -67,6 +70,9 @@ class TcpBootstrap final : public Bootstrap {
   Status round(const char *where, const void *in, void *out, std::size_t bytes);
   Status await(const char *where, Frame expect, void *out, std::size_t bytes);
   Clock::time_point answer_deadline() const { return Clock::now() + timeout_ + std::chrono::seconds(2); }
+  // Launcher bootstraps: ends this PE when nvshmrun is gone (docs/bootstrap.md, "When nvshmrun dies").
+  Status start_watch(const char *where);
+  void stop_watch();
 
   boot::Fd fd_;
   std::string server_;
@@ -74,7 +80,46 @@ class TcpBootstrap final : public Bootstrap {
   std::chrono::seconds timeout_{120};
   std::uint32_t seq_ = 0;
   Status broken_ = Status::ok;  // after an error every call fails with it
+  std::thread watcher_;
+  boot::Fd watch_stop_read_, watch_stop_write_;
 };
+
+// nvshmrun's children die with it (PR_SET_PDEATHSIG); a PE started through a wrapper is a grandchild
+// and would be left running, possibly spinning in a device wait. So a thread sleeps in poll() on the
+// connection (POLLRDHUP only: frames for the PE's own calls do not wake it). The server closes a PE's
+// connection only when the launcher ends or after a protocol error; in the latter case an ERROR frame
+// is waiting, and the PE's next bootstrap call reports it.
+Status TcpBootstrap::start_watch(const char *where) {
+  int p[2];
+  if (pipe2(p, O_CLOEXEC) != 0) {
+    log_error(where, "pipe2 failed: %s", strerror(errno));
+    return Status::internal;
+  }
+  watch_stop_read_.reset(p[0]);
+  watch_stop_write_.reset(p[1]);
+  watcher_ = std::thread([fd = fd_.get(), stop = p[0], server = server_] {
+    pollfd fds[2] = {{fd, POLLRDHUP, 0}, {stop, POLLIN, 0}};
+    for (;;) {
+      int n = poll(fds, 2, -1);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0 || fds[1].revents) return;
+      int unread = 0;
+      if (ioctl(fd, FIONREAD, &unread) == 0 && unread > 0) return;  // an ERROR frame: the PE's next call reports it
+      log_error("launcher watch",
+                "the bootstrap connection to nvshmrun (%s) closed: nvshmrun has ended (killed?); ending this PE",
+                server.c_str());
+      _exit(1);
+    }
+  });
+  return Status::ok;
+}
+
+void TcpBootstrap::stop_watch() {
+  if (!watcher_.joinable()) return;
+  char b = 1;
+  (void)!write(watch_stop_write_.get(), &b, 1);
+  watcher_.join();
+}
 
 // Connects (retrying until the server is up), says HELLO and waits until every rank has connected.
 Status TcpBootstrap::connect(const boot::UidInfo &info, int rank, int nranks, long timeout_s, const char *name,
@@ -143,6 +188,7 @@ Status TcpBootstrap::connect(const boot::UidInfo &info, int rank, int nranks, lo
     return Status::peer_failed;
   }
   NVSHM_TRY(b->await(where, Frame::ready, nullptr, 0));
+  if (strcmp(name, "launcher") == 0) NVSHM_TRY(b->start_watch(where));
   *out = std::move(b);
   return Status::ok;
 }
@@ -213,6 +259,14 @@ Status TcpBootstrap::await(const char *where, Frame expect, void *out, std::size
   return broken_;
 }
 
+}  // namespace
+
+Status boot::tcp_connect(const boot::UidInfo &info, int rank, int nranks, long timeout_s, const char *name,
+                         std::unique_ptr<Bootstrap> *out) {
+  return TcpBootstrap::connect(info, rank, nranks, timeout_s, name, out);
+}
+
+namespace {
 bool parse_rank(const char *text, long *out) {
   return text && parse_int(text, out) && *out >= 0 && *out < (1 << 20);
 }

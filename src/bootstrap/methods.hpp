@@ -21,8 +21,14 @@ Status pmi1_connect_fd(int fd, int rank, int size, const Env &env, std::unique_p
 Status pmi2_create(const Env &env, std::unique_ptr<Bootstrap> *out);
 Status pmi2_connect_fd(int fd, long rank_hint, const Env &env, std::unique_ptr<Bootstrap> *out);
 
-// PMIx through libpmix loaded at run time (NVSHMEM_BOOTSTRAP_PMIX_PLUGIN, default libpmix.so.2).
+// PMIx through libpmix loaded at run time (NVSHMEM_BOOTSTRAP_PMIX_PLUGIN, default libpmix.so.2): PMIx
+// carries the unique id of a server PE 0 starts, the rounds run over the TCP star.
 Status pmix_create(const Env &env, std::unique_ptr<Bootstrap> *out);
+
+// The TCP star client, connected to the server described by `info` (bootstrap.cpp); `name` is its name().
+struct UidInfo;
+Status tcp_connect(const UidInfo &info, int rank, int nranks, long timeout_s, const char *name,
+                   std::unique_ptr<Bootstrap> *out);
 
 // A library name from NVSHMEM_BOOTSTRAP_*_PLUGIN: NVIDIA's plugin names (nvshmem_bootstrap_*.so) mean
 // "the default" here, since we talk to the MPI/PMIx library itself.

@@ -1,7 +1,10 @@
 // The PMIx bootstrap: libpmix (Debian's libpmix.so.2) reached at run time with dlopen, so that
-// libnvshmem_host.so has no link-time dependency. Each round puts this PE's blob under a fresh key,
-// commits, fences (collecting data) and gets every other PE's blob. The few PMIx types used are
-// declared here from the PMIx standard's ABI (stable across PMIx 2 .. 5).
+// libnvshmem_host.so has no link-time dependency. PMIx only carries, once per session, the unique id
+// of a TCP rendezvous server that PE 0 starts; the rounds run over that TCP star ("PMIx" as name).
+// Why not the key-value store: PMIx cannot remove a key and does not overwrite one reliably
+// (openpmix#3368), so a key per round piled up and every fence carried all earlier rounds' data (a
+// cycle at round 115 cost 20 times one at round 15). The few PMIx types used are declared here from
+// the PMIx standard's ABI (stable across PMIx 2 .. 5).
 #include <dlfcn.h>
 
 #include <cstdint>
@@ -81,100 +84,67 @@ void set_info(pmix_info_t *info, const char *key, std::uint16_t type, int value)
     info->value.data.integer = value;
 }
 
-class PmixBootstrap final : public Bootstrap {
- public:
-  PmixBootstrap(const PmixApi &api, const pmix_proc_t &me, long timeout_s, unsigned session)
-      : api_(api), me_(me), timeout_s_(timeout_s), session_(session) {}
-  const char *name() const override { return "PMIx"; }
-
-  Status init_size() {
-    pmix_proc_t wild = me_;
-    wild.rank = kRankWildcard;
-    pmix_value_t *v = nullptr;
-    pmix_status_t rc = api_.Get(&wild, "pmix.job.size", nullptr, 0, &v);
-    if (rc != 0 || !v || v->type != kPmixUint32) {
-      log_error("nvshmem_init (PMIx bootstrap)", "PMIx_Get(pmix.job.size) failed: %s", api_.error(rc).c_str());
-      api_.release(v);
-      return Status::internal;
-    }
-    size_ = static_cast<int>(v->data.uint32);
-    rank_ = static_cast<int>(me_.rank);
-    api_.release(v);
-    return Status::ok;
+// The job's size (pmix.job.size).
+Status job_size(const PmixApi &api, const pmix_proc_t &me, int *size) {
+  pmix_proc_t wild = me;
+  wild.rank = kRankWildcard;
+  pmix_value_t *v = nullptr;
+  pmix_status_t rc = api.Get(&wild, "pmix.job.size", nullptr, 0, &v);
+  if (rc != 0 || !v || v->type != kPmixUint32) {
+    log_error("nvshmem_init (PMIx bootstrap)", "PMIx_Get(pmix.job.size) failed: %s", api.error(rc).c_str());
+    api.release(v);
+    return Status::internal;
   }
+  *size = static_cast<int>(v->data.uint32);
+  api.release(v);
+  return Status::ok;
+}
 
-  Status allgather(const void *in, void *out, std::size_t bytes) override {
-    const char *where = "bootstrap allgather (PMIx)";
-    if (bytes > kMaxBlob) {
-      log_error(where, "%zu bytes per PE is more than the bootstrap's limit (%llu)", bytes,
-                static_cast<unsigned long long>(kMaxBlob));
-      return Status::invalid_value;
-    }
-    // Keys are never reused: the key-value store keeps what earlier sessions put.
-    std::string key = "nvshm.boot." + std::to_string(session_) + "." + std::to_string(round_++);
+// PE 0 starts a rendezvous server and puts its unique id under the session's key; after a collecting
+// fence every PE reads it. A PE 0 that could not start one puts 0 bytes, which the others report.
+Status share_server_id(const PmixApi &api, const pmix_proc_t &me, int size, const Env &env, unsigned session,
+                       nvshmemx_uniqueid_t *id) {
+  const char *where = "nvshmem_init (PMIx bootstrap)";
+  const std::string key = "nvshm.boot.uid." + std::to_string(session);
+  pmix_status_t rc = 0;
+  if (me.rank == 0) {
+    const bool started = uid_generate(env, id) == Status::ok;
     pmix_value_t val{};
     val.type = kPmixByteObject;
-    val.data.bo.bytes = const_cast<char *>(static_cast<const char *>(in));
-    val.data.bo.size = bytes;
-    pmix_status_t rc = api_.Put(kPmixGlobal, key.c_str(), &val);
-    if (rc == 0) rc = api_.Commit();
-    if (rc != 0) {
-      log_error(where, "PMIx_Put/Commit of %zu bytes failed: %s", bytes, api_.error(rc).c_str());
-      return Status::internal;
-    }
-    NVSHM_TRY(fence(where, true));
-    pmix_info_t info;
-    set_info(&info, "pmix.timeout", kPmixInt, static_cast<int>(std::min(timeout_s_, 1000000L)));
-    for (int r = 0; r < size_; ++r) {
-      char *dst = static_cast<char *>(out) + static_cast<std::size_t>(r) * bytes;
-      if (r == rank_) {
-        if (bytes) memcpy(dst, in, bytes);
-        continue;
-      }
-      pmix_proc_t peer = me_;
-      peer.rank = static_cast<pmix_rank_t>(r);
-      pmix_value_t *v = nullptr;
-      rc = api_.Get(&peer, key.c_str(), &info, 1, &v);
-      if (rc != 0 || !v) {
-        log_error(where, "PMIx_Get of PE %d's contribution failed: %s", r, api_.error(rc).c_str());
-        api_.release(v);
-        return rc == -24 ? Status::timeout : Status::peer_failed;
-      }
-      std::size_t theirs = v->type == kPmixByteObject ? v->data.bo.size : 0;
-      if (v->type != kPmixByteObject || theirs != bytes) {
-        log_error(where, "PE %d passed %zu bytes but PE %d passed %zu bytes to the same bootstrap round", r, theirs,
-                  rank_, bytes);
-        api_.release(v);
-        return Status::symmetry;
-      }
-      if (bytes) memcpy(dst, v->data.bo.bytes, bytes);
-      api_.release(v);
-    }
-    return Status::ok;
+    val.data.bo.bytes = reinterpret_cast<char *>(id);
+    val.data.bo.size = started ? sizeof *id : 0;
+    rc = api.Put(kPmixGlobal, key.c_str(), &val);
+    if (rc == 0) rc = api.Commit();
+    if (rc != 0) log_error(where, "PMIx_Put/Commit of the bootstrap server's id failed: %s", api.error(rc).c_str());
   }
-  Status barrier() override { return fence("bootstrap barrier (PMIx)", false); }
-
- private:
-  Status fence(const char *where, bool collect) {
-    pmix_info_t info[2];
-    set_info(&info[0], "pmix.timeout", kPmixInt, static_cast<int>(std::min(timeout_s_, 1000000L)));
-    set_info(&info[1], "pmix.collect", kPmixBool, collect);
-    pmix_status_t rc = api_.Fence(nullptr, 0, info, 2);
-    if (rc != 0) {
-      log_error(
-          where, "PMIx_Fence among %d PEs failed: %s%s", size_, api_.error(rc).c_str(),
-          rc == -24 ? " within NVSHMEM_BOOTSTRAP_TIMEOUT: some PEs did not arrive (PMIx does not say which)" : "");
-      return rc == -24 ? Status::timeout : Status::peer_failed;
-    }
-    return Status::ok;
+  pmix_info_t info[2];
+  set_info(&info[0], "pmix.timeout", kPmixInt, static_cast<int>(std::min(env.bootstrap_timeout, 1000000L)));
+  set_info(&info[1], "pmix.collect", kPmixBool, 1);
+  const pmix_status_t frc = api.Fence(nullptr, 0, info, 2);
+  if (frc != 0) {
+    log_error(where, "PMIx_Fence among %d PEs failed: %s%s", size, api.error(frc).c_str(),
+              frc == -24 ? " within NVSHMEM_BOOTSTRAP_TIMEOUT: some PEs did not arrive (PMIx does not say which)" : "");
+    return frc == -24 ? Status::timeout : Status::peer_failed;
   }
-
-  PmixApi api_;
-  pmix_proc_t me_;
-  long timeout_s_;
-  unsigned session_;
-  unsigned round_ = 0;
-};
+  if (rc != 0) return Status::internal;
+  if (me.rank == 0) return Status::ok;
+  pmix_proc_t root = me;
+  root.rank = 0;
+  pmix_value_t *v = nullptr;
+  rc = api.Get(&root, key.c_str(), &info[0], 1, &v);
+  Status st = Status::ok;
+  if (rc != 0 || !v) {
+    log_error(where, "PMIx_Get of PE 0's bootstrap server id failed: %s", api.error(rc).c_str());
+    st = rc == -24 ? Status::timeout : Status::peer_failed;
+  } else if (v->type != kPmixByteObject || v->data.bo.size != sizeof *id) {
+    log_error(where, "PE 0 could not start the bootstrap server (its message says why)");
+    st = Status::peer_failed;
+  } else {
+    memcpy(id, v->data.bo.bytes, sizeof *id);
+  }
+  api.release(v);
+  return st;
+}
 
 // PMIx is initialised once per process and finalized at exit: a process manager may not let a client
 // initialise again after PMIx_Finalize (OpenMPI's mpirun then completes fences early), and it reports a
@@ -248,12 +218,15 @@ Status pmix_create(const Env &env, std::unique_ptr<Bootstrap> *out) {
     static bool hooked = false;
     if (!hooked) hooked = atexit(pmix_at_exit) == 0;
   }
-  auto b = std::make_unique<PmixBootstrap>(proc.api, proc.me, env.bootstrap_timeout, proc.sessions++);
-  NVSHM_TRY(b->init_size());
-  NVSHM_INFO("nvshmem_init", "PMIx bootstrap via %s: namespace %s, PE %d of %d", proc.library.c_str(), proc.me.nspace,
-             b->rank(), b->size());
-  *out = std::move(b);
-  return Status::ok;
+  int size = 0;
+  NVSHM_TRY(job_size(proc.api, proc.me, &size));
+  nvshmemx_uniqueid_t id = NVSHMEMX_UNIQUEID_INITIALIZER;
+  NVSHM_TRY(share_server_id(proc.api, proc.me, size, env, proc.sessions++, &id));
+  UidInfo info;
+  NVSHM_TRY(uid_unpack(id, where, &info));
+  NVSHM_INFO("nvshmem_init", "PMIx bootstrap via %s: namespace %s, PE %u of %d", proc.library.c_str(), proc.me.nspace,
+             proc.me.rank, size);
+  return tcp_connect(info, static_cast<int>(proc.me.rank), size, env.bootstrap_timeout, "PMIx", out);
 }
 
 }  // namespace nvshm::boot

@@ -9,6 +9,8 @@
 //   lines=K        write K lines to stdout and K to stderr, each in several small pieces
 //   bootstrap      connect the launcher bootstrap, allgather the ranks, barrier
 //   pmi-bootstrap  the same through nvshmrun's PMI-1 server (NVSHMEM_BOOTSTRAP_PMI=PMI)
+//   hold=DIR       connect the launcher bootstrap, barrier, write its pid to DIR/<rank>.pid, then sleep
+//                  60 s holding the connection (a PE busy between bootstrap calls)
 // It also prints its PMI-1 variables and whether PMI_FD is open.
 #include <fcntl.h>
 #include <signal.h>
@@ -102,6 +104,15 @@ int main(int argc, char **argv) {
       }
     } else if (a == "bootstrap") {
       if (run_bootstrap() != 0) return 1;
+    } else if (a.rfind("hold=", 0) == 0) {
+      nvshm::Env env;
+      std::unique_ptr<nvshm::Bootstrap> b;
+      if (nvshm::env_load(&env) != nvshm::Status::ok ||
+          nvshm::bootstrap_create(0, nullptr, env, &b) != nvshm::Status::ok || b->barrier() != nvshm::Status::ok)
+        return 1;
+      std::string path = a.substr(5) + "/" + std::to_string(rank) + ".pid";
+      if (FILE *f = fopen(path.c_str(), "w")) fprintf(f, "%d\n", getpid()), fclose(f);
+      sleep(60);
     } else if (a == "pmi-bootstrap") {
       setenv("NVSHMEM_BOOTSTRAP_PMI", "PMI", 1);
       if (run_bootstrap() != 0) return 1;

@@ -207,6 +207,73 @@ TEST(Launcher, DeathBySignalAndStubbornPesAreKilled) {
   EXPECT_NE(r.err.find("killed by signal 9"), std::string::npos) << r.err;
 }
 
+// A process that is still running (not a zombie).
+bool running(int pid) {
+  std::ifstream f("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat;
+  if (!std::getline(f, stat)) return false;
+  const std::size_t paren = stat.rfind(')');
+  return paren != std::string::npos && paren + 2 < stat.size() && stat[paren + 2] != 'Z' && stat[paren + 2] != 'X';
+}
+
+// Starts nvshmrun with `args` (whose PEs write DIR/<rank>.pid), waits for both pid files, kills nvshmrun
+// with SIGKILL and returns the seconds until no PE runs any more (99 if they outlive 5 s).
+double seconds_for_pes_to_follow_a_killed_launcher(const TempDir &dir, const std::vector<std::string> &args,
+                                                   std::string *err) {
+  Proc p = start(args);
+  std::vector<int> pids;
+  for (auto end = Clock::now() + std::chrono::seconds(20); pids.size() < 2 && Clock::now() < end;) {
+    pids.clear();
+    for (int r = 0; r < 2; ++r) {
+      std::ifstream f(dir.path + "/" + std::to_string(r) + ".pid");
+      int pid = 0;
+      if (f >> pid) pids.push_back(pid);
+    }
+    usleep(10000);
+  }
+  EXPECT_EQ(pids.size(), 2u);
+  kill(p.pid, SIGKILL);
+  const auto killed = Clock::now();
+  waitpid(p.pid, nullptr, 0);
+  double seconds = 99;
+  while (Clock::now() < killed + std::chrono::seconds(5)) {
+    if (!running(pids[0]) && !running(pids[1])) {
+      seconds = std::chrono::duration<double>(Clock::now() - killed).count();
+      break;
+    }
+    usleep(5000);
+  }
+  for (int pid : pids)
+    if (running(pid)) kill(pid, SIGKILL);
+  pollfd f{p.err, POLLIN, 0};
+  char buf[4096];
+  ssize_t n;
+  while (poll(&f, 1, 200) == 1 && (n = read(p.err, buf, sizeof buf)) > 0) err->append(buf, n);
+  close(p.out);
+  close(p.err);
+  return seconds;
+}
+
+// Issue 33: kill -9 of nvshmrun left its PEs running as orphans. Its children die with it (PR_SET_PDEATHSIG).
+TEST(Launcher, KilledLauncherTakesItsPesAlong) {
+  TempDir dir;
+  std::string err;
+  EXPECT_LT(seconds_for_pes_to_follow_a_killed_launcher(
+                dir, {"-n", "2", HELPER_PATH, "pidfile=" + dir.path, "sleep=60"}, &err),
+            2.0);
+}
+
+// A PE behind a wrapper (a grandchild of nvshmrun) ends when its launcher connection closes.
+TEST(Launcher, KilledLauncherEndsPesBehindAWrapper) {
+  TempDir dir;
+  std::string err;
+  EXPECT_LT(seconds_for_pes_to_follow_a_killed_launcher(
+                dir, {"-n", "2", "/bin/sh", "-c", std::string(HELPER_PATH) + " hold=" + dir.path + "; true"}, &err),
+            2.0);
+  EXPECT_NE(err.find("the bootstrap connection to nvshmrun"), std::string::npos) << err;
+  EXPECT_NE(err.find("nvshmrun has ended (killed?); ending this PE"), std::string::npos) << err;
+}
+
 TEST(Launcher, AllSucceed) {
   Result r = run({"-n", "2", kHelper, "exit=0"});
   EXPECT_EQ(r.status, 0) << r.err;
