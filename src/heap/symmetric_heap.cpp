@@ -154,10 +154,17 @@ Status SymmetricHeap::allocate(Bootstrap &boot, std::size_t bytes, std::size_t a
       return Status::symmetry;
     }
   }
-  if (alignment < sizeof(void *) || (alignment & (alignment - 1)) != 0) {
-    log_error(call, "alignment %zu is not a power of two multiple of sizeof(void*) (%zu)", alignment, sizeof(void *));
+  if (alignment == 0 || (alignment & (alignment - 1)) != 0) {
+    log_error(call, "alignment %zu is not a power of two", alignment);
     return Status::invalid_value;
   }
+  if (alignment < sizeof(void *)) {
+    // OpenSHMEM asks for a power-of-two multiple of sizeof(void*); NVIDIA's library takes smaller
+    // powers of two, and so do we: a block aligned to 8 is aligned to them.
+    NVSHM_INFO(call, "alignment %zu rounded up to %zu (sizeof(void*))", alignment, sizeof(void *));
+    alignment = sizeof(void *);
+  }
+  if (bytes == 0) return Status::ok;  // NULL on every PE, after the check that every PE asked for 0
   std::size_t offset = 0;
   if (!allocator_.allocate(bytes, alignment, &offset)) {
     log_error(call,

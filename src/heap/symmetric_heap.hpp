@@ -51,7 +51,8 @@ class SymmetricHeap {
   void *translate(const void *sym, int pe) const;
 
   // Collective over all PEs (`call` names the API call for messages). Checks that every PE asked
-  // for the same size and alignment; NULL on every PE when the heap is full.
+  // for the same size and alignment (also for 0 bytes, which gives NULL everywhere); NULL on every PE
+  // when the heap is full. Powers of two below sizeof(void*) are rounded up to it.
   Status allocate(Bootstrap &boot, std::size_t bytes, std::size_t alignment, const char *call, void **out);
   Status release(Bootstrap &boot, void *ptr, const char *call);
   // Collective nvshmemx_buffer_register_symmetric: map every node PE's allocation mapped at `buf`

@@ -31,10 +31,12 @@ Status pull(const Runtime &rt, const Team &t, int member, void *local, const voi
 }
 
 // The shape every host collective has: check, sync (every member's source is ready and its dest
-// free), `gather` (reads the members' sources), sync (the sources may be reused), `finish` (writes
-// this PE's dest: after the second sync, so dest may alias source). Returns 0 or 1 (after a message).
+// free; every member is in the same call with the same `args`), `gather` (reads the members'
+// sources), sync (the sources may be reused), `finish` (writes this PE's dest: after the second sync,
+// so dest may alias source). Returns 0 or 1 (after a message).
 template <typename Check, typename Gather, typename Finish>
-int collective(nvshmem_team_t team, const char *call, Check check, Gather gather, Finish finish) {
+int collective(nvshmem_team_t team, const char *call, std::initializer_list<CollArg> args, Check check, Gather gather,
+               Finish finish) {
   Runtime &rt = require_init(call);
   ContextGuard guard(rt.context);
   const Team *t = rt.teams->find(team);
@@ -43,7 +45,7 @@ int collective(nvshmem_team_t team, const char *call, Check check, Gather gather
     return 1;
   }
   if (!check(rt, *t)) return 1;
-  Status st = rt.teams->sync(team, call);
+  Status st = rt.teams->sync(team, call, args);
   if (st == Status::ok) st = gather(rt, *t);
   if (st == Status::ok) st = rt.teams->sync(team, call);
   if (st == Status::ok) st = finish(rt, *t);
@@ -55,7 +57,7 @@ const auto kNothing = [](const Runtime &, const Team &) { return Status::ok; };
 int broadcast_bytes(nvshmem_team_t team, void *dest, const void *source, std::size_t bytes, int root,
                     const char *call) {
   return collective(
-      team, call,
+      team, call, {{"bytes (nelems x element size)", static_cast<int64_t>(bytes)}, {"PE_root", root}},
       [&](const Runtime &rt, const Team &t) {
         if (root < 0 || root >= t.size) {
           log_error(call, "PE_root=%d is not a PE index of team %d (%d PEs)", root, team, t.size);
@@ -72,7 +74,7 @@ int broadcast_bytes(nvshmem_team_t team, void *dest, const void *source, std::si
 
 int fcollect_bytes(nvshmem_team_t team, void *dest, const void *source, std::size_t bytes, const char *call) {
   return collective(
-      team, call,
+      team, call, {{"bytes (nelems x element size)", static_cast<int64_t>(bytes)}},
       [&](const Runtime &rt, const Team &t) {
         return symmetric(rt, dest, bytes * t.size, call, "dest") && symmetric(rt, source, bytes, call, "source");
       },
@@ -88,7 +90,7 @@ int fcollect_bytes(nvshmem_team_t team, void *dest, const void *source, std::siz
 
 int alltoall_bytes(nvshmem_team_t team, void *dest, const void *source, std::size_t bytes, const char *call) {
   return collective(
-      team, call,
+      team, call, {{"bytes (nelems x element size)", static_cast<int64_t>(bytes)}},
       [&](const Runtime &rt, const Team &t) {
         return symmetric(rt, dest, bytes * t.size, call, "dest") &&
                symmetric(rt, source, bytes * t.size, call, "source");
@@ -187,7 +189,7 @@ int reduce(nvshmem_team_t team, T *dest, const T *source, std::size_t nreduce, b
   std::vector<T> result;
   const std::size_t bytes = nreduce * sizeof(T);
   return collective(
-      team, call,
+      team, call, {{"nreduce", static_cast<int64_t>(nreduce)}},
       [&](const Runtime &rt, const Team &t) {
         return symmetric(rt, dest, bytes, call, "dest") &&
                symmetric(rt, source, scatter ? bytes * t.size : bytes, call, "source");

@@ -16,11 +16,11 @@ constexpr std::size_t kMallocAlignment = 256;
 
 void *allocate(const char *call, std::size_t bytes, std::size_t alignment, bool zero) {
   Runtime &rt = require_init(call);
-  if (bytes == 0) return nullptr;
   void *ptr = nullptr;
   ContextGuard guard(rt.context);
+  // Also for 0 bytes (NULL on every PE): the cross-PE check must see every PE's request.
   Status st = rt.heap->allocate(*rt.boot, bytes, alignment, call, &ptr);
-  if (st != Status::ok) return nullptr;
+  if (st != Status::ok || !ptr) return nullptr;
   if (zero) {
     // Zero our copy, then wait for every PE, so no peer's put lands before the zeroing.
     require_ok(rt.heap->zero(ptr, bytes), call);

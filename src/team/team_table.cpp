@@ -65,9 +65,10 @@ std::size_t TeamTable::workspace_bytes(int max_teams, std::size_t scratch_bytes,
   return Layout(max_teams, scratch_bytes, n_pes, ll_slot_words).total;
 }
 
-TeamTable::TeamTable(Bootstrap &boot, SymmetricHeap &heap, Transport &transport, int max_teams,
+TeamTable::TeamTable(Bootstrap &boot, const NodeInfo &node, SymmetricHeap &heap, Transport &transport, int max_teams,
                      std::size_t scratch_bytes, std::size_t ll_slot_words, int timeout_s)
     : boot_(boot),
+      node_(node),
       heap_(heap),
       transport_(transport),
       my_pe_(boot.rank()),
@@ -87,7 +88,7 @@ Status TeamTable::create(Bootstrap &boot, const NodeInfo &node, SymmetricHeap &h
     return Status::invalid_value;
   }
   std::unique_ptr<TeamTable> t(
-      new TeamTable(boot, heap, transport, max_teams, scratch_bytes, ll_slot_words, timeout_s));
+      new TeamTable(boot, node, heap, transport, max_teams, scratch_bytes, ll_slot_words, timeout_s));
   const Layout layout(max_teams, scratch_bytes, boot.size(), ll_slot_words);
   void *pool = nullptr;
   NVSHM_TRY(heap.allocate(boot, layout.total, kAlign, kInit, &pool));
@@ -190,6 +191,7 @@ Status TeamTable::wait_words(const uint64_t *remote, int n, uint32_t tag, const 
                              const std::vector<int> &names, std::vector<uint64_t> *seen, const char *call) {
   using clock = std::chrono::steady_clock;
   const auto t0 = clock::now();
+  auto next_check = std::chrono::duration_cast<clock::duration>(std::chrono::milliseconds(100));
   seen->assign(static_cast<std::size_t>(n), 0);
   for (unsigned polls = 0;; ++polls) {
     NVSHM_TRY(transport_.get(seen->data(), remote, static_cast<std::size_t>(n) * sizeof(uint64_t)));
@@ -198,6 +200,17 @@ Status TeamTable::wait_words(const uint64_t *remote, int n, uint32_t tag, const 
       if (static_cast<uint32_t>((*seen)[i] >> 32) != tag) missing.push_back(names[i]);
     if (missing.empty()) break;
     const auto waited = clock::now() - t0;
+    // A missing member whose process has exited never arrives: say so now rather than at the timeout.
+    if (waited >= next_check) {
+      next_check = waited + std::chrono::milliseconds(100);
+      for (int pe : missing) {
+        const int index = pe - node_.pes.front();
+        if (index < 0 || index >= static_cast<int>(node_.pes.size()) || !node_.has_exited(index)) continue;
+        log_error(call, "PE %d (pid %lld) has exited (or crashed) before it arrived; this call cannot complete", pe,
+                  static_cast<long long>(node_.pids[index]));
+        return Status::peer_failed;
+      }
+    }
     if (waited > std::chrono::seconds(timeout_s_)) {
       log_error(call, "timed out after %d s (NVSHMEM_BOOTSTRAP_TIMEOUT): %s %s did not arrive", timeout_s_, what,
                 pe_list(missing).c_str());
@@ -236,13 +249,78 @@ Status TeamTable::exchange(int slot, uint32_t mine, std::vector<uint32_t> *value
   return Status::ok;
 }
 
-Status TeamTable::sync(nvshmem_team_t team, const char *call) {
+namespace {
+constexpr std::size_t kMaxCollArgs = 4;
+
+// FNV-1a over the call's name and the arguments' values; never 0, which a sync without arguments sends.
+uint32_t digest(const char *call, std::initializer_list<CollArg> args) {
+  if (args.size() == 0) return 0;
+  uint64_t h = 14695981039346656037ull;
+  auto mix = [&h](uint8_t byte) { h = (h ^ byte) * 1099511628211ull; };
+  for (const char *c = call; *c; ++c) mix(static_cast<uint8_t>(*c));
+  for (const CollArg &a : args)
+    for (int i = 0; i < 8; ++i) mix(static_cast<uint8_t>(a.value >> (8 * i)));
+  const uint32_t d = static_cast<uint32_t>(h ^ (h >> 32));
+  return d ? d : 1;
+}
+}  // namespace
+
+Status TeamTable::sync(nvshmem_team_t team, const char *call, std::initializer_list<CollArg> args) {
   if (!find(team)) {
     log_error(call, "team %d is not a valid team of this PE", team);
     return Status::invalid_value;
   }
+  const uint32_t mine = digest(call, args);
   std::vector<uint32_t> values;
-  return exchange(team, 0, &values, call);
+  NVSHM_TRY(exchange(team, mine, &values, call));
+  for (uint32_t v : values)
+    if (v != mine) return report_mismatch(team, mine, values, call, args);
+  return Status::ok;
+}
+
+Status TeamTable::report_mismatch(int slot, uint32_t mine, const std::vector<uint32_t> &digests, const char *call,
+                                  std::initializer_list<CollArg> args) {
+  // Every member saw the same digests, so every member is here and does the same rounds.
+  const Team &t = slots_[slot];
+  std::vector<std::vector<int64_t>> values(kMaxCollArgs, std::vector<int64_t>(static_cast<std::size_t>(t.size)));
+  std::vector<uint32_t> half;
+  for (std::size_t k = 0; k < kMaxCollArgs; ++k) {
+    const uint64_t v = k < args.size() ? static_cast<uint64_t>(args.begin()[k].value) : 0;
+    NVSHM_TRY(exchange(slot, static_cast<uint32_t>(v), &half, call));
+    std::vector<uint32_t> low = half;
+    NVSHM_TRY(exchange(slot, static_cast<uint32_t>(v >> 32), &half, call));
+    for (int i = 0; i < t.size; ++i) values[k][i] = static_cast<int64_t>(static_cast<uint64_t>(half[i]) << 32 | low[i]);
+  }
+  int other = 0;
+  while (digests[other] == mine) ++other;
+  const int other_pe = t.world_pe(other);
+  for (std::size_t k = 0; k < args.size() && k < kMaxCollArgs; ++k) {
+    const CollArg &a = args.begin()[k];
+    if (values[k][other] == a.value) continue;
+    log_error(call,
+              "PE %d passed %s=%lld but PE %d (this PE) passed %s=%lld; every PE of team %d must pass the same "
+              "arguments",
+              other_pe, a.name, static_cast<long long>(values[k][other]), my_pe_, a.name,
+              static_cast<long long>(a.value), slot);
+    return Status::symmetry;
+  }
+  if (digests[other] == 0)
+    log_error(call,
+              "PE %d is in a synchronisation of team %d (nvshmem_barrier, nvshmem_team_sync, or the end of another "
+              "collective) while this PE (%d) is in %s; every PE of the team must make the same collective calls "
+              "in the same order",
+              other_pe, slot, my_pe_, call);
+  else if (args.size() == 0)
+    log_error(call,
+              "PE %d is in another collective call (with arguments) on team %d while this PE (%d) is in a "
+              "synchronisation; every PE of the team must make the same collective calls in the same order",
+              other_pe, slot, my_pe_);
+  else
+    log_error(call,
+              "PE %d is in another collective call on team %d than this PE (%d), or passed other arguments; every PE "
+              "of the team must make the same collective calls in the same order",
+              other_pe, slot, my_pe_);
+  return Status::symmetry;
 }
 
 uint32_t TeamTable::free_mask_chunk(int chunk) const {
@@ -313,6 +391,9 @@ Status TeamTable::split_strided(nvshmem_team_t parent, int start, int stride, in
     log_error(call, "parent team %d is not a valid team of this PE", parent);
     return Status::invalid_value;
   }
+  // Every member must pass the same arguments (checked before their validity, so that a PE with
+  // different, invalid ones does not leave the others waiting).
+  NVSHM_TRY(sync(parent, call, {{"start", start}, {"stride", stride}, {"size", size}, {"config_mask", config_mask}}));
   const char *cause = nullptr;
   if (size < 1)
     cause = "size must be at least 1";
@@ -343,6 +424,7 @@ Status TeamTable::split_2d(nvshmem_team_t parent, int xrange, const nvshmem_team
     log_error(call, "parent team %d is not a valid team of this PE", parent);
     return Status::invalid_value;
   }
+  NVSHM_TRY(sync(parent, call, {{"xrange", xrange}, {"xconfig_mask", xmask}, {"yconfig_mask", ymask}}));
   if (xrange < 1 || (xmask != 0 && !xconfig) || (ymask != 0 && !yconfig)) {
     log_error(call, "invalid arguments for parent team %d: xrange=%d must be at least 1%s", parent, xrange,
               (xmask && !xconfig) || (ymask && !yconfig) ? ", and a config is NULL with a non-zero mask" : "");

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <vector>
 
@@ -29,6 +30,12 @@ struct Team {
   int world_pe(int index) const { return pes.empty() ? start + index * stride : pes[index]; }
   // This team's index of world PE `world`, or -1 when it is not a member.
   int index_of(int world) const;
+};
+
+// An argument of a collective call that every member must pass alike (TeamTable::sync).
+struct CollArg {
+  const char *name;
+  int64_t value;
 };
 
 class TeamTable {
@@ -70,18 +77,25 @@ class TeamTable {
 
   // Host synchronisation over the team's members (every member calls it, in the same order):
   // returns when every member has entered; ordered after this PE's earlier blocking transport
-  // operations. Bounded by the timeout; the message names the PEs that did not arrive.
-  Status sync(nvshmem_team_t team, const char *call);
+  // operations. Bounded by the timeout; the message names the PEs that did not arrive, or a member
+  // whose process has exited. With `args` (at most 4), every member must be in the same `call` with the
+  // same values: a 32-bit digest of them rides in the synchronisation's words (no extra round); a
+  // mismatch is Status::symmetry on every member, with a message naming both values.
+  Status sync(nvshmem_team_t team, const char *call, std::initializer_list<CollArg> args = {});
 
  private:
-  TeamTable(Bootstrap &boot, SymmetricHeap &heap, Transport &transport, int max_teams, std::size_t scratch_bytes,
-            std::size_t ll_slot_words, int timeout_s);
+  TeamTable(Bootstrap &boot, const NodeInfo &node, SymmetricHeap &heap, Transport &transport, int max_teams,
+            std::size_t scratch_bytes, std::size_t ll_slot_words, int timeout_s);
   struct Span {  // a team inside its parent: members start + i * stride, i < size
     int start, stride, size;
   };
   Status setup_workspace();
   // One round over `slot`'s team: each member contributes `mine`; values[i] receives member i's.
   Status exchange(int slot, uint32_t mine, std::vector<uint32_t> *values, const char *call);
+  // After digests that differ (`digests`, this PE's is `mine`): rounds that exchange every argument,
+  // then the message naming the first difference. Returns Status::symmetry (or a failed round's status).
+  Status report_mismatch(int slot, uint32_t mine, const std::vector<uint32_t> &digests, const char *call,
+                         std::initializer_list<CollArg> args);
   // 32 bits of this PE's free-slot mask from slot 32 * chunk on.
   uint32_t free_mask_chunk(int chunk) const;
   // Split `parent` into teams agreed on one slot; `mine` is this PE's team (size 0: none).
@@ -100,6 +114,7 @@ class TeamTable {
   uint64_t *ll_words(int slot) const;
 
   Bootstrap &boot_;
+  const NodeInfo &node_;  // the runtime's, alive as long as the table
   SymmetricHeap &heap_;
   Transport &transport_;
   int my_pe_, n_pes_;

@@ -51,11 +51,21 @@ TEST(HostHeap, ZeroSizesGiveNull) {
 TEST(HostHeap, BadAlignmentIsAnError) {
   EXPECT_EQ(nvshmem_align(3, 64), nullptr);
   EXPECT_EQ(nvshmem_align(12, 64), nullptr);
-  EXPECT_EQ(nvshmem_align(4, 64), nullptr);  // below sizeof(void*)
+  EXPECT_EQ(nvshmem_align(0, 64), nullptr);
   void *ok = nvshmem_align(4096, 100);
   ASSERT_NE(ok, nullptr);
   EXPECT_EQ(reinterpret_cast<uintptr_t>(ok) % 4096, 0u);
   nvshmem_free(ok);
+}
+
+// Issue 33: powers of two below sizeof(void*) are rounded up to it (as NVIDIA's library accepts them).
+TEST(HostHeap, SmallPowerOfTwoAlignmentsAreRoundedUp) {
+  for (std::size_t alignment : {1, 2, 4}) {
+    void *p = nvshmem_align(alignment, 24);
+    ASSERT_NE(p, nullptr) << alignment;
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % sizeof(void *), 0u);
+    nvshmem_free(p);
+  }
 }
 
 TEST(HostHeap, MallocAndCallocAlignTo256Bytes) {
