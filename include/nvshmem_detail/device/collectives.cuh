@@ -233,12 +233,12 @@ __device__ __forceinline__ bool ll_fits(const nvshm_team_device &t, const void *
  * for every calling minimal kernel (ptxas), so that 1024-thread blocks launch: 8 and 4 words for a
  * lone thread, 2 where a group shares the work (docs/collectives.md, "Registers of the device API"). */
 template <Scope S>
-constexpr size_t kLLBatchWords = S == Scope::thread ? 8 : 2;
+constexpr size_t kLLBatchWords = S == Scope::thread ? 4 : 2;
 template <Scope S>
-constexpr size_t kLLReduceBatchWords = S == Scope::thread ? 4 : 2;
+constexpr size_t kLLReduceBatchWords = S == Scope::thread ? 1 : 1;
 /* Vectors in flight per thread in the collectives' copies (RMA keeps 4), by the same register bound. */
 template <Scope S>
-constexpr int kCollCopyWords = S == Scope::thread ? 4 : 2;
+constexpr int kCollCopyWords = S == Scope::thread ? 2 : 2;
 
 /* Chunks c0, c0 + g, ... (at most B, below `end`) of W words each, in registers: loaded from a
  * source, then sent as LL words into a slot. Every load of a batch is issued before its first use. */

@@ -191,75 +191,83 @@ __device__ __forceinline__ void store_scalar(T *p, T v) {
 }
 
 /* ---- group copy: the group moves n words, each thread U words in flight ----
- * U = 4 for RMA; the collectives take 2, which keeps the kernels that call them at 64 registers or
- * fewer (docs/collectives.md, "Registers of the device API"). */
+ * Work goes out in chunks of U * L words, L = 32 (a warp) for warp, warpgroup and block scope and
+ * L = 1 for a thread: lane l of a chunk moves its words l, l + L, ..., so every load and store of a
+ * warp covers L consecutive words (coalesced), and the U accesses of a lane sit at fixed offsets from
+ * one source and one destination pointer (immediate offsets, no address per word). A group's warps
+ * take chunks in turn; the words after the last whole chunk go one per thread. This keeps the loop
+ * near 30 registers whatever U is (docs/registers.md). Threads of a partial last warp (a block size
+ * that is not a multiple of 32) take part in the tail only. */
 template <Scope S, typename W, int U = 4>
 __device__ __forceinline__ void copy_words(W *dst, const W *src, size_t n) {
-  const size_t g = static_cast<size_t>(Group<S>::size());
-  size_t i = static_cast<size_t>(Group<S>::rank());
-  if constexpr (U >= 4 && S != Scope::thread) {
-    // Warp and block RMA: one loop, each step loading up to U words before storing any, the last
-    // step predicated, so that a copy of 2 or 3 words per thread (a 4 MiB put over 128 x 1024
-    // threads) still has them in flight together. The collectives (U = 2, or one thread) keep the
-    // loop below: the predicated step takes their kernels past 64 registers
-    // (tests/unit/check_registers.sh).
-    for (; i < n; i += U * g) {
-      W v[U];
+  constexpr int L = S == Scope::thread ? 1 : 32;
+  constexpr size_t kChunk = static_cast<size_t>(U) * L;
+  const int rank = Group<S>::rank(), size = Group<S>::size();
+  const int units = size / L;
+  // One moving pointer: the destination is at a fixed distance from the source.
+  const ptrdiff_t to_dst = reinterpret_cast<char *>(dst) - reinterpret_cast<const char *>(src);
+  const W *const whole_end = src + n / kChunk * kChunk;
+  const W *s = rank < units * L ? src + static_cast<size_t>(rank / L) * kChunk + rank % L : whole_end;
+  const size_t step = static_cast<size_t>(units) * kChunk;
+#pragma unroll 1
+  for (; s < whole_end; s += step) {
+    W v[U];
 #pragma unroll
-      for (int u = 0; u < U; ++u)
-        if (i + u * g < n) v[u] = src[i + u * g];
+    for (int u = 0; u < U; ++u) v[u] = s[u * L];
+    W *d = reinterpret_cast<W *>(reinterpret_cast<char *>(const_cast<W *>(s)) + to_dst);
 #pragma unroll
-      for (int u = 0; u < U; ++u)
-        if (i + u * g < n) dst[i + u * g] = v[u];
-    }
-  } else {
-    for (; i + (U - 1) * g < n; i += U * g) {
-      W v[U];
-#pragma unroll
-      for (int u = 0; u < U; ++u) v[u] = src[i + u * g];
-#pragma unroll
-      for (int u = 0; u < U; ++u) dst[i + u * g] = v[u];
-    }
-    for (; i < n; i += g) dst[i] = src[i];
+    for (int u = 0; u < U; ++u) d[u * L] = v[u];
   }
+  // The tail is shorter than a chunk: a 32-bit index from the end of the whole chunks.
+  const unsigned tail = static_cast<unsigned>(src + n - whole_end);
+  W *const dst_tail = dst + (whole_end - src);
+#pragma unroll 1
+  for (unsigned i = static_cast<unsigned>(rank); i < tail; i += static_cast<unsigned>(size)) dst_tail[i] = whole_end[i];
 }
 
-/* Copy n bytes with the widest word both pointers can share (16, 8, 4 or 1 bytes), U words in flight
- * per thread. */
+/* A copy whose pointers or size are not all 16-byte aligned: a byte head up to the first aligned word
+ * of the destination, the widest word both pointers share (8, 4 or 1 bytes, or 16 when only the size is
+ * uneven), a byte tail. Rare (symmetric buffers are 16-byte aligned) and kept out of line with one word
+ * per thread in flight, so that it adds nothing to the caller's registers (docs/registers.md). */
+template <Scope S>
+__device__ __forceinline__ void copy_unaligned(char *d, const char *s, size_t n) {
+  const uintptr_t mis = reinterpret_cast<uintptr_t>(d) ^ reinterpret_cast<uintptr_t>(s);
+  const size_t word = (mis & 15) == 0 ? 16 : (mis & 7) == 0 ? 8 : (mis & 3) == 0 ? 4 : 1;
+  size_t head = 0, words = 0;
+  if (word > 1 && n >= 2 * word) {
+    head = (word - (reinterpret_cast<uintptr_t>(d) & (word - 1))) & (word - 1);
+    words = (n - head) / word;
+  }
+  copy_words<S, char, 1>(d, s, head);
+  char *wd = d + head;
+  const char *ws = s + head;
+  switch (word) {
+    case 16:
+      copy_words<S, int4, 1>(reinterpret_cast<int4 *>(wd), reinterpret_cast<const int4 *>(ws), words);
+      break;
+    case 8:
+      copy_words<S, uint64_t, 1>(reinterpret_cast<uint64_t *>(wd), reinterpret_cast<const uint64_t *>(ws), words);
+      break;
+    case 4:
+      copy_words<S, uint32_t, 1>(reinterpret_cast<uint32_t *>(wd), reinterpret_cast<const uint32_t *>(ws), words);
+      break;
+    default:
+      break;
+  }
+  const size_t done = head + words * word;
+  copy_words<S, char, 1>(d + done, s + done, n - done);
+}
+
+/* Copy n bytes, U words in flight per thread: 16-byte words when both pointers and the size are
+ * 16-byte aligned (the common case: symmetric buffers are), else copy_unaligned. */
 template <Scope S, int U = 4>
 __device__ __forceinline__ void copy_bytes(void *dst, const void *src, size_t n) {
   char *d = static_cast<char *>(dst);
   const char *s = static_cast<const char *>(src);
-  if (((reinterpret_cast<uintptr_t>(d) | reinterpret_cast<uintptr_t>(s) | n) & 15) == 0) {
-    // The common case (symmetric buffers are 16-byte aligned): one vector loop, no head or tail.
+  if (((reinterpret_cast<uintptr_t>(d) | reinterpret_cast<uintptr_t>(s) | n) & 15) == 0)
     copy_words<S, int4, U>(reinterpret_cast<int4 *>(d), reinterpret_cast<const int4 *>(s), n / 16);
-    return;
-  }
-  const uintptr_t mis = reinterpret_cast<uintptr_t>(d) ^ reinterpret_cast<uintptr_t>(s);
-  const size_t word = (mis & 15) == 0 ? 16 : (mis & 7) == 0 ? 8 : (mis & 3) == 0 ? 4 : 1;
-  if (word > 1 && n >= 2 * word) {
-    const size_t head = (word - (reinterpret_cast<uintptr_t>(d) & (word - 1))) & (word - 1);
-    copy_words<S, char, U>(d, s, head);
-    d += head;
-    s += head;
-    n -= head;
-    const size_t words = n / word;
-    switch (word) {
-      case 16:
-        copy_words<S, int4, U>(reinterpret_cast<int4 *>(d), reinterpret_cast<const int4 *>(s), words);
-        break;
-      case 8:
-        copy_words<S, uint64_t, U>(reinterpret_cast<uint64_t *>(d), reinterpret_cast<const uint64_t *>(s), words);
-        break;
-      default:
-        copy_words<S, uint32_t, U>(reinterpret_cast<uint32_t *>(d), reinterpret_cast<const uint32_t *>(s), words);
-        break;
-    }
-    const size_t done = words * word;
-    copy_words<S, char, U>(d + done, s + done, n - done);
-  } else {
-    copy_words<S, char, U>(d, s, n);
-  }
+  else
+    copy_unaligned<S>(d, s, n);
 }
 
 /* ---- comparisons for wait and test ---- */
