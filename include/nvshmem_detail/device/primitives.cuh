@@ -196,8 +196,8 @@ __device__ __forceinline__ void store_scalar(T *p, T v) {
  * warp covers L consecutive words (coalesced), and the U accesses of a lane sit at fixed offsets from
  * one source and one destination pointer (immediate offsets, no address per word). A group's warps
  * take chunks in turn; the words after the last whole chunk go one per thread. This keeps the loop
- * near 30 registers whatever U is (docs/registers.md). Threads of a partial last warp (a block size
- * that is not a multiple of 32) take part in the tail only. */
+ * near 30 registers (docs/registers.md). Threads of a partial last warp (a block size that is not a
+ * multiple of 32) take part in the tail only; a block of fewer than 32 threads copies word by word. */
 template <Scope S, typename W, int U = 4>
 __device__ __forceinline__ void copy_words(W *dst, const W *src, size_t n) {
   constexpr int L = S == Scope::thread ? 1 : 32;
@@ -206,7 +206,8 @@ __device__ __forceinline__ void copy_words(W *dst, const W *src, size_t n) {
   const int units = size / L;
   // One moving pointer: the destination is at a fixed distance from the source.
   const ptrdiff_t to_dst = reinterpret_cast<char *>(dst) - reinterpret_cast<const char *>(src);
-  const W *const whole_end = src + n / kChunk * kChunk;
+  // A block of fewer than 32 threads has no whole warp: every word goes by the tail loop.
+  const W *const whole_end = units > 0 ? src + n / kChunk * kChunk : src;
   const W *s = rank < units * L ? src + static_cast<size_t>(rank / L) * kChunk + rank % L : whole_end;
   const size_t step = static_cast<size_t>(units) * kChunk;
 #pragma unroll 1
@@ -218,17 +219,17 @@ __device__ __forceinline__ void copy_words(W *dst, const W *src, size_t n) {
 #pragma unroll
     for (int u = 0; u < U; ++u) d[u * L] = v[u];
   }
-  // The tail is shorter than a chunk: a 32-bit index from the end of the whole chunks.
-  const unsigned tail = static_cast<unsigned>(src + n - whole_end);
+  // The tail: shorter than a chunk, except in a block of fewer than 32 threads (all of it).
+  const size_t tail = static_cast<size_t>(src + n - whole_end);
   W *const dst_tail = dst + (whole_end - src);
 #pragma unroll 1
-  for (unsigned i = static_cast<unsigned>(rank); i < tail; i += static_cast<unsigned>(size)) dst_tail[i] = whole_end[i];
+  for (size_t i = static_cast<size_t>(rank); i < tail; i += static_cast<size_t>(size)) dst_tail[i] = whole_end[i];
 }
 
 /* A copy whose pointers or size are not all 16-byte aligned: a byte head up to the first aligned word
  * of the destination, the widest word both pointers share (8, 4 or 1 bytes, or 16 when only the size is
- * uneven), a byte tail. Rare (symmetric buffers are 16-byte aligned) and kept out of line with one word
- * per thread in flight, so that it adds nothing to the caller's registers (docs/registers.md). */
+ * uneven), a byte tail. Rare (symmetric buffers are 16-byte aligned), so one word per thread is in flight:
+ * the loops stay within the aligned path's registers (docs/registers.md). */
 template <Scope S>
 __device__ __forceinline__ void copy_unaligned(char *d, const char *s, size_t n) {
   const uintptr_t mis = reinterpret_cast<uintptr_t>(d) ^ reinterpret_cast<uintptr_t>(s);
