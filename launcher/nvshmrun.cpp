@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // nvshmrun: starts N PEs of a program on this node, runs their bootstrap rendezvous server in a thread,
 // forwards signals, stops the job when a PE fails or the time limit passes. See launcher/README.md.
 #include <fcntl.h>

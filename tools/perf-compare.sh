@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # perf-compare.sh BUILD_DIR [N_RUNS] [TEST...]
 #
 # Perftests of this project against NVIDIA's NVSHMEM, on one machine in one call (docs/perftest.md).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SPDX-License-Identifier: Apache-2.0
+# SPDX-License-Identifier: BSD-3-Clause
 # The README's first command: on a Debian/Ubuntu machine with the CUDA toolkit, installs the Debian
 # packages the build needs (as root, or through sudo; otherwise prints the apt-get line and stops),
 # configures BUILD_DIR, builds the libraries, nvshmrun, nvshmem-info and the examples (CMake target

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The perftest harness (perftest.h). Public NVSHMEM API only. */
 #include "perftest.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The perftest harness: options, size sweep, bootstrap, timing, median, correctness check and
  * output, in one place, so each test file holds only its operation.
  *

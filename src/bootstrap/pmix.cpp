@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The PMIx bootstrap: libpmix (Debian's libpmix.so.2) reached at run time with dlopen, so that
 // libnvshmem_host.so has no link-time dependency. Each round puts this PE's blob under a fresh key,
 // commits, fences (collecting data) and gets every other PE's blob. The few PMIx types used are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The reduce and reducescatter tests of one group of ops (test_coll_reduce_*.cu instantiate it for
 // their ops, so the 138 pairs build in parallel): every pair, every team, on_stream (also replayed in
 // a graph) and, for the first name of each C++ type in the table, thread/warp/block scope (coll_test.hpp

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Shared machinery of the collective tests (test_coll_*.cu): the teams and modes each collective
 // runs in, symmetric buffers, launching a device-scope kernel or an on-stream call (also captured in
 // a CUDA graph and replayed), and checks against a host reference.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // barrier, team_sync, broadcast, fcollect and alltoall on every team of coll_test::teams(), every
 // type of the collective list, thread/warp/block scope and on_stream (also replayed in a graph);
 // barrier_warpgroup.

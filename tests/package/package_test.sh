@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Consumer tests of the installed library (docs/install.md), run by CTest (tests/package/CMakeLists.txt):
 #   package_test.sh STEP BUILD_DIR SOURCE_DIR WORK_DIR
 # STEP:
@@ -100,7 +101,8 @@ case $step in
     for f in include/nvshmem.h include/nvshmemx.h include/nvshmem_host.h include/nvshmem_version.h \
       include/nvshmem_detail/types.h include/nvshmem_detail/version_registration.h lib/libnvshmem_device.a \
       lib/cmake/nvshmem/NVSHMEMConfig.cmake lib/cmake/nvshmem/NVSHMEMConfigVersion.cmake \
-      lib/cmake/nvshmem/NVSHMEMTargets.cmake lib/pkgconfig/nvshmem.pc bin/nvshmrun bin/nvshmem-info; do
+      lib/cmake/nvshmem/NVSHMEMTargets.cmake lib/pkgconfig/nvshmem.pc bin/nvshmrun bin/nvshmem-info \
+      share/doc/nvshmem/LICENSE; do
       need_file "$prefix/$f"
     done
     # libnvshmem_host.so -> .so.MAJOR -> .so.MAJOR.MINOR.PATCH

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # check_registers.sh NVCC ARCH LIMIT SOURCE INCLUDE_DIR...
 # Compiles SOURCE (tests/unit/device_registers.cu) for sm_ARCH with ptxas -v, prints the registers of
 # each kernel, and fails if any kernel needs more than LIMIT (docs/collectives.md, "Registers of the

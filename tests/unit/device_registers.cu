@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Kernels that do nothing but call one device-API routine each: tests/unit/check_registers.sh
 // compiles them with ptxas -v and bounds their registers. The routines are inlined into the caller's
 // kernel, and a kernel's registers bound its block size (65536 / registers per thread), so what these

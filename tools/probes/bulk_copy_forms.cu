@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Probe: how fast can GPU 0 copy a large buffer into GPU 1's memory over NVLink, and which way of
 // copying gets closest to the peak: SM stores of 16-byte vectors (one contiguous slice per block, as
 // the on-stream collectives copy, with 2, 4 or 8 vectors in flight per thread; or grid-stride over

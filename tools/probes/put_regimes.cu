@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Probe: where shmem_put_bw leaves the regime in which repeated puts beat the link. With -n 1000 puts
 // of one message per launch, both libraries report more than NVLink carries up to 256 KiB (ours 1223
 // GB/s, NVIDIA's 664: stores to lines already on their way are absorbed before the link), and NVIDIA's

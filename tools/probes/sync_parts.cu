@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Probe: where the time of a thread-scope nvshmem_team_sync goes. Our thread-scope sync_latency took
 // 1.67 us per call against NVIDIA's 1.51 (docs/benchmarks.md, session 6), while warp and block scope
 // were at or below NVIDIA's. Both PEs run one thread that calls the same step 2000 times; each step

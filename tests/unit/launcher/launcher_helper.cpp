@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A PE for the nvshmrun tests. Prints its NVSHMRUN_* environment, then runs its arguments in order:
 //   args           print every argv element as "arg[i]=<text>" and exit 0 (the rest are not actions)
 //   sleep=S        sleep S seconds (may be fractional)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // nvshmrun: environment of the PEs, exit status propagation, stopping a failed job, --timeout, signal
 // forwarding, argument pass-through, exec failures and output prefixing. Runs the real binary.
 #include <poll.h>
