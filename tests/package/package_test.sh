@@ -149,6 +149,10 @@ case $step in
     say "find_package build OK; ConfigVersion accepts $major.$minor and refuses $((major + 1)).0"
     ;;
   pkgconfig)
+    # The CUDA include folder in Cflags is the toolkit CMake found (the nvcc the tests use), not a fixed path.
+    cuda_inc=$(realpath "$(dirname "$(command -v nvcc)")/../include")
+    PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --cflags nvshmem | tr ' ' '\n' | sed -n 's/^-I//p' |
+      xargs -r realpath | grep -qxF "$cuda_inc" || fail "nvshmem.pc: no -I$cuda_inc (the toolkit's include folder)"
     build_pkgconfig "$prefix" "$work/pkgconfig-app"
     run_app "$prefix" "$work/pkgconfig-app"
     ;;
