@@ -6,13 +6,15 @@
 # `demo`, no tests or perftests) and runs the demo (tools/demo.sh).
 #   tools/setup.sh [--all] [--packages-only] [BUILD_DIR]   (BUILD_DIR: build)
 # --all also installs the packages of the optional parts, whose tests skip without them: OpenMPI and
-# PMIx, MPICH's hydra, Slurm, abigail (ABI check), cargo and rustc (Rust crate). .ci/run uses --all.
+# PMIx, MPICH's hydra, Slurm, abigail (ABI check), cargo and rustc (Rust crate), matplotlib (the
+# plot script's test). .ci/run uses --all.
 # --packages-only stops after the packages. Extra configure options: NVSHMEM_CMAKE_ARGS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 required=(cmake ninja-build g++ pkg-config libgtest-dev libcli11-dev python3)
-optional=(libopenmpi-dev openmpi-bin libpmix-dev mpich abigail-tools cargo rustc slurmctld slurmd slurm-client)
+optional=(libopenmpi-dev openmpi-bin libpmix-dev mpich abigail-tools cargo rustc slurmctld slurmd slurm-client
+  python3-matplotlib)
 packages=("${required[@]}")
 packages_only=0
 build=build
@@ -21,7 +23,7 @@ for arg in "$@"; do
     --all) packages+=("${optional[@]}") ;;
     --packages-only) packages_only=1 ;;
     -h | --help)
-      sed -n '3,10p' "$0" | sed 's/^# \{0,1\}//'
+      awk 'NR > 2 && /^#/ { sub(/^# ?/, ""); print; next } NR > 2 { exit }' "$0"
       exit 0
       ;;
     -*)
