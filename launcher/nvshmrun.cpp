@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <chrono>
@@ -154,11 +155,15 @@ std::string check_hosts(const std::string &hosts, const std::string &hostfile) {
 int parse_args(int argc, char **argv, Options *o) {
   int prog = find_program(argc, argv);
   std::vector<std::string> ours;
-  for (int i = prog - 1; i >= 1; --i) {
-    std::string a = argv[i];
+  // Options get their double-dash spelling, their values stay as typed (a -genv value may start with
+  // '-'); CLI11 takes the list in reverse order.
+  for (int i = 1; i < prog; ++i) {
+    const std::string a = argv[i];
     if (a == "--" && i == prog - 1) continue;
     ours.push_back(long_spelling(a));
+    for (int v = option_values(a); v > 0 && i + 1 < prog; --v) ours.push_back(argv[++i]);
   }
+  std::reverse(ours.begin(), ours.end());
   CLI::App app{
       "nvshmrun -n N [options] program [args...]\nStarts N processing elements (PEs) of an NVSHMEM program on "
       "this node.",

@@ -314,12 +314,13 @@ TEST(Launcher, HydraOptionsForThisNode) {
 
 TEST(Launcher, GenvSetsEveryPesEnvironment) {
   setenv("GENV_TEST_OLD", "from nvshmrun", 1);
-  Result r = run({"-genv", "GENV_TEST_OLD", "replaced", "-n", "2", "-genv", "GENV_TEST", "a b=c", kHelper,
-                  "env=GENV_TEST_OLD", "env=GENV_TEST"});
+  Result r = run({"-genv", "GENV_TEST_OLD", "replaced", "-n", "2", "-genv", "GENV_TEST", "a b=c", "-genv",
+                  "GENV_TEST_DASH", "-ppn", kHelper, "env=GENV_TEST_OLD", "env=GENV_TEST", "env=GENV_TEST_DASH"});
   unsetenv("GENV_TEST_OLD");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(lines_matching(r.out, "^env GENV_TEST_OLD=replaced$").size(), 2u) << r.out;
   EXPECT_EQ(lines_matching(r.out, "^env GENV_TEST=a b=c$").size(), 2u) << r.out;
+  EXPECT_EQ(lines_matching(r.out, "^env GENV_TEST_DASH=-ppn$").size(), 2u) << r.out;  // a value, not an option
   EXPECT_EQ(lines_matching(r.out, "from nvshmrun").size(), 0u) << r.out;
 }
 
