@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Read by cpack once per generator (CPACK_PROJECT_CONFIG_FILE): the .deb installs under a prefix, the
 # .tar.gz holds the install tree at its top.
 if(CPACK_GENERATOR STREQUAL "DEB")

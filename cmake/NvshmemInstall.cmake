@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Install layout, CMake package and pkg-config file (docs/install.md). Included at the end of the
 # top-level CMakeLists.txt, once every target exists.
 #
@@ -49,6 +50,8 @@ foreach(dir ${CUDAToolkit_INCLUDE_DIRS})
 endforeach()
 configure_file("${PROJECT_SOURCE_DIR}/cmake/nvshmem.pc.in" "${PROJECT_BINARY_DIR}/pkgconfig/nvshmem.pc" @ONLY)
 install(FILES "${PROJECT_BINARY_DIR}/pkgconfig/nvshmem.pc" DESTINATION lib/pkgconfig)
+# The licence, where Debian keeps it (docs/licence.md).
+install(FILES "${PROJECT_SOURCE_DIR}/LICENSE" DESTINATION share/doc/nvshmem)
 
 # Examples keep their source folder layout under $NVSHMEM_EXAMPLES_INSTALL.
 if(NVSHMEM_BUILD_EXAMPLES)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # CPack: a .deb and a .tar.gz holding the `cmake --install` layout (docs/install.md).
 #   cmake --build build --target package  ->  build/nvshmem_<version>_<arch>.deb, build/nvshmem-<version>-Linux.tar.gz
 # The .deb installs under /usr/local/nvshmem (NVIDIA's default prefix; -DNVSHMEM_DEB_PREFIX=... changes
@@ -7,6 +8,9 @@ set(CPACK_PACKAGE_VENDOR "nvshmem clean-room project")
 set(CPACK_PACKAGE_CONTACT "nvshmem maintainers <nvshmem@localhost>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "Clean-room NVSHMEM: symmetric heap and one-sided communication across GPUs")
 set(CPACK_PACKAGE_VERSION "${NVSHMEM_VERSION_TRIPLE}")
+# The licence (docs/licence.md): BSD-3-Clause, share/doc/nvshmem/LICENSE in both packages
+# (NvshmemInstall.cmake) and CPack's licence resource.
+set(CPACK_RESOURCE_FILE_LICENSE "${PROJECT_SOURCE_DIR}/LICENSE")
 set(CPACK_PACKAGE_FILE_NAME "nvshmem-${NVSHMEM_VERSION_TRIPLE}-${CMAKE_SYSTEM_NAME}")
 set(CPACK_GENERATOR "DEB;TGZ")
 set(CPACK_STRIP_FILES OFF)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Versions and the install prefix, included right after project() (docs/versioning.md).
 #   - The project version has four fields, MAJOR.MINOR.PATCH.PACKAGE; PACKAGE is 0 for our releases
 #     and counts repackagings of one release.

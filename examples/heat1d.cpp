@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // heat1d: an explicit 1-D heat equation split across PEs with halo exchange through the NVSHMEM
 // host interface, checked against the same computation done serially. Runs on either heap kind
 // (host shared memory without a GPU, GPU memory with one).

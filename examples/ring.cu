@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // ring: every PE writes into its right neighbour from a CUDA kernel (a scalar with nvshmem_int_p and
 // an array with a block-scope put), then checks what its left neighbour wrote. Prints one verdict.
 //   nvshmrun -n 2 ./ring

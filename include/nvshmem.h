@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* NVSHMEM: the host interface plus, under nvcc, the inline CUDA kernel interface. No -rdc is
  * needed; -rdc builds work too (then link libnvshmem_device.a, as with NVIDIA's NVSHMEM). */
 #ifndef NVSHMEM_H

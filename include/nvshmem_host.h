@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* NVSHMEM host interface: every host-callable routine, for code compiled by any C++ compiler.
  * Link with libnvshmem_host.so. */
 #ifndef NVSHMEM_HOST_H

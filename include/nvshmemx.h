@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* NVSHMEM extensions (nvshmemx_*): declared alongside the standard routines; this header exists
  * so that programs written for NVIDIA's NVSHMEM build unchanged. */
 #ifndef NVSHMEMX_H

@@ -1,6 +1,9 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // nvshmrun: starts N PEs of a program on this node, runs their bootstrap rendezvous server in a thread,
 // forwards signals, stops the job when a PE fails or the time limit passes. See launcher/README.md.
 #include <fcntl.h>
+#include <ifaddrs.h>
+#include <netdb.h>
 #include <sys/socket.h>
 #include <poll.h>
 #include <signal.h>
@@ -9,11 +12,15 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bootstrap/bootstrap.hpp"
@@ -38,6 +45,7 @@ struct Options {
   int np = 0;
   double timeout_s = 0;  // 0: no limit
   bool prefix = false;
+  std::vector<std::pair<std::string, std::string>> genv;  // -genv NAME VALUE, in order
   std::vector<std::string> command;
 };
 
@@ -51,14 +59,25 @@ void on_signal(int sig) {
   errno = saved;
 }
 
+// The options that take values (hydra's single-dash spellings and ours): how many each takes.
+int option_values(const std::string &a) {
+  static const char *const one[] = {"-n",        "-np",        "--np",           "--timeout",      "-ppn",
+                                    "--ppn",     "-hosts",     "--hosts",        "-host",          "--host",
+                                    "-f",        "-hostfile",  "--hostfile",     "-machinefile",   "--machinefile",
+                                    "-launcher", "--launcher", "-launcher-exec", "--launcher-exec"};
+  for (const char *o : one)
+    if (a == o) return 1;
+  return a == "-genv" || a == "--genv" ? 2 : 0;
+}
+
 // Index of the program in argv: the first argument that is neither an option nor an option's value
 // ("--" ends the options). Everything from there on belongs to the program, untouched.
 int find_program(int argc, char **argv) {
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--") return i + 1;
-    if (a == "-n" || a == "-np" || a == "--np" || a == "--timeout") {
-      ++i;
+    if (int values = option_values(a); values > 0) {
+      i += values;
     } else if (a.empty() || a[0] != '-') {
       return i;
     }
@@ -66,15 +85,86 @@ int find_program(int argc, char **argv) {
   return argc;
 }
 
+// Hydra spells long options with one dash (-np, -ppn, -hosts, -genv): CLI11 reads those as clusters
+// of short options (-ppn as -p -pn), so every single-dash option longer than one letter becomes the
+// double-dash spelling, except -nN (the count glued to -n).
+std::string long_spelling(const std::string &a) {
+  const bool glued_count = a.size() > 2 && a[1] == 'n' && isdigit(static_cast<unsigned char>(a[2]));
+  if (a.size() > 2 && a[0] == '-' && a[1] != '-' && !glued_count) return "-" + a;
+  return a;
+}
+
+// True when `host` names this node: localhost, this host's name (or its first label), or a name or
+// address of one of this node's interfaces.
+bool is_this_node(const std::string &host) {
+  char name[256] = {};
+  gethostname(name, sizeof name - 1);
+  const std::string self = name;
+  if (host == "localhost" || host == self || host == self.substr(0, self.find('.'))) return true;
+  addrinfo hints{}, *found = nullptr;
+  hints.ai_family = AF_UNSPEC;
+  if (getaddrinfo(host.c_str(), nullptr, &hints, &found) != 0) return false;
+  ifaddrs *ifs = nullptr;
+  bool local = false;
+  if (getifaddrs(&ifs) == 0) {
+    for (const addrinfo *a = found; a && !local; a = a->ai_next)
+      for (const ifaddrs *i = ifs; i && !local; i = i->ifa_next) {
+        if (!i->ifa_addr || i->ifa_addr->sa_family != a->ai_family) continue;
+        if (a->ai_family == AF_INET)
+          local = memcmp(&reinterpret_cast<const sockaddr_in *>(a->ai_addr)->sin_addr,
+                         &reinterpret_cast<const sockaddr_in *>(i->ifa_addr)->sin_addr, sizeof(in_addr)) == 0;
+        else if (a->ai_family == AF_INET6)
+          local = memcmp(&reinterpret_cast<const sockaddr_in6 *>(a->ai_addr)->sin6_addr,
+                         &reinterpret_cast<const sockaddr_in6 *>(i->ifa_addr)->sin6_addr, sizeof(in6_addr)) == 0;
+      }
+    freeifaddrs(ifs);
+  }
+  freeaddrinfo(found);
+  return local;
+}
+
+// The hosts of -hosts (comma-separated, hydra's HOST[:COUNT]) and of -hostfile (one per line, HOST,
+// HOST:COUNT or HOST slots=COUNT, '#' comments): empty when all are this node, else a message.
+std::string check_hosts(const std::string &hosts, const std::string &hostfile) {
+  std::vector<std::string> names;
+  auto add = [&](std::string h) {
+    h = h.substr(0, h.find_first_of(": \t"));
+    if (!h.empty()) names.push_back(h);
+  };
+  for (std::size_t start = 0; start < hosts.size();) {
+    const std::size_t comma = std::min(hosts.find(',', start), hosts.size());
+    add(hosts.substr(start, comma - start));
+    start = comma + 1;
+  }
+  if (!hostfile.empty()) {
+    std::ifstream in(hostfile);
+    if (!in) return "cannot read the host file '" + hostfile + "'";
+    for (std::string line; std::getline(in, line);) {
+      line = line.substr(0, line.find('#'));
+      add(line.substr(std::min(line.find_first_not_of(" \t"), line.size())));
+    }
+  }
+  for (const std::string &h : names)
+    if (!is_this_node(h))
+      return "'" + h +
+             "' is not this node: nvshmrun starts every PE on this node (for several nodes use mpirun, mpiexec "
+             "or srun: docs/bootstrap.md)";
+  return {};
+}
+
 // Returns -1 to go on, else the exit status (help, version, usage errors).
 int parse_args(int argc, char **argv, Options *o) {
   int prog = find_program(argc, argv);
   std::vector<std::string> ours;
-  for (int i = prog - 1; i >= 1; --i) {
-    std::string a = argv[i];
+  // Options get their double-dash spelling, their values stay as typed (a -genv value may start with
+  // '-'); CLI11 takes the list in reverse order.
+  for (int i = 1; i < prog; ++i) {
+    const std::string a = argv[i];
     if (a == "--" && i == prog - 1) continue;
-    ours.push_back(a == "-np" ? "--np" : a);  // CLI11 reads -np as -n p
+    ours.push_back(long_spelling(a));
+    for (int v = option_values(a); v > 0 && i + 1 < prog; --v) ours.push_back(argv[++i]);
   }
+  std::reverse(ours.begin(), ours.end());
   CLI::App app{
       "nvshmrun -n N [options] program [args...]\nStarts N processing elements (PEs) of an NVSHMEM program on "
       "this node.",
@@ -95,8 +185,33 @@ int parse_args(int argc, char **argv, Options *o) {
         what);
   };
   app.add_option("-n,--np", o->np, "Number of PEs to start (also -np N)")->check(whole_number(1, "a positive integer"));
-  app.add_option("--timeout", o->timeout_s, "Stop the whole job after SECONDS (0: no limit) and exit with status 124")
-      ->check(whole_number(0, "a whole number of seconds"));
+  int ppn = 0;
+  app.add_option("--ppn", ppn, "PEs per node (hydra's -ppn): nvshmrun has one node, so N; with -n, the same N")
+      ->check(whole_number(1, "a positive integer"));
+  std::string hosts, hostfile, launcher, launcher_exec;
+  app.add_option("--hosts,--host", hosts,
+                 "Hydra's host list (HOST[:COUNT],...): accepted when every host is this node (localhost, its "
+                 "name or address)");
+  app.add_option("-f,--hostfile,--machinefile", hostfile,
+                 "Hydra's host file (HOST, HOST:COUNT or HOST slots=COUNT per line): the same rule as --hosts");
+  app.add_option("--genv", o->genv, "Set NAME to VALUE in every PE's environment (hydra's -genv NAME VALUE)");
+  app.add_option("--launcher", launcher,
+                 "Hydra's launcher: only 'fork' (nvshmrun starts every PE on this node with fork and exec)");
+  app.add_option("--launcher-exec", launcher_exec, "Refused: it names a remote launcher's program (nvshmrun has none)");
+  // Seconds: a decimal number, fractions allowed (0.5), not negative.
+  const CLI::Validator seconds(
+      [](std::string &text) -> std::string {
+        char *end = nullptr;
+        errno = 0;
+        const double v = strtod(text.c_str(), &end);
+        if (text.empty() || *end || errno || !(v >= 0 && v < 1e9))
+          return "needs a number of seconds (fractions allowed), got '" + text + "'";
+        return {};
+      },
+      "SECONDS");
+  app.add_option("--timeout", o->timeout_s,
+                 "Stop the whole job after SECONDS (fractions allowed; 0: no limit) and exit with status 124")
+      ->check(seconds);
   app.add_flag("-p,--prefix-output", o->prefix, "Prefix each line of each PE's stdout and stderr with '[PE i] '");
   app.set_version_flag("--version", "nvshmrun (nvshmem) " NVSHMRUN_VERSION);
   app.footer(
@@ -111,10 +226,27 @@ int parse_args(int argc, char **argv, Options *o) {
     fprintf(stderr, "nvshmrun: %s\nRun with --help for more information.\n", e.what());
     return 2;
   }
-  if (o->np < 1 || prog >= argc) {
-    fprintf(stderr, "nvshmrun: %s\n%s\nRun with --help for more information.\n",
-            o->np < 1 ? "the number of PEs (-n N) is required" : "no program given",
-            "Usage: nvshmrun -n N [options] program [args...]");
+  std::string error;
+  if (ppn > 0 && o->np > 0 && ppn != o->np)
+    error = "-n " + std::to_string(o->np) + " and -ppn " + std::to_string(ppn) +
+            " disagree: nvshmrun starts every PE on this node, so -ppn is the number of PEs";
+  else if (ppn > 0)
+    o->np = ppn;
+  if (error.empty()) error = check_hosts(hosts, hostfile);
+  if (error.empty() && !launcher.empty() && launcher != "fork")
+    error = "-launcher " + launcher + " is not supported: nvshmrun starts every PE on this node (-launcher fork)";
+  if (error.empty() && !launcher_exec.empty())
+    error = "-launcher-exec is not supported: nvshmrun starts every PE on this node with fork and exec";
+  for (const auto &[name, value] : o->genv)
+    if (error.empty() && (name.empty() || name.find('=') != std::string::npos || name.rfind("NVSHMRUN_", 0) == 0 ||
+                          name.rfind("PMI_", 0) == 0))
+      error = "-genv " + name + ": not a variable name a PE may be given (NVSHMRUN_* and PMI_* are nvshmrun's)";
+  if (error.empty() && o->np < 1) error = "the number of PEs (-n N, -np N or -ppn N) is required";
+  if (error.empty() && prog >= argc) error = "no program given";
+  if (!error.empty()) {
+    fprintf(stderr,
+            "nvshmrun: %s\nUsage: nvshmrun -n N [options] program [args...]\nRun with --help for more information.\n",
+            error.c_str());
     return 2;
   }
   o->command.assign(argv + prog, argv + argc);
@@ -252,9 +384,16 @@ class Job {
     }
     pmi_fds_.emplace_back(pmi[0]);
     Fd pmi_child(pmi[1]);
+    // nvshmrun's environment without its own variables and those -genv sets, then the -genv values.
+    auto set_by_genv = [&](const char *e) {
+      for (const auto &g : o_.genv)
+        if (strncmp(e, g.first.c_str(), g.first.size()) == 0 && e[g.first.size()] == '=') return true;
+      return false;
+    };
     for (char **e = environ; *e; ++e)
-      if (strncmp(*e, "NVSHMRUN_", 9) != 0 && strncmp(*e, "PMI_", 4) != 0) vars.emplace_back(*e);
+      if (strncmp(*e, "NVSHMRUN_", 9) != 0 && strncmp(*e, "PMI_", 4) != 0 && !set_by_genv(*e)) vars.emplace_back(*e);
     auto set = [&](const char *name, const std::string &v) { vars.push_back(std::string(name) + "=" + v); };
+    for (const auto &g : o_.genv) set(g.first.c_str(), g.second);
     set(nvshm::kEnvLauncherRank, std::to_string(rank));
     set(nvshm::kEnvLauncherSize, std::to_string(o_.np));
     set(nvshm::kEnvLauncherLocalRank, std::to_string(rank));  // one node: local rank == rank

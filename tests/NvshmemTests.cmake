@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Helpers shared by the test folders.
 set(NVSHMEM_TEST_SKIP_CODE 77)
 

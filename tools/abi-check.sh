@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Compare the ABI exported by libnvshmem_host.so with the committed baseline (docs/versioning.md).
 #   tools/abi-check.sh LIB            check: fails on a removed or changed exported function or variable;
 #                                     added ones are compatible and pass (listed in the report)

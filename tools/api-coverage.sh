@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Public API coverage: every nvshmem_/nvshmemx_ function name (and the nvshmemx::tile_* C++
 # templates) in a reference include tree (NVIDIA's NVSHMEM headers by default), by category, classified
 # for this project as

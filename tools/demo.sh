@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Runs the main demo from a build folder: the GPU ring where a GPU is visible, otherwise the 1-D heat
 # equation on the CPU backend (the host interface on a host shared-memory heap).
 #   tools/demo.sh [BUILD_DIR]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The GPU check: build, run every test (GPU tests with 2 PEs), compute-sanitizer (memcheck, then
 # racecheck, on every GPU test binary; CUDA API errors are not reported, because
 # the library probes pointers with calls that fail by design, e.g. cuPointerGetAttribute on memory

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # perf-compare.sh BUILD_DIR [N_RUNS] [TEST...]
 #
 # Perftests of this project against NVIDIA's NVSHMEM, on one machine in one call (docs/perftest.md).
@@ -25,7 +26,9 @@
 # and rebuilds one only when what it is built from changed (its build takes minutes);
 # PERF_NV_BUILD_ONLY=1 only builds NVIDIA's programs (into PERF_NV_CACHE) and stops, so that it can
 # run while BUILD_DIR is still being built; PERF_BUDGET_S=<seconds> starts no run that would end past
-# that many seconds at the pace of the runs before it, and reports the medians of the runs done.
+# that many seconds at the pace of the runs before it, and reports the medians of the runs done;
+# PERF_JSON_DIR=<dir> has every run append its perftest JSON lines (PERFTEST_JSON) to <dir>/<impl>.jsonl
+# (ours, nvidia, nccl, or the variant's label), the input of tools/perf-plot.py (docs/performance.md).
 set -euo pipefail
 
 usage() {
@@ -235,6 +238,12 @@ run_one() {  # impl test options... (impl: ours, nvidia or variant:<index>)
     rm -f "$WORK/uid"
     # NVIDIA's library loads its bootstrap plugins from its lib/ folder.
     env_args=(PERFTEST_BOOTSTRAP=uid PERFTEST_UID_FILE="$WORK/uid" LD_LIBRARY_PATH="$NV_HOME/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}")
+  fi
+  if [[ -n ${PERF_JSON_DIR:-} ]]; then
+    mkdir -p "$PERF_JSON_DIR"
+    local label=$impl
+    [[ $impl == variant:* ]] && label=${VARIANT_LABELS[${impl#variant:}]}
+    env_args+=(PERFTEST_JSON="$(cd "$PERF_JSON_DIR" && pwd)/$label.jsonl")
   fi
   local -a cmd=("$NVSHMRUN" --timeout 120 -n 2 "$bin" "$@" "${EXTRA[@]}")
   echo "== $impl: ${cmd[*]}" >>"$log"

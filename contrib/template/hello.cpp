@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // contrib/template: every PE writes its id into its slot of PE 0's symmetric array; PE 0 checks them.
 #include <nvshmem.h>
 

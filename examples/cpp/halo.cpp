@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // halo: 1-D heat diffusion split over the PEs, written with the C++ layer. Each PE owns `cells`
 // cells plus one ghost cell at each end in a SymmetricBuffer<double>; every step it puts its edge
 // cells into its neighbours' ghost cells, then a barrier, then the local update. The result is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // ring with the C++ layer: each PE's kernel writes an array into its right neighbour's buffer with a
 // block-scope put through a DeviceView, and adds to a counter there with an atomic; the host orders
 // the kernel and a barrier on one stream, then checks what the left neighbour wrote. Needs a GPU

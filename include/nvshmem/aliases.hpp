@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Prefix-stripped aliases of the C API: nvshmem::my_pe() is nvshmem_my_pe(), nvshmem::int_put_on_stream
 // is nvshmemx_int_put_on_stream, ... Each is an inline one-line forward with the C function's
 // signature and contract (NVSHMEM docs of the C name; docs/cpp.md has the table). Typed families are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Generic atomic memory operations over the element type, host and device: nvshmem::atomic_fetch_add(dest,
 // value, pe) dispatches at compile time to nvshmem_<T>_atomic_fetch_add. Generated from the C API's AMO
 // tables (NVSHM_FOR_EACH_AMO_ARITH_TYPE / _FETCH_TYPE / _LOGIC_TYPE): arithmetic ops (inc, fetch_inc,

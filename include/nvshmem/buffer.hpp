@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // nvshmem::SymmetricBuffer<T>: an owning, move-only array in the symmetric heap (docs/cpp.md).
 // Host code only (its DeviceView goes to kernels).
 #pragma once

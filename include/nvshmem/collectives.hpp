@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Team collectives on the host, generic over the element type and the operator:
 // nvshmem::broadcast(team, ...), fcollect, alltoall, reduce<Op::sum>(team, ...), reducescatter, barrier,
 // team_sync, the byte forms broadcastmem/fcollectmem/alltoallmem(Team, ...) and their _on_stream forms dispatch at

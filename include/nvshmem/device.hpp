@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Generic device templates over the scope and the element type: nvshmem::device::put<nvshmem::block>(...)
 // dispatches at compile time to nvshmem_<T>_put, nvshmemx_<T>_put_warp or nvshmemx_<T>_put_block.
 // Generated from the C API's type tables. Compiled by nvcc and by NVRTC (no standard headers; see

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // nvshmem::DeviceView<T>: a trivially copyable, non-owning view of a symmetric array, passed to
 // kernels by value (SymmetricBuffer<T>::view()). Host and device code; compiles with any C++17
 // compiler (accessors only) and with nvcc or NVRTC (plus the device RMA members).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // nvshmem::Error: the one exception type of the C++ layer (docs/cpp.md).
 // Host code only: no function of this header is callable from device code, and no exception ever
 // crosses into a kernel.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Generic host templates over the element type: nvshmem::put<T>(...) and friends dispatch at compile
 // time to the typed C function (nvshmem_<name>_put, ...). Generated from the C API's own type table
 // (NVSHM_FOR_EACH_RMA_TYPE); a type outside the table is a compile error that names the untyped

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // How the runtime finds its PEs: nvshmem::InitMethod, nvshmem::UniqueId, nvshmem::MpiComm
 // (docs/cpp.md; NVSHMEM docs: "Library Setup", nvshmemx_init_attr).
 // Host code only.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The modern C++ layer of NVSHMEM (docs/cpp.md): include this one header.
 //   nvshmem::Runtime, InitMethod, UniqueId, MpiComm, Error       (host)
 //   nvshmem::SymmetricBuffer<T>, DeviceView<T>                    (host; views also in kernels)

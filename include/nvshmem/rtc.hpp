@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Compiling kernels that use NVSHMEM with NVRTC (run-time compilation). NVRTC has no C library or
 // CUDA runtime headers; the NVSHMEM headers include a few of them for their host declarations. This
 // header supplies minimal in-memory stand-ins (fixed-width integer types with this platform's LP64

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // nvshmem::Runtime (the process-global runtime, reference counted) and nvshmem::ModuleRegistration
 // (a driver-API module's access to the device state). docs/cpp.md gives the lifetime rules.
 // Host code only.

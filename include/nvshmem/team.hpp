@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // nvshmem::Team (a team handle, owning nothing), nvshmem::UniqueTeam (a team made by a split or from a
 // team unique id, destroyed at its end) and nvshmem::TeamUniqueId. docs/cpp.md and docs/teams.md give the rules. Host
 // code only; kernels take the raw handle (Team::handle()).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Host declarations of the team synchronisation and collective routines (NVSHMEM docs:
  * "Collective Communication", "Team-based collectives"). Host+device names: the host definitions
  * are in libnvshmem_host.so, the device ones (thread scope) inline in the device headers.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Stream-ordered collectives (NVSHMEM docs: the *_on_stream forms of "Collective Communication"):
  * each call enqueues the collective on `stream` and returns 0 at once; misuse or a failed launch
  * prints a message naming the call and the PE, then aborts. Every member of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Collective kernel launch (NVSHMEM docs: "Collective Kernel Launch"). Defined inline so that the
  * launch runs in the application's own CUDA runtime, where its kernels are registered; nothing
  * to link. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The state every device function reads, and how it reaches each kernel.
  *
  * Without -rdc each translation unit that includes nvshmem.h holds its own `static __constant__`

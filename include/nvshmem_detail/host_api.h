@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Declarations of every host-callable entry point (host-only, host+device, and *_on_stream).
  * Units: `nelems` counts elements of the named type, `nbytes` counts bytes. Unless a function says
  * otherwise it may be called by any thread of a PE after initialisation (NVSHMEM_THREAD_MULTIPLE for

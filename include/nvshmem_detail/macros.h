@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Attribute macros shared by the public headers. */
 #ifndef NVSHMEM_DETAIL_MACROS_H
 #define NVSHMEM_DETAIL_MACROS_H

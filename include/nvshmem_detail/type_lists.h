@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The type tables every typed family is generated from (declarations, definitions, tests, docs).
  * X(NAME, TYPE): NAME is the spelling inside the function name, TYPE the C type. */
 #ifndef NVSHMEM_DETAIL_TYPE_LISTS_H

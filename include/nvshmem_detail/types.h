@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Public NVSHMEM types, constants and enums (NVSHMEM 3.4.5 API, "Library Constants" and "Library
  * Handles" sections). Layouts of NVSHMEM-defined structs match NVIDIA's headers byte for byte. */
 #ifndef NVSHMEM_DETAIL_TYPES_H

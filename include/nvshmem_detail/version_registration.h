@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Header-version check. Every translation unit that includes nvshmem_host.h registers, at static
  * initialisation, the version of the headers it was compiled with; nvshmem_init (and every other init
  * entry point) fails with a message naming both versions unless each registered version has the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The programs of the collective perftests (perftest/device/coll, perftest/host/coll): each test
  * file names its collective and calls run_coll_on_stream or run_coll_device. Public API only, so the
  * same sources build against NVIDIA's NVSHMEM (tools/perf-compare.sh).

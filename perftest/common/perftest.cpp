@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The perftest harness (perftest.h). Public NVSHMEM API only. */
 #include "perftest.h"
 
@@ -117,8 +118,9 @@ void print_help(const char *job, const char *what, unsigned features) {
   printf("  -r, --runs N            timed runs per size; the median is reported (default %d)\n", d.runs);
   printf("      --no_check          skip the correctness check\n");
   printf("  -h, --help              this text\n\n");
-  printf("Environment: NVSHMEM_MACHINE_READABLE_OUTPUT=1 adds '&&&& PERF' lines; PERFTEST_BOOTSTRAP=uid\n");
-  printf("with PERFTEST_UID_FILE=<path> initialises through a unique id (see docs/perftest.md).\n");
+  printf("Environment: NVSHMEM_MACHINE_READABLE_OUTPUT=1 adds '&&&& PERF' lines; PERFTEST_JSON=<file> appends\n");
+  printf("one JSON object per value to <file>; PERFTEST_BOOTSTRAP=uid with PERFTEST_UID_FILE=<path> initialises\n");
+  printf("through a unique id (see docs/perftest.md).\n");
 }
 
 int env_int(const char *name) {
@@ -459,6 +461,10 @@ Report::Report(std::string job, std::vector<Column> columns) : job_(std::move(jo
   const char *env = getenv("NVSHMEM_MACHINE_READABLE_OUTPUT");
   machine_readable_ = env && strcmp(env, "1") == 0;
   if (nvshmem_my_pe() != 0) return;
+  if (const char *path = getenv("PERFTEST_JSON"); path && *path) {
+    json_ = fopen(path, "a");
+    if (!json_) fail("cannot open PERFTEST_JSON=%s: %s", path, strerror(errno));
+  }
   printf("#%s\n%-14s", job_.c_str(), "size(B)");
   for (const Column &column : columns_) printf(" %16s", (column.metric + "(" + column.unit + ")").c_str());
   printf("\n");
@@ -477,6 +483,20 @@ void Report::add(size_t size, const std::vector<double> &values, bool check_ok) 
       printf("&&&& PERF %s___size__%zu___%s %.3f %c%s\n", job_.c_str(), size, columns_[i].metric.c_str(), values[i],
              columns_[i].lower_is_better ? '-' : '+', columns_[i].unit.c_str());
   fflush(stdout);
+  if (!json_) return;
+  // Job, metric and unit names are ours (letters, digits, '_', '/', '(' ')'): no JSON escaping needed.
+  for (size_t i = 0; i < values.size() && i < columns_.size(); ++i)
+    fprintf(json_,
+            "{\"test\": \"%s\", \"library\": \"%s\", \"pes\": %d, \"size\": %zu, \"metric\": \"%s\", \"unit\": \"%s\", "
+            "\"lower_is_better\": %s, \"value\": %.4f, \"check\": %s}\n",
+            job_.c_str(), NVSHMEM_VENDOR_STRING, nvshmem_n_pes(), size, columns_[i].metric.c_str(),
+            columns_[i].unit.c_str(), columns_[i].lower_is_better ? "true" : "false", values[i],
+            failed_pes > 0 ? "false" : "true");
+  fflush(json_);
+}
+
+Report::~Report() {
+  if (json_) fclose(json_);
 }
 
 double median(std::vector<double> samples) {

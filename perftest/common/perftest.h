@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The perftest harness: options, size sweep, bootstrap, timing, median, correctness check and
  * output, in one place, so each test file holds only its operation.
  *
@@ -111,7 +112,9 @@ class Payload {
 
 /* The per-size result table. PE 0 prints a header, then each row as it is added (flushed), as
  * "size(B)  <metric>(<unit>) ..."; with NVSHMEM_MACHINE_READABLE_OUTPUT=1 also one line per value:
- * "&&&& PERF <job>___size__<bytes>___<metric> <value> +<unit>" (+: higher is better). */
+ * "&&&& PERF <job>___size__<bytes>___<metric> <value> +<unit>" (+: higher is better). With
+ * PERFTEST_JSON=<file>, PE 0 also appends one JSON object per value to <file> (docs/perftest.md):
+ * {"test", "library", "pes", "size", "metric", "unit", "lower_is_better", "value", "check"}. */
 class Report {
  public:
   struct Column {
@@ -120,6 +123,9 @@ class Report {
     bool lower_is_better = false;  // latency: the machine-readable line carries '-' instead of '+'
   };
   Report(std::string job, std::vector<Column> columns);
+  ~Report();
+  Report(const Report &) = delete;
+  Report &operator=(const Report &) = delete;
   /* Every PE calls it (it sums the check failures over PEs); only PE 0 prints. */
   void add(size_t size, const std::vector<double> &values, bool check_ok);
 
@@ -127,6 +133,7 @@ class Report {
   std::string job_;
   std::vector<Column> columns_;
   bool machine_readable_;
+  FILE *json_ = nullptr;  // PERFTEST_JSON, PE 0 only
 };
 
 /* Median of a non-empty sample (the mean of the middle two for an even count). */

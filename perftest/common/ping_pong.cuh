@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The ping-pong latency tests' shared kernel and main: PE 0 sends, then waits for PE 1's answer;
  * PE 1 waits, then answers; -n round trips per kernel. Rounds carry their number (flags are never
  * reset: each launch continues the count), so no round can be mistaken for another. Latency = kernel

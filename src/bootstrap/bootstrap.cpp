@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // bootstrap_create and the two Bootstrap kinds: "single" (1 PE) and the TCP star client ("uid", "launcher").
 #include "bootstrap/bootstrap.hpp"
 

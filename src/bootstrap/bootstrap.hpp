@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The bootstrap layer: who the PEs are, and small-blob allgather/barrier among them.
 // May use: common/. Used by: heap/, host/. See src/bootstrap/README.md.
 #pragma once

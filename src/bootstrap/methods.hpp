@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Constructors of the bootstrap methods that bootstrap_create picks from (internal to src/bootstrap).
 #pragma once
 #include <memory>

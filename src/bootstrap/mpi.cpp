@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The MPI bootstrap: allgather/barrier over a communicator of the application's MPI library, which we
 // reach at run time (dlopen/dlsym) so that libnvshmem_host.so has no link-time MPI dependency.
 // MPI_Comm is ABI-specific (OpenMPI: a pointer to a struct; MPICH and its derivatives: an int), so the

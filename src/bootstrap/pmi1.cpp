@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // PMI-1 simple protocol: line I/O, nvshmrun's server, and the client bootstrap (NVSHMEM_BOOTSTRAP_PMI=PMI).
 #include "bootstrap/pmi1.hpp"
 

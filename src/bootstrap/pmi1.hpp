@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The PMI-1 "simple" wire protocol: newline-terminated lines of space-separated key=value pairs, e.g.
 // "cmd=put kvsname=k key=x value=y". The client (our PMI bootstrap) talks to a process manager (MPICH's
 // hydra, Slurm, or nvshmrun) over the descriptor in PMI_FD or a TCP connection to PMI_PORT; the server

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The PMI-2 bootstrap (NVSHMEM_BOOTSTRAP_PMI=PMI-2): MPICH's PMI-2 wire protocol over PMI_FD, as hydra's
 // mpiexec and Slurm's --mpi=pmi2 serve it. Frames are a 6-character length then "key=value;" pairs
 // (pmi2_frame / pmi2_parse in pmi1.hpp). Sequence: a PMI-1 style "cmd=init pmi_version=2" line,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The PMIx bootstrap: libpmix (Debian's libpmix.so.2) reached at run time with dlopen, so that
 // libnvshmem_host.so has no link-time dependency. PMIx only carries, once per session, the unique id
 // of a TCP rendezvous server that PE 0 starts; the rounds run over that TCP star ("PMIx" as name).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "bootstrap/uid_server.hpp"
 
 #include <endian.h>

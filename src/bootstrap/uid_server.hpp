@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The rendezvous server of the TCP star: one thread that accepts one persistent connection per PE,
 // checks each HELLO, then runs allgather rounds until every PE has said BYE or disconnected (a "session":
 // one nvshmem_init .. nvshmem_finalize of the job). Used by uid_generate (nvshmemx_get_uniqueid: one

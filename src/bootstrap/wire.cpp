@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "bootstrap/wire.hpp"
 
 #include <arpa/inet.h>

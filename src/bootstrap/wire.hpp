@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Internals shared by the rendezvous server, its clients and nvshmrun: file descriptors, the frame format,
 // socket I/O with deadlines, and the contents of a unique id. Not used outside src/bootstrap and launcher/.
 // The wire protocol is described in docs/bootstrap.md.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Typed access to the runtime's environment variables (table in env_vars.def).
 #pragma once
 #include <cstddef>

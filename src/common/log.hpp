@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Logging and error messages. Every message names the PE (once known) and the call or subsystem.
 // Levels follow NVSHMEM_DEBUG: VERSION < WARN < INFO < TRACE. Errors are always printed.
 #pragma once

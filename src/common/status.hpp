@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Internal status codes. Every layer returns a Status; the function that detects an error logs
 // what, where and why (log.hpp), callers propagate with NVSHM_TRY.
 #pragma once

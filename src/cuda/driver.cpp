@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "cuda/driver.hpp"
 
 #include <cuda_runtime_api.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The CUDA driver API, reached through the runtime's entry-point query, never by linking
 // libcuda.so: the host library must load on machines without a GPU driver (docs/architecture.md, decision 4).
 // May use: common/. See src/cuda/README.md.

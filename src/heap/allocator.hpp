@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Deterministic allocator over the offsets [0, capacity) of the symmetric heap: the same sequence of
 // calls gives the same offsets on every PE (docs/architecture.md, decision 2). First fit over a sorted free
 // list, neighbours merged on free. Not thread safe (heap calls are collective, one thread per PE).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Where the symmetric heap's bytes live. One implementation per heap kind:
 //  - DeviceBacking: CUDA VMM (cuMemCreate) GPU memory exported as a POSIX fd;
 //  - HostBacking:   memfd host shared memory (the CPU backend).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // GPU heap: CUDA VMM memory, exported as POSIX fds, imported and mapped by every PE of the node
 // with read-write access for this PE's device (peer access over NVLink or PCIe).
 #include <unistd.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Hands one file descriptor from every PE of a node to every other PE of that node, over Unix
 // sockets in the abstract namespace with SCM_RIGHTS. Used for both heap kinds (CUDA VMM POSIX-fd
 // handles and memfd host memory).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Host shared-memory heap (CPU backend): memfd pages mapped MAP_SHARED by every PE of the node.
 #include <sys/mman.h>
 #include <unistd.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Which PEs share this PE's node (same host name) and their process ids, from one bootstrap allgather.
 #pragma once
 #include <cstdint>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "heap/symmetric_heap.hpp"
 
 #include <unistd.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The symmetric heap: one layout on every PE (docs/architecture.md, decision 2). All node PEs' heaps are mapped
 // into one virtual range, PE p's heap at base_of(p) = slot0 + (p - first node PE) * stride, so a
 // symmetric address is translated to a peer's by base arithmetic, on host and device.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Host-initiated atomics and signals (NVSHMEM docs: "Atomic Memory Operations", "Signaling
 // Operations"), every typed form generated from the AMO tables. Unlike NVIDIA's host atomics (which
 // only print "not implemented") these are real on both heap kinds: the transport applies them with

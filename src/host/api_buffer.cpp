@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // User buffers (NVSHMEM docs: "Memory Management Routines", buffer registration).
 //
 // Local buffers (nvshmemx_buffer_register): our transports are CUDA copies, peer loads/stores and

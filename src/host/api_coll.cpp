@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Host blocking collectives over a team (docs/collectives.md, "Host path"): every member pulls what
 // it needs from the members' symmetric sources through the transport, between two host team
 // synchronisations, so they work on both heap kinds. Typed names are generated from the tables in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Memory management routines (NVSHMEM docs: "Memory Management Routines"). All collective.
 #include <limits>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Host-initiated remote memory access (NVSHMEM docs: "Remote Memory Access Routines"), every typed
 // form generated from the type table. The transport does the copy; this layer checks arguments.
 #include "common/log.hpp"

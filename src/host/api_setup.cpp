@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Library setup, exit and query routines (NVSHMEM docs: "Library Setup, Exit, and Query Routines"),
 // the unique-id helpers and driver-API module registration.
 #include <unistd.h>

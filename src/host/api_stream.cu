@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Stream-ordered routines (NVSHMEM docs: the *_on_stream forms). Copies are enqueued with
 // cuMemcpyAsync on the caller's stream (barrier_all/sync_all_on_stream are the WORLD case of the team
 // forms in coll_stream.cu). Everything here is capturable in a CUDA graph (no host synchronisation).

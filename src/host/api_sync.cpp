@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Host ordering and synchronisation: quiet, fence, and the team barrier / sync whose WORLD case is
 // barrier_all / sync_all (docs/teams.md, "Host synchronisation").
 #include "common/log.hpp"

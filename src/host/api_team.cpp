@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Team management entry points (NVSHMEM docs: "Team Management"); the table is src/team.
 #include "common/log.hpp"
 #include "cuda/driver.hpp"

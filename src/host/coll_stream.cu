@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Stream-ordered barrier, team_sync, broadcast, fcollect and alltoall, and the checks and grid choice
 // every stream collective shares (coll_stream.cuh).
 #include "host/coll_stream.cuh"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The stream-ordered collectives (include/nvshmem_detail/coll_stream_api.h): block-scope kernels of
 // the device collectives (include/nvshmem_detail/device/collectives.cuh) launched on the caller's
 // stream, split over several blocks for large sizes. No host synchronisation and no allocation, so

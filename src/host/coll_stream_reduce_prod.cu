@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Stream-ordered reduce and reducescatter: the prod pairs (coll_stream.cuh).
 #include "host/coll_stream.cuh"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Registry of every CUDA translation unit's copy of the device state (see
 // include/nvshmem_detail/device_state.h) and the code that writes the runtime's state into them.
 #include <algorithm>

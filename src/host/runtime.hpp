@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The process-global runtime state between nvshmem_init and nvshmem_finalize, and the named checks
 // every entry point starts with. May use every layer below (bootstrap, heap, transport, cuda).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The header-version check (docs/versioning.md): every translation unit that includes nvshmem_host.h
 // registers the header version it was compiled with (include/nvshmem_detail/version_registration.h);
 // init refuses a version this library cannot serve.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "team/team_table.hpp"
 
 #include <sched.h>

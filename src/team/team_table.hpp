@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The team table (docs/teams.md): NVSHMEM_MAX_TEAMS slots, the predefined teams, team creation
 // agreed over the parent team through the transport, and the host-side team synchronisation every
 // host collective is built on. May use: transport/, heap/, bootstrap/, common/. See src/team/README.md.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Kernels of the CUDA engine (see cuda_kernels.hpp).
 #include <cuda_runtime.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Small kernels of the CUDA engine: host-initiated atomics (system-scope atomics on the peer's
 // mapped word; a copy-based read-modify-write would not be atomic) and strided copies. Launched
 // with the CUDA runtime in the runtime's (primary) context.

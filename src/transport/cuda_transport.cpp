@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // GPU heap engine: copies through CUDA (copy engines over NVLink/PCIe) on one internal
 // non-blocking stream, in issue order. Blocking operations wait for the stream; nbi operations
 // complete at quiet(); fence is free because the stream executes in order.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CPU backend engine: the peers' heaps are host shared memory mapped in this process, so every
 // operation is a memcpy; quiet and fence are full memory fences.
 #include <atomic>

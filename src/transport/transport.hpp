@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // How bytes move between this PE and the mapped heaps of its peers (docs/architecture.md, decision 5).
 // Addresses given to a transport are already translated: `remote` points into the peer's heap
 // as mapped in this process. Engines: host memcpy (CPU backend), CUDA copies (GPU heap).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A PE started by a launcher (mpirun, nvshmrun, ...): nvshmem_init picks the bootstrap from the
 // environment (NVSHMEM_BOOTSTRAP, NVSHMEM_BOOTSTRAP_PMI). Usage: boot_env NPES [CYCLES]
 #include <unistd.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // nvshmemx_init_attr(NVSHMEMX_INIT_WITH_MPI_COMM) under mpirun. Usage: boot_mpi MODE
 //   world   MPI_COMM_WORLD
 //   split   a communicator split from MPI_COMM_WORLD without the last rank and in reverse order

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // Shared body of the bootstrap test PEs: after init, check the PE count and do a put/get round on the
 // symmetric heap (the CPU backend's host shared memory without a GPU).
 #pragma once

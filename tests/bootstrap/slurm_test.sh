@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Programs started by Slurm's srun: a private single-node Slurm (slurmctld + slurmd, auth/none, its
 # own ports and state under a temporary folder), then boot_env as 2 and 4 PEs with --mpi=pmix (PMIx
 # bootstrap) and --mpi=pmi2 (NVSHMEM_BOOTSTRAP_PMI=PMI-2), each with two init/finalize cycles.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Compiled by nvcc (with and without -rdc) as a test: the C++ layer's headers, and every generic
 // device template instantiated for every RMA type and scope, plus the device view's members.
 #include <nvshmem/nvshmem.hpp>

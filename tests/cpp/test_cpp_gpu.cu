@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The C++ layer on a GPU, 2 PEs under nvshmrun: device views in kernels (block-scope puts, atomics,
 // put-with-signal), SymmetricBuffer stream forms and collective members, a team from a unique id used
 // by a kernel (byte-form collectives by scope), and a kernel compiled at run time by NVRTC, loaded

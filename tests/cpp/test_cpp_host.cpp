@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The C++ layer on the host interface, under nvshmrun with 1, 2 and 4 PEs (CPU backend without a GPU,
 // GPU heap with one): runtime lifetime orders, double init, init methods, buffer moves and checks,
 // generic templates and aliases for every RMA type. Every test starts and ends with no live runtime;

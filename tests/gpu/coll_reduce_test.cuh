@@ -1,6 +1,8 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The reduce and reducescatter tests of one group of ops (test_coll_reduce_*.cu instantiate it for
-// their ops, so the 138 pairs build in parallel): every pair, every team, thread/warp/block scope
-// and on_stream (also replayed in a graph); integers exact, floating point by relative error.
+// their ops, so the 138 pairs build in parallel): every pair, every team, on_stream (also replayed in
+// a graph) and, for the first name of each C++ type in the table, thread/warp/block scope (coll_test.hpp
+// says why); integers exact, floating point by relative error.
 #pragma once
 #include "coll_test.hpp"
 
@@ -87,6 +89,9 @@ bool close(T got, T want) {
   }
 }
 
+// The first name of the table (the standard list, whose first part is the bitwise list) of type T.
+NVSHM_TEST_DEFINE_FIRST_NAME(first_name, NVSHM_FOR_EACH_REDUCE_STANDARD_TYPE)
+
 template <class P, int Scope>
 __global__ void reduce_kernel(bool scatter, nvshmem_team_t team, typename P::type *d, const typename P::type *s,
                               size_t n) {
@@ -124,9 +129,11 @@ void check_pair(nvshmem_team_t team, Mode mode, size_t n, bool scatter, bool in_
   run(
       mode,
       [&](unsigned threads) {
-        if (mode == kThread) reduce_kernel<P, kThread><<<1, threads>>>(scatter, team, d, s, n);
-        if (mode == kWarp) reduce_kernel<P, kWarp><<<1, threads>>>(scatter, team, d, s, n);
-        if (mode == kBlock) reduce_kernel<P, kBlock><<<1, threads>>>(scatter, team, d, s, n);
+        if constexpr (P::device_scopes) {
+          if (mode == kThread) reduce_kernel<P, kThread><<<1, threads>>>(scatter, team, d, s, n);
+          if (mode == kWarp) reduce_kernel<P, kWarp><<<1, threads>>>(scatter, team, d, s, n);
+          if (mode == kBlock) reduce_kernel<P, kBlock><<<1, threads>>>(scatter, team, d, s, n);
+        }
       },
       [&](cudaStream_t st) { P::on_stream(scatter, team, d, s, n, st); });
   check(describe((std::string(P::name) + (scatter    ? "_reducescatter"
@@ -154,24 +161,34 @@ void check_all() {
     for (nvshmem_team_t team : teams())
       for (Mode mode : kModes)
         for (size_t n : {size_t{1}, size_t{64}, size_t{301}, several_blocks, two_shot, large})
-          if (n <= 301 || mode == kBlock || mode == kStream || (mode == kGraph && n == several_blocks))
+          if ((P::device_scopes || mode >= kStream) &&
+              (n <= 301 || mode == kBlock || mode == kStream || (mode == kGraph && n == several_blocks)))
             check_pair<P>(team, mode, n, scatter);
   // In place (dest == source, which OpenSHMEM allows for reductions), on the world, in every path of
   // the block scope and the stream.
   for (Mode mode : {kBlock, kStream})
     for (size_t n : {size_t{64}, size_t{301}, several_blocks, two_shot})
-      check_pair<P>(NVSHMEM_TEAM_WORLD, mode, n, false, true);
+      if (P::device_scopes || mode == kStream) check_pair<P>(NVSHMEM_TEAM_WORLD, mode, n, false, true);
 }
 
 }  // namespace coll_reduce_test
 
-// One test per (op, type) pair.
+// One test per (op, type) pair; the device names of every pair take the pair's C type.
+#define NVSHM_TEST_REDUCE_SIGNATURE(FN, T) \
+  static_assert(std::is_same<decltype(FN), int(nvshmem_team_t, T *, const T *, size_t)>::value, #FN " takes " #T);
 #define NVSHM_TEST_REDUCE_PAIR(OP, NAME, T)                                                                 \
+  NVSHM_TEST_REDUCE_SIGNATURE(nvshmem_##NAME##_##OP##_reduce, T)                                            \
+  NVSHM_TEST_REDUCE_SIGNATURE(nvshmem_##NAME##_##OP##_reducescatter, T)                                     \
+  NVSHM_TEST_REDUCE_SIGNATURE(nvshmemx_##NAME##_##OP##_reduce_warp, T)                                      \
+  NVSHM_TEST_REDUCE_SIGNATURE(nvshmemx_##NAME##_##OP##_reducescatter_warp, T)                               \
+  NVSHM_TEST_REDUCE_SIGNATURE(nvshmemx_##NAME##_##OP##_reduce_block, T)                                     \
+  NVSHM_TEST_REDUCE_SIGNATURE(nvshmemx_##NAME##_##OP##_reducescatter_block, T)                              \
   namespace coll_reduce_test {                                                                              \
   struct Pair_##OP##_##NAME {                                                                               \
     using type = T;                                                                                         \
     static constexpr Op op = NVSHM_TEST_OP_##OP;                                                            \
     static constexpr const char *name = #NAME "_" #OP;                                                      \
+    static constexpr bool device_scopes = same_name(first_name<T>(), #NAME);                                \
     template <int Scope>                                                                                    \
     __device__ static void call(bool scatter, nvshmem_team_t team, T *d, const T *s, size_t n) {            \
       if (Scope == kThread)                                                                                 \

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Shared machinery of the collective tests (test_coll_*.cu): the teams and modes each collective
 // runs in, symmetric buffers, launching a device-scope kernel or an on-stream call (also captured in
 // a CUDA graph and replayed), and checks against a host reference.
@@ -37,6 +38,28 @@ inline std::vector<nvshmem_team_t> teams() {
   }();
   return list;
 }
+
+// The device scopes of a typed collective run for one name per C++ type: the fixed-width and size
+// names of the type lists are the same C++ types as other names (uint8 is unsigned char, int32 is
+// int, size is unsigned long, ...), and every device name is a one-line call of one template over
+// (scope, [op,] T), so the aliases run the very same instantiation. Compiling their kernels again
+// cost a third of the GPU tests' build and tested no other code (docs/build.md). The aliases' device
+// names are checked at compile time to take their own C type; their on_stream entry points (distinct
+// functions of the library) run every case at run time.
+constexpr bool same_name(const char *a, const char *b) {
+  return *a == *b && (*a == '\0' || same_name(a + 1, b + 1));
+}
+// NVSHM_TEST_DEFINE_FIRST_NAME(FUNC, FOR_EACH): FUNC<T>() is the first name of FOR_EACH (an X(NAME,
+// TYPE) list) whose type is T.
+#define NVSHM_TEST_FIRST_NAME_(NAME, TYPE) \
+  if (first == nullptr && std::is_same<T, TYPE>::value) first = #NAME;
+#define NVSHM_TEST_DEFINE_FIRST_NAME(FUNC, FOR_EACH) \
+  template <typename T>                              \
+  constexpr const char *FUNC() {                     \
+    const char *first = nullptr;                     \
+    FOR_EACH(NVSHM_TEST_FIRST_NAME_)                 \
+    return first;                                    \
+  }
 
 enum Mode { kThread, kWarp, kBlock, kStream, kGraph };
 constexpr Mode kModes[] = {kThread, kWarp, kBlock, kStream, kGraph};

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Shared helpers of the GPU tests: CUDA checks, a main that skips (exit 77) without a GPU,
 // random data and poisoned outputs.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Compiled to a cubin at build time and loaded through the driver API by test_module.cu.
 #include <nvshmem.h>
 

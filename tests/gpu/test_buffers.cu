@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // User buffers on the GPU heap (issue 11), under nvshmrun -n 2 (or more): registered local buffers
 // (cudaMalloc, cudaMallocHost, pageable malloc) as RMA sources and destinations from the host and
 // from kernels; an application's cuMemCreate buffer made symmetric with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // barrier, team_sync, broadcast, fcollect and alltoall on every team of coll_test::teams(), every
 // type of the collective list, thread/warp/block scope and on_stream (also replayed in a graph);
 // barrier_warpgroup.
@@ -139,11 +140,28 @@ TEST(CollBarrier, Warpgroup) {
 }
 
 // ---- broadcast, fcollect, alltoall: one struct per type calls every named form ----
+// The device scopes run for the first name of each C++ type of the list (coll_test.hpp says why); the
+// device names of every type take its C type.
 enum Coll { kBroadcast, kFcollect, kAlltoall };
+NVSHM_TEST_DEFINE_FIRST_NAME(first_name, NVSHM_FOR_EACH_COLL_TYPE)
+#define NVSHM_TEST_COLL_SIGNATURES(PREFIX, NAME, SUFFIX, T)                                                        \
+  static_assert(std::is_same<decltype(PREFIX##NAME##_broadcast##SUFFIX),                                           \
+                             int(nvshmem_team_t, T *, const T *, size_t, int)>::value,                             \
+                #NAME "_broadcast" #SUFFIX " takes " #T);                                                          \
+  static_assert(                                                                                                   \
+      std::is_same<decltype(PREFIX##NAME##_fcollect##SUFFIX), int(nvshmem_team_t, T *, const T *, size_t)>::value, \
+      #NAME "_fcollect" #SUFFIX " takes " #T);                                                                     \
+  static_assert(                                                                                                   \
+      std::is_same<decltype(PREFIX##NAME##_alltoall##SUFFIX), int(nvshmem_team_t, T *, const T *, size_t)>::value, \
+      #NAME "_alltoall" #SUFFIX " takes " #T);
 #define NVSHM_TEST_COLL_CALLS(NAME, T)                                                                          \
+  NVSHM_TEST_COLL_SIGNATURES(nvshmem_, NAME, , T)                                                               \
+  NVSHM_TEST_COLL_SIGNATURES(nvshmemx_, NAME, _warp, T)                                                         \
+  NVSHM_TEST_COLL_SIGNATURES(nvshmemx_, NAME, _block, T)                                                        \
   struct Calls_##NAME {                                                                                         \
     using type = T;                                                                                             \
     static constexpr const char *name = #NAME;                                                                  \
+    static constexpr bool device_scopes = same_name(first_name<T>(), #NAME);                                    \
     template <int Scope>                                                                                        \
     __device__ static void call(Coll c, nvshmem_team_t team, T *d, const T *s, size_t n, int root) {            \
       if (Scope == kThread) {                                                                                   \
@@ -172,6 +190,7 @@ NVSHM_FOR_EACH_COLL_TYPE(NVSHM_TEST_COLL_CALLS)
 struct Calls_mem {
   using type = unsigned char;
   static constexpr const char *name = "mem";
+  static constexpr bool device_scopes = true;
   template <int Scope>
   __device__ static void call(Coll c, nvshmem_team_t team, unsigned char *d, const unsigned char *s, size_t n,
                               int root) {
@@ -231,9 +250,11 @@ void check_coll(Coll c, nvshmem_team_t team, Mode mode, size_t n) {
   run(
       mode,
       [&](unsigned threads) {
-        if (mode == kThread) coll_kernel<C, kThread><<<1, threads>>>(c, team, d, s, n, root);
-        if (mode == kWarp) coll_kernel<C, kWarp><<<1, threads>>>(c, team, d, s, n, root);
-        if (mode == kBlock) coll_kernel<C, kBlock><<<1, threads>>>(c, team, d, s, n, root);
+        if constexpr (C::device_scopes) {
+          if (mode == kThread) coll_kernel<C, kThread><<<1, threads>>>(c, team, d, s, n, root);
+          if (mode == kWarp) coll_kernel<C, kWarp><<<1, threads>>>(c, team, d, s, n, root);
+          if (mode == kBlock) coll_kernel<C, kBlock><<<1, threads>>>(c, team, d, s, n, root);
+        }
       },
       [&](cudaStream_t st) { C::on_stream(c, team, d, s, n, root, st); });
   static const char *names[] = {"broadcast", "fcollect", "alltoall"};
@@ -252,7 +273,8 @@ void check_all(Coll c) {
   for (nvshmem_team_t team : teams())
     for (Mode mode : kModes)
       for (size_t n : {size_t{1}, size_t{37}, size_t{1000}, ll_blocks, large})
-        if (n < ll_blocks || mode == kBlock || mode == kStream || (mode == kGraph && n == ll_blocks))
+        if ((C::device_scopes || mode >= kStream) &&
+            (n < ll_blocks || mode == kBlock || mode == kStream || (mode == kGraph && n == ll_blocks)))
           check_coll<C>(c, team, mode, n);
 }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The maxloc reduction (coll_reduce_test.cuh has the helpers).
 #include "coll_reduce_test.cuh"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Device RMA under nvshmrun -n 2 (or more): every typed, sized and byte form in thread, warp and
 // block scope, on random data with poisoned destinations. Puts go to the right neighbour, gets read
 // from it.

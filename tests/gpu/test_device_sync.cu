@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Device queries, ordering (fence, quiet), put-with-signal, signal_op, waits, barriers and atomics,
 // under nvshmrun -n 2 (or more).
 #include "gpu_test.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Device team queries read the team table the host keeps in GPU memory: team_my_pe, team_n_pes and
 // translate_pe in a kernel agree with the host for every predefined team, strided and 2d splits and
 // a team from nvshmemx_team_init, also after a destroy; under nvshmrun -n 2 (or more).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The tile API (nvshmemx::tile_*, NVSHMEM 3.4.5) on 2 PEs: every collective in every scope (thread,
 // warp, warpgroup, block), float and half (bfloat16 for the reductions), the algorithm values, every
 // root, put/get to the neighbour. A kernel runs one group over all tiles of a matrix (several tile

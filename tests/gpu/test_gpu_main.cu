@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // main() of the GPU test binaries: skip (77) without a GPU, else init, run, finalize.
 #include "gpu_test.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A kernel in a cubin loaded with cuModuleLoad (or as a CUlibrary) sees the runtime's state after
 // nvshmemx_cumodule_init (nvshmemx_culibrary_init), and loses it after the matching finalize.
 #include <cuda.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Device atomics under contention, every operation and type from the AMO tables: every thread of
 // several blocks on every PE hits the same words on PE 0, and the totals must be exact.
 #include "gpu_test.hpp"

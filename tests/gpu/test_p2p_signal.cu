@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Put-with-signal on the device: every typed, sized (put16 and NVIDIA's put6 alias included) and
 // byte form in thread, warp and block scope, SET and ADD; a 64 MiB put-with-signal from several
 // blocks whose SIGNAL_ADDs together reach the GE target, fully visible after signal_wait_until;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Stream-ordered signals, waits and the remaining stream RMA forms: put_signal / signal_op /
 // signal_wait_until / wait_until_all_vector on a stream, captured in a CUDA graph and replayed 100
 // times; p/g/iput/iget and sized forms on a stream; the typed stream waits of every wait type.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Device strided RMA (iput/iget) for every type and size, in thread, warp and block scope: the
 // destination stride 3 and source stride 2 for iput, the reverse for iget; elements between the
 // strides keep their poison.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Point-to-point synchronisation on the device for the 14 wait types (generated from the wait type
 // table): wait_until with each of the six comparisons, wait_until_all/any/some and their vector
 // forms, and every test form before (false) and after (true) the writes. Each PE writes into its

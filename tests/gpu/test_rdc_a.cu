@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Built with -rdc=true and linked with libnvshmem_device.a: kernels in two translation units share
 // the one device state.
 #include "gpu_test.hpp"

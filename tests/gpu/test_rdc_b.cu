@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include <nvshmem.h>
 
 __global__ void unit_b(int *out) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Stream-ordered routines: typed and byte put/get (blocking and nbi forms), quiet, barrier and
 // sync on a stream, and the same sequence captured in a CUDA graph and replayed.
 #include "gpu_test.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Initialises, uses the heap, and returns from main without nvshmem_finalize: the process must
 // still exit cleanly (status 0, no hang) on every PE.
 #include <nvshmem.h>

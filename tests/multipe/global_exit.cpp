@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // PE 0 calls nvshmem_global_exit(status) while the other PEs wait in a barrier that PE 0 never
 // joins: the launcher must end the whole job with that status at once, also for status 0.
 //   nvshmrun -n N global_exit STATUS

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Helpers of the multi-PE host-interface tests: they run under nvshmrun on either heap kind, so
 // they reach their own heap only through NVSHMEM calls (a self-put or self-get), never by
 // dereferencing a symmetric pointer.

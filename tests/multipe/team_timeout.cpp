@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A split where one PE never arrives fails after NVSHMEM_BOOTSTRAP_TIMEOUT with a message naming
 // that PE, and returns NVSHMEM_TEAM_INVALID; the job then ends normally. Run with 2 PEs.
 #include <nvshmem.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // User buffers, the multicast pointer and their errors across real processes (issue 11), on the
 // CPU backend (the CTest sets NVSHMEM_HEAP_KIND=SYSMEM, so the GPU machine runs it the same way):
 // registered host buffers as put sources and get destinations with real data, every registration

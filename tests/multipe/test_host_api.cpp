@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The host interface across real processes: queries, the heap's regression cases, every typed,
 // sized and byte RMA form, quiet, fence, barrier_all and sync_all, on random data with poisoned
 // destinations. Run under nvshmrun with 1, 2, 3, 4 and 8 PEs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Host blocking collectives across real processes: every collective, type and reduction op from
 // the tables in nvshmem_detail/type_lists.h, on WORLD, a strided team (the odd PEs) and 1-PE teams,
 // with random data checked against a host reference and poisoned outputs. Run under nvshmrun with

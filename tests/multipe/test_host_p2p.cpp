@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The host interface's atomics, signals and strided RMA across real processes, every type from the
 // type tables, on whichever heap kind the machine has (host shared memory in CI, GPU memory with a
 // GPU). Atomics run under contention: several threads on every PE hit the same word on PE 0, and the

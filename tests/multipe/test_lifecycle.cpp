@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Init and finalize across real processes: status queries, finalize twice, calls after finalize,
 // 50 init/finalize cycles without leaking descriptors, threads or memory, and a barrier as the
 // very first operation when the PEs start seconds apart. Run under nvshmrun.

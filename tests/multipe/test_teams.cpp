@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Teams across real processes (docs/teams.md): predefined teams, split_strided (strides > 1,
 // invalid arguments), split_2d, translate in every direction, get_config, destroy and re-create
 // beyond NVSHMEM_MAX_TEAMS, running out of slots, nvshmemx_team_init over an arbitrary subset, and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Consumer tests of the installed library (docs/install.md), run by CTest (tests/package/CMakeLists.txt):
 #   package_test.sh STEP BUILD_DIR SOURCE_DIR WORK_DIR
 # STEP:
@@ -100,7 +101,8 @@ case $step in
     for f in include/nvshmem.h include/nvshmemx.h include/nvshmem_host.h include/nvshmem_version.h \
       include/nvshmem_detail/types.h include/nvshmem_detail/version_registration.h lib/libnvshmem_device.a \
       lib/cmake/nvshmem/NVSHMEMConfig.cmake lib/cmake/nvshmem/NVSHMEMConfigVersion.cmake \
-      lib/cmake/nvshmem/NVSHMEMTargets.cmake lib/pkgconfig/nvshmem.pc bin/nvshmrun bin/nvshmem-info; do
+      lib/cmake/nvshmem/NVSHMEMTargets.cmake lib/pkgconfig/nvshmem.pc bin/nvshmrun bin/nvshmem-info \
+      share/doc/nvshmem/LICENSE; do
       need_file "$prefix/$f"
     done
     # libnvshmem_host.so -> .so.MAJOR -> .so.MAJOR.MINOR.PATCH
@@ -147,6 +149,10 @@ case $step in
     say "find_package build OK; ConfigVersion accepts $major.$minor and refuses $((major + 1)).0"
     ;;
   pkgconfig)
+    # The CUDA include folder in Cflags is the toolkit CMake found (the nvcc the tests use), not a fixed path.
+    cuda_inc=$(realpath "$(dirname "$(command -v nvcc)")/../include")
+    PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --cflags nvshmem | tr ' ' '\n' | sed -n 's/^-I//p' |
+      xargs -r realpath | grep -qxF "$cuda_inc" || fail "nvshmem.pc: no -I$cuda_inc (the toolkit's include folder)"
     build_pkgconfig "$prefix" "$work/pkgconfig-app"
     run_app "$prefix" "$work/pkgconfig-app"
     ;;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Compiled with a faked nvshmem_version.h first on the include path: registers that version.
 #include <nvshmem.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Header-version check (docs/versioning.md). This unit uses the real headers; version_check_fake.cpp
 // is compiled against a faked nvshmem_version.h (NVSHM_TEST_FAKE_* below). Exit 0 when init did
 // what the faked version calls for:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # perf_compare_test.sh NVSHMRUN: tools/perf-compare.sh on stand-in programs (no GPU, no NVIDIA
 # NVSHMEM needed). Ours, NVIDIA's (made by a stand-in nvcc), an environment variant (PERF_VARIANTS)
 # and a second build of ours (PERF_BUILDS) land in one table with the right ratios, and

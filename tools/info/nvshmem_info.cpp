@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // nvshmem-info: what this NVSHMEM is, how it was built, and which environment variables it reads.
 //   -a everything (the default), -n version, -b build options, -e environment variables.
 #include <nvshmem.h>

@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Probe: how fast can GPU 0 copy a large buffer into GPU 1's memory over NVLink, and which way of
 // copying gets closest to the peak: SM stores of 16-byte vectors (one contiguous slice per block, as
 // the on-stream collectives copy, with 2, 4 or 8 vectors in flight per thread; or grid-stride over
 // the whole buffer) or the copy engine (cudaMemcpyAsync between peers)? At large sizes our
 // broadcast_on_stream moves about 354 GB/s and NVIDIA's about 366 (the slope from 64 to 256 MiB;
-// docs/benchmarks.md, session 6). A second part asks whether cache hints on the loads or the
+// docs/history/benchmarks.md, session 6). A second part asks whether cache hints on the loads or the
 // stores (read-only path, streaming, L2 only) move shmem_put_bw's plateau (128 x 1024, 4 in flight:
 // ours 358-360 GB/s at 4-16 MiB, NVIDIA's 363-367). GB/s, best and median of 7 runs of 50 copies.
 // Build and run: tools/probes/README.md.

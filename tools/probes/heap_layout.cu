@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Probe: how a library lays out its symmetric heap in CUDA memory, seen from outside. One PE
 // (unique-id start, no launcher), so the same source builds against this project's library or
 // NVIDIA's and runs on one GPU. For blocks from nvshmem_malloc of several sizes it prints the CUDA

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Probe: shmem_p_bw's and shmem_atomic_bw's loops in the real two-process setting (nvshmrun -n 2,
 // the symmetric heap), each with the library's call and with the same access made directly on the
 // nvshmem_ptr address in several PTX forms: PE 0 writes PE 1's buffer, 128 x 1024 threads, one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What the probes share: a check of every CUDA runtime call, and the timing of a bandwidth kernel.
 #ifndef NVSHM_PROBE_CUH
 #define NVSHM_PROBE_CUH

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The start of a probe that runs as 2 PEs under nvshmrun: initialise the library, check the PE count.
 #ifndef NVSHM_PROBE_PES_CUH
 #define NVSHM_PROBE_PES_CUH

@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Probe: where shmem_put_bw leaves the regime in which repeated puts beat the link. With -n 1000 puts
 // of one message per launch, both libraries report more than NVLink carries up to 256 KiB (ours 1223
 // GB/s, NVIDIA's 664: stores to lines already on their way are absorbed before the link), and NVIDIA's
-// stays there at 512 KiB (511 GB/s) while ours drops to the link (369; docs/benchmarks.md, session 8).
+// stays there at 512 KiB (511 GB/s) while ours drops to the link (369; docs/history/benchmarks.md, session 8).
 // Answer (session 10): a block sync after each put keeps 512 KiB there (505 GB/s); the library's
 // block puts end with one since ddd3ba1, and the "library" row measures that form.
 // PE 0 puts `size` bytes into PE 1 as shmem_put_bw does (128 blocks x 1024 threads, block b one slice

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Probe: throughput of remote (P2P) single-element stores, loads and atomics in different PTX forms,
 // GPU 0 -> GPU 1, grid of 128 x 1024 threads over N words, like shmem_p_bw / g_bw / atomic_bw.
 #include "probe.cuh"

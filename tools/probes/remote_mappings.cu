@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Probe: remote store / atomic throughput from GPU 0 into GPU 1 memory, by how that memory is mapped:
 // cudaMalloc + peer access, or VMM (cuMemCreate, FD export + import, cuMemMap, access for GPU 0 only)
 // as one allocation or several, with or without GPUDirect RDMA, and laid out as this project's heap

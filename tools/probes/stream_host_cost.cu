@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Host time per call of on-stream operations against a bare kernel launch (2 PEs, nvshmrun).
 #include "probe.cuh"
 

@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Probe: where the time of a thread-scope nvshmem_team_sync goes. Our thread-scope sync_latency took
-// 1.67 us per call against NVIDIA's 1.51 (docs/benchmarks.md, session 6), while warp and block scope
+// 1.67 us per call against NVIDIA's 1.51 (docs/history/benchmarks.md, session 6), while warp and block scope
 // were at or below NVIDIA's. Both PEs run one thread that calls the same step 2000 times; each step
 // signals the peer and waits for the peer's signal of that step. The steps add one piece of the
 // library's sync_round at a time to a bare exchange, to see which costs the difference:

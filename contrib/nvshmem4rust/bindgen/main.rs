@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 //! nvshmem4rust-bindgen: writes `nvshmem_host.rs` (the host API with its exact C names, resolved from
 //! the library at run time) and `nvshmem_host_api.rs` (the same functions without their
 //! `nvshmem_`/`nvshmemx_` prefix) from an installed NVSHMEM's headers.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 //! [`SymmetricBuffer`]: a typed array on the symmetric heap.
 
 use std::marker::PhantomData;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 //! Rust host crate for NVSHMEM (this project's clean-room `libnvshmem_host.so`).
 //!
 //! Two layers:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 //! Opening `libnvshmem_host.so` at run time.
 //!
 //! The crate does not link the library: the first call that needs it ([`open`], which

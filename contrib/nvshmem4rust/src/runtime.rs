@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 //! The process-global runtime: [`NvshmemRuntime`] handles, how it bootstraps ([`InitMethod`]), and
 //! driver-API module registrations ([`ModuleRegistration`]).
 

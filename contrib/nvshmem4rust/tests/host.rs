@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 //! The crate's tests, run as 2 PEs under nvshmrun (README.md): every PE runs the same tests in the
 //! same order (`--test-threads=1`), each starting and ending its own runtime. CPU backend in CI
 //! (NVSHMEM_HEAP_KIND=SYSMEM), GPU heap on the GPU machine: memory is read only through RMA.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Compile-time lookup of the C function family for an element type. Every typed family of the C API
 // is generated from an X-macro type table (nvshmem_detail/type_lists.h); the C++ layer turns the same
 // table into one "entry" struct per type and looks the first entry with a matching C type up at

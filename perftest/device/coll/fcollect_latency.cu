@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* fcollect_latency: device fcollect latency (us) and bandwidth over NVSHMEM_TEAM_WORLD in thread, warp and block scope,
  * one kernel of -n calls per timed run (perftest/common/coll.cuh). */
 #include "coll.cuh"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* shmem_atomic_bw: throughput of device atomics from PE 0 on PE 1.
  *
  * PE 0 runs -c blocks of -t threads; over size/8 words (grid-stride) every thread issues

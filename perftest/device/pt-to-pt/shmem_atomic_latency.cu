@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* shmem_atomic_latency: latency of one device atomic from PE 0 on a word of PE 1.
  *
  * One thread of PE 0 runs -n nvshmem_uint64_atomic_fetch_add (fetching: a full round trip) or, with

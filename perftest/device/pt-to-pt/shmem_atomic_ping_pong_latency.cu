@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* shmem_atomic_ping_pong_latency: atomic ping-pong: uint64_atomic_inc, uint64_wait_until (us)
  * The round structure, timing and output are in perftest/common/ping_pong.cuh. */
 #include "ping_pong.cuh"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* shmem_g_latency: latency of device nvshmem_int_g, PE 0 reading PE 1.
  *
  * One thread of PE 0 reads size/4 ints of PE 1 with nvshmem_int_g, -n times; latency = kernel time

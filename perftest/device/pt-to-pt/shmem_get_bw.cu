@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* shmem_get_bw: bandwidth of device-initiated gets, PE 0 reading PE 1.
  *
  * PE 0 runs -c blocks of -t threads; each block gets its 16-byte aligned slice of the message from

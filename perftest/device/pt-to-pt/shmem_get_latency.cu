@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* shmem_get_latency: latency of one thread's device getmem (blocking) by PE 0 from PE 1.
  *
  * One thread of PE 0 calls nvshmem_getmem then nvshmem_quiet, -n times; latency = kernel time /

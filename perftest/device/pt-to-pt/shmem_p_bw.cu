@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* shmem_p_bw: device int_p bandwidth from PE 0 to PE 1, every thread one element at a time (GB/s)
  *
  * PE 0 runs -c blocks of -t threads over size/4 ints (grid-stride), -n times, then quiet.

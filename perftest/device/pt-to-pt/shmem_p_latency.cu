@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* shmem_p_latency: latency of device nvshmem_int_p from PE 0 to PE 1.
  *
  * One thread of PE 0 writes size/4 ints to PE 1 with nvshmem_int_p, then nvshmem_quiet, -n times;

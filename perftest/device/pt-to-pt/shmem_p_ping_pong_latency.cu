@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* shmem_p_ping_pong_latency: int_p ping-pong between two PEs: p of the round number, int_wait_until (us)
  * The round structure, timing and output are in perftest/common/ping_pong.cuh. */
 #include "ping_pong.cuh"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* shmem_put_bw: bandwidth of device-initiated puts between two PEs.
  *
  * PE 0 runs a kernel of -c blocks of -t threads; each block puts its contiguous, 16-byte aligned

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* shmem_put_latency: latency of one thread's device putmem (blocking) from PE 0 to PE 1.
  *
  * One thread of PE 0 calls nvshmem_putmem then nvshmem_quiet, -n times; latency = kernel time /

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* shmem_put_ping_pong_latency: put ping-pong: int_put_nbi, fence, signal_op SET, uint64_wait_until (us)
  * The round structure, timing and output are in perftest/common/ping_pong.cuh. */
 #include "ping_pong.cuh"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* shmem_signal_ping_pong_latency: signal ping-pong: signal_op SET, signal_wait_until (us)
  * The round structure, timing and output are in perftest/common/ping_pong.cuh. */
 #include "ping_pong.cuh"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* shmem_st_bw: stores through nvshmem_ptr from PE 0 to PE 1, 16 bytes per thread and step (GB/s)
  *
  * PE 0 runs -c blocks of -t threads over size/4 ints (grid-stride), -n times, then quiet.

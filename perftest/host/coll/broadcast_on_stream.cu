@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* broadcast_on_stream: latency of nvshmemx_*broadcast*_on_stream over NVSHMEM_TEAM_WORLD (perftest/common/coll.cuh). */
 #include "coll.cuh"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* reduction_on_stream: latency of nvshmemx_*reduction*_on_stream over NVSHMEM_TEAM_WORLD (perftest/common/coll.cuh). */
 #include "coll.cuh"
 

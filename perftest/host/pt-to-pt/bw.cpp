@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* bw: bandwidth of host-initiated non-blocking puts between two PEs.
  *
  * PE 0 calls nvshmem_putmem_nbi of each size to PE 1 -n times, then nvshmem_quiet; the run is timed

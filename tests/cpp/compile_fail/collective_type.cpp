@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Misuse: a typed collective with a type outside NVSHM_FOR_EACH_COLL_TYPE (use broadcastmem).
 #include <nvshmem/nvshmem.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Misuse: copy-assigning a SymmetricBuffer.
 #include <nvshmem/nvshmem.hpp>
 

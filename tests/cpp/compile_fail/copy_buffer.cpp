@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Misuse: copying a SymmetricBuffer (move-only: a copy would free the allocation twice).
 #include <nvshmem/nvshmem.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Misuse: copying a ModuleRegistration guard (it would unregister the module twice).
 #include <nvshmem/nvshmem.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Misuse: copying an owned team (each copy would destroy it); the twin moves it.
 #include <nvshmem/nvshmem.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Misuse: dropping the result of a collective allocation ([[nodiscard]]; -Werror makes it an error).
 #include <nvshmem/nvshmem.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Misuse: dropping the result of a split (the team would be destroyed at once; [[nodiscard]]).
 #include <nvshmem/nvshmem.hpp>
 

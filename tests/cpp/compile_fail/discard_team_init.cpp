@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Misuse: dropping the team made from a unique id (it would be destroyed at once; [[nodiscard]]).
 #include <nvshmem/nvshmem.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Misuse: a typed generic call with a type that has no typed C function (use putmem).
 #include <nvshmem/nvshmem.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Misuse: moving a ModuleRegistration guard out of its scope (guards are neither copyable nor movable).
 #include <nvshmem/nvshmem.hpp>
 

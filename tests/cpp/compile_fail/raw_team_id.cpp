@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Misuse: a raw integer where a team unique id is expected (easily confused with the PE count or
 // index); the twin names the id type.
 #include <nvshmem/nvshmem.hpp>

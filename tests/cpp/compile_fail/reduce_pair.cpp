@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Misuse: a reduction NVSHMEM does not have (bitwise and on float); the twin sums floats.
 #include <nvshmem/nvshmem.hpp>
 

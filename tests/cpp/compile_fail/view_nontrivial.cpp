@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Misuse: a device view of a type that is not trivially copyable.
 #include <nvshmem/nvshmem.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A small NVSHMEM program built against an installed tree (tests/package/package_test.sh): every PE
 // writes its id into the next PE's symmetric int, then checks what it received and that the header
 // and library versions agree. Prints "consumer OK" on PE 0.

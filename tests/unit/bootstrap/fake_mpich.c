@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* A stand-in for an MPICH-ABI MPI library (int handles), one process: enough for the MPI bootstrap's ABI
  * detection, handle checks and calls to be exercised without MPICH installed. Not an MPI. */
 #include <string.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Bootstrap layer: the unique-id TCP star between real processes (fork) and threads, its error paths
 // (wrong secret, garbage id, size mismatch, missing or dead PEs, dead server) and resource leaks.
 #include <dirent.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // PMI-1 client (our bootstrap) against nvshmrun's PMI-1 server (threads as PEs, socketpairs as PMI_FD)
 // and against scripted fake servers (refusals, garbage, silence, a server that closes); bootstrap
 // selection and the error messages of the MPI and PMIx methods when their library cannot be loaded.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A PE for the nvshmrun tests. Prints its NVSHMRUN_* environment, then runs its arguments in order:
 //   args           print every argv element as "arg[i]=<text>" and exit 0 (the rest are not actions)
 //   sleep=S        sleep S seconds (may be fractional)
@@ -6,6 +7,7 @@
 //   ignore-term    ignore SIGTERM (so that only SIGKILL stops it)
 //   pidfile=DIR    write its pid to DIR/<rank>.pid
 //   stamp=DIR      write CLOCK_MONOTONIC in nanoseconds to DIR/<rank>.stamp
+//   env=NAME       print "env NAME=<value>" (or "env NAME unset")
 //   lines=K        write K lines to stdout and K to stderr, each in several small pieces
 //   bootstrap      connect the launcher bootstrap, allgather the ranks, barrier
 //   pmi-bootstrap  the same through nvshmrun's PMI-1 server (NVSHMEM_BOOTSTRAP_PMI=PMI)
@@ -90,6 +92,9 @@ int main(int argc, char **argv) {
       clock_gettime(CLOCK_MONOTONIC, &ts);
       std::string path = a.substr(6) + "/" + std::to_string(rank) + ".stamp";
       if (FILE *f = fopen(path.c_str(), "w")) fprintf(f, "%lld\n", ts.tv_sec * 1000000000LL + ts.tv_nsec), fclose(f);
+    } else if (a.rfind("env=", 0) == 0) {
+      const char *value = getenv(a.c_str() + 4);
+      printf(value ? "env %s=%s\n" : "env %s unset\n", a.c_str() + 4, value);
     } else if (a.rfind("lines=", 0) == 0) {
       int k = atoi(a.c_str() + 6);
       for (int j = 0; j < k; ++j) {

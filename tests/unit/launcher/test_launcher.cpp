@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // nvshmrun: environment of the PEs, exit status propagation, stopping a failed job, --timeout, signal
 // forwarding, argument pass-through, exec failures and output prefixing. Runs the real binary.
 #include <poll.h>
@@ -289,6 +290,20 @@ TEST(Launcher, TimeoutStopsTheJob) {
   EXPECT_NE(r.err.find("--timeout"), std::string::npos) << r.err;
 }
 
+TEST(Launcher, TimeoutTakesFractions) {
+  TempDir dir;
+  Result r = run({"--timeout", "0.5", "-n", "2", kHelper, "pidfile=" + dir.path, "sleep=30"});
+  EXPECT_EQ(r.status, 124) << r.err;
+  EXPECT_LT(r.seconds, 2);
+  EXPECT_TRUE(all_gone(dir.path, 2));
+  EXPECT_NE(r.err.find("ran past --timeout 0.5 s"), std::string::npos) << r.err;
+  for (const char *bad : {"-1", "x", "1s"}) {
+    r = run({"--timeout", bad, "-n", "2", kHelper});
+    EXPECT_EQ(r.status, 2) << bad;
+    EXPECT_NE(r.err.find("needs a number of seconds"), std::string::npos) << bad << ": " << r.err;
+  }
+}
+
 TEST(Launcher, SigtermIsForwarded) {
   TempDir dir;
   Proc p = start({"-n", "3", kHelper, "pidfile=" + dir.path, "sleep=30"});
@@ -339,6 +354,64 @@ TEST(Launcher, PrefixOutput) {
     }
   }
   EXPECT_EQ(lines_matching(r.out, "^\\[PE \\d\\] rank=").size(), 3u);
+}
+
+// Hydra's options as NVSHMEM users type them (mpiexec -n 2 -ppn 2 -hosts localhost -genv NAME VALUE):
+// accepted where they describe this node, refused with a message (status 2, nothing started) where not.
+TEST(Launcher, HydraOptionsForThisNode) {
+  char name[256] = {};
+  ASSERT_EQ(gethostname(name, sizeof name - 1), 0);
+  TempDir dir;
+  const std::string hostfile = dir.path + "/hosts";
+  std::ofstream(hostfile) << "# this node only\nlocalhost:2\n" << name << " slots=2\n\n127.0.0.1\n";
+  for (auto args : {std::vector<std::string>{"-n", "2", "-hosts", "localhost"},
+                    {"-np", "2", "-hosts", std::string(name) + ":2,localhost"},
+                    {"-n", "2", "-host", "127.0.0.1"},
+                    {"-ppn", "2"},
+                    {"-n", "2", "-ppn", "2", "-hostfile", hostfile},
+                    {"-n", "2", "-f", hostfile, "-launcher", "fork"},
+                    {"-n", "2", "-machinefile", hostfile}}) {
+    const std::string what = ::testing::PrintToString(args);
+    args.push_back(kHelper);
+    Result r = run(args);
+    EXPECT_EQ(r.status, 0) << what << ": " << r.err;
+    EXPECT_EQ(lines_matching(r.out, "^rank=\\d size=2 ").size(), 2u) << what << ": " << r.out;
+  }
+}
+
+TEST(Launcher, GenvSetsEveryPesEnvironment) {
+  setenv("GENV_TEST_OLD", "from nvshmrun", 1);
+  Result r = run({"-genv", "GENV_TEST_OLD", "replaced", "-n", "2", "-genv", "GENV_TEST", "a b=c", "-genv",
+                  "GENV_TEST_DASH", "-ppn", kHelper, "env=GENV_TEST_OLD", "env=GENV_TEST", "env=GENV_TEST_DASH"});
+  unsetenv("GENV_TEST_OLD");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(lines_matching(r.out, "^env GENV_TEST_OLD=replaced$").size(), 2u) << r.out;
+  EXPECT_EQ(lines_matching(r.out, "^env GENV_TEST=a b=c$").size(), 2u) << r.out;
+  EXPECT_EQ(lines_matching(r.out, "^env GENV_TEST_DASH=-ppn$").size(), 2u) << r.out;  // a value, not an option
+  EXPECT_EQ(lines_matching(r.out, "from nvshmrun").size(), 0u) << r.out;
+}
+
+TEST(Launcher, HydraOptionsRefusedWithAMessage) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"-n", "2", "-hosts", "localhost,192.0.2.1"}, "'192.0.2.1' is not this node"},
+      {{"-n", "2", "-hosts", "no-such-host.invalid:2"}, "'no-such-host.invalid' is not this node"},
+      {{"-n", "2", "-hostfile", "/no/such/hostfile"}, "cannot read the host file '/no/such/hostfile'"},
+      {{"-np", "4", "-ppn", "2"}, "-n 4 and -ppn 2 disagree"},
+      {{"-n", "2", "-launcher", "ssh"}, "-launcher ssh is not supported"},
+      {{"-n", "2", "-launcher-exec", "/usr/bin/ssh"}, "-launcher-exec is not supported"},
+      {{"-n", "2", "-genv", "PMI_RANK", "7"}, "-genv PMI_RANK: not a variable name"},
+      {{"-n", "2", "-genv", "ONLY_NAME"}, "no program given"},  // the program became the value
+      {{"-n", "2", "-bind-to", "core"}, "bind-to"},
+      {{"-hosts", "localhost"}, "the number of PEs (-n N, -np N or -ppn N) is required"}};
+  for (const auto &[options, message] : cases) {
+    auto args = options;
+    args.push_back(kHelper);
+    Result r = run(args);
+    const std::string what = ::testing::PrintToString(options);
+    EXPECT_EQ(r.status, 2) << what << ": " << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos) << what << ": " << r.err;
+    EXPECT_EQ(lines_matching(r.out, "^rank=").size(), 0u) << what << " started PEs: " << r.out;
+  }
 }
 
 TEST(Launcher, UsageErrorsHelpAndVersion) {
