@@ -10,8 +10,9 @@
 #endif
 
 /* Functions callable from host and device: declared __host__ __device__ under nvcc. The host
- * definition lives in libnvshmem_host.so, the device definition is inline in the headers. */
-#if defined(__CUDACC__)
+ * definition lives in libnvshmem_host.so, the device definition is inline in the headers. Under
+ * NVSHMEM_HOSTLIB_ONLY (no device interface, nvshmem.h) they are host functions. */
+#if defined(__CUDACC__) && !defined(NVSHMEM_HOSTLIB_ONLY)
 #define NVSHM_HOSTDEVICE __host__ __device__
 #else
 #define NVSHM_HOSTDEVICE
