@@ -25,9 +25,10 @@ typedef struct {
   size_t shmem_per_block_optin; /* cudaDevAttrMaxSharedMemoryPerBlockOptin */
 } nvshm_launch_shape;
 
-/* Why no block of `s` can be resident, as one sentence in `buf` (at most `len` bytes). Registers
- * are allocated per warp, in units of 256, for a per-thread count rounded up to a multiple of 8. */
-static inline void nvshm_explain_no_residency(const nvshm_launch_shape *s, char *buf, size_t len) {
+/* Why no block of `s` can be resident, as one sentence in `buf` (at most `len` bytes). Returns 1
+ * when a limit explains it, 0 when none does (then `buf` says so). Registers are allocated per warp,
+ * in units of 256, for a per-thread count rounded up to a multiple of 8. */
+static inline int nvshm_explain_no_residency(const nvshm_launch_shape *s, char *buf, size_t len) {
   const int warps = (s->threads + 31) / 32;
   const long long regs = (long long)warps * ((((s->regs_per_thread + 7) / 8 * 8) * 32 + 255) / 256 * 256);
   const size_t shmem = s->static_shmem + s->dynamic_shmem;
@@ -50,49 +51,60 @@ static inline void nvshm_explain_no_residency(const nvshm_launch_shape *s, char 
              "shared memory: %zu dynamic bytes per block is more than the kernel's limit of %d (raise it with "
              "cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes))",
              s->dynamic_shmem, s->max_dynamic_shmem);
-  else
+  else {
     snprintf(buf, len, "CUDA's occupancy calculator gives 0 blocks per SM (%d threads, %zu bytes of shared memory)",
              s->threads, shmem);
+    return 0;
+  }
+  return 1;
 }
 
-/* Print why no block of `kernel` fits, for the call `call`. */
-static inline void nvshm_report_no_residency(const char *call, const void *kernel, int threads, size_t shmem) {
+/* nvshm_explain_no_residency for `kernel` on the current device; 0 when its attributes are
+ * unavailable (then `buf` says so). */
+static inline int nvshm_kernel_no_residency(const void *kernel, int threads, size_t shmem, char *buf, size_t len) {
   struct cudaFuncAttributes fa;
-  int device = 0;
+  int device = 0, optin = 0;
   nvshm_launch_shape s = {threads, shmem, 0, 0, 0, 0, 0, 0, 0};
-  int optin = 0;
-  char why[320];
   if (cudaFuncGetAttributes(&fa, kernel) != cudaSuccess || cudaGetDevice(&device) != cudaSuccess ||
       cudaDeviceGetAttribute(&s.regs_per_block, cudaDevAttrMaxRegistersPerBlock, device) != cudaSuccess ||
       cudaDeviceGetAttribute(&s.max_block_threads, cudaDevAttrMaxThreadsPerBlock, device) != cudaSuccess ||
       cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) != cudaSuccess) {
-    fprintf(stderr, "nvshmem error in %s: no block of the kernel can be resident (its attributes are unavailable)\n",
-            call);
-    return;
+    (void)cudaGetLastError();
+    snprintf(buf, len, "the kernel's attributes are unavailable");
+    return 0;
   }
   s.regs_per_thread = fa.numRegs;
   s.static_shmem = fa.sharedSizeBytes;
   s.max_threads_per_block = fa.maxThreadsPerBlock;
   s.max_dynamic_shmem = fa.maxDynamicSharedSizeBytes;
   s.shmem_per_block_optin = (size_t)optin;
-  nvshm_explain_no_residency(&s, why, sizeof why);
-  fprintf(stderr, "nvshmem error in %s: no block of the kernel can be resident: %s\n", call, why);
+  return nvshm_explain_no_residency(&s, buf, len);
 }
 
 /* Blocks per SM times SMs for `kernel` with `threads` threads and `shmem` dynamic shared bytes per
- * block, into *gridsize; says why on stderr when that is 0. NVSHMEMX_ERROR_INTERNAL if CUDA fails. */
+ * block, into *gridsize; when that is 0 stderr says why. CUDA answers 0 for some shapes that cannot
+ * be resident and refuses others: a refused shape that a limit explains also gives 0 (and clears
+ * CUDA's last error, which belongs to the application's next launch). Otherwise a failing query is
+ * NVSHMEMX_ERROR_INTERNAL, with CUDA's message. */
 static inline int nvshm_cooperative_gridsize(const char *call, const void *kernel, int threads, size_t shmem,
                                              int *gridsize) {
   int device = 0, sms = 0, per_sm = 0;
+  char why[320] = "";
   cudaError_t err = cudaGetDevice(&device);
   if (err == cudaSuccess) err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
   if (err == cudaSuccess) err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, shmem);
   if (err != cudaSuccess) {
-    fprintf(stderr, "nvshmem error in %s: the occupancy query failed: %s\n", call, cudaGetErrorString(err));
-    return NVSHMEMX_ERROR_INTERNAL;
+    (void)cudaGetLastError();
+    if (!nvshm_kernel_no_residency(kernel, threads, shmem, why, sizeof why)) {
+      fprintf(stderr, "nvshmem error in %s: the occupancy query failed: %s\n", call, cudaGetErrorString(err));
+      return NVSHMEMX_ERROR_INTERNAL;
+    }
+    per_sm = 0;
+  } else if (per_sm == 0) {
+    (void)nvshm_kernel_no_residency(kernel, threads, shmem, why, sizeof why);
   }
   *gridsize = per_sm * sms;
-  if (*gridsize == 0) nvshm_report_no_residency(call, kernel, threads, shmem);
+  if (*gridsize == 0) fprintf(stderr, "nvshmem error in %s: no block of the kernel can be resident: %s\n", call, why);
   return NVSHMEMX_SUCCESS;
 }
 
