@@ -19,7 +19,7 @@
 #include <assert.h>
 #endif
 
-#if defined(__CUDACC__) && !defined(NVSHMEM_HOSTLIB_ONLY)
+#if NVSHM_DEVICE_API
 #if !defined(__CUDACC_RTC__)
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>

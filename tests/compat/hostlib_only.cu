@@ -1,9 +1,11 @@
 // NVSHMEM_HOSTLIB_ONLY before `#include <nvshmem.h>` leaves the device interface out
-// (docs/compatibility.md): the host interface compiles in a CUDA unit (NVSHM_CASE_ok), and a kernel
-// that calls a device-only routine (NVSHM_CASE_device_only) or a routine NVSHMEM declares
-// host+device (NVSHM_CASE_host_device) does not compile. tests/compat/CMakeLists.txt runs each case.
+// (docs/compatibility.md): the host interface, C++ layer included, compiles in a CUDA unit
+// (NVSHM_CASE_ok), and a kernel that calls a device-only routine (NVSHM_CASE_device_only) or a
+// routine NVSHMEM declares host+device (NVSHM_CASE_host_device) does not compile.
+// tests/compat/CMakeLists.txt runs each case.
 #define NVSHMEM_HOSTLIB_ONLY
 #include <nvshmem.h>
+#include <nvshmem/nvshmem.hpp>  // the C++ layer keeps its host part only
 #include <nvshmemx.h>
 
 #if defined(NVSHM_CASE_ok)

@@ -7,8 +7,7 @@
 
 #include "nvshmem.h"
 
-#if defined(__CUDACC__) && !defined(NVSHMEM_HOSTLIB_ONLY) && defined(__cplusplus) && __cplusplus >= 201703L && \
-    defined(__has_include)
+#if NVSHM_DEVICE_API && defined(__cplusplus) && __cplusplus >= 201703L && defined(__has_include)
 #if __has_include(<cuda/std/tuple>)
 #include "nvshmem_detail/device/tensor.cuh"
 #include "nvshmem_detail/device/tile.cuh"
