@@ -2,7 +2,9 @@
 # Install layout, CMake package and pkg-config file (docs/install.md). Included at the end of the
 # top-level CMakeLists.txt, once every target exists.
 #
-#   include/             nvshmem.h nvshmemx.h nvshmem_host.h nvshmem_version.h, nvshmem_detail/, nvshmem/
+#   include/             nvshmem.h nvshmemx.h nvshmem_host.h nvshmem_version.h, nvshmem_detail/, nvshmem/,
+#                        and NVIDIA's installed paths that applications include (host/ device/ device_host/
+#                        bootstrap_device_host/ non_abi/: thin headers, docs/compatibility.md)
 #   lib/                 libnvshmem_host.so -> .so.MAJOR -> .so.MAJOR.MINOR.PATCH, libnvshmem_device.a
 #   lib/cmake/nvshmem/   NVSHMEMConfig.cmake, NVSHMEMConfigVersion.cmake, NVSHMEMTargets*.cmake
 #   lib/pkgconfig/       nvshmem.pc
@@ -21,7 +23,7 @@ target_include_directories(nvshmem_host PUBLIC $<BUILD_INTERFACE:${NVSHMEM_GENER
 install(FILES "${PROJECT_SOURCE_DIR}/include/nvshmem.h" "${PROJECT_SOURCE_DIR}/include/nvshmemx.h"
               "${PROJECT_SOURCE_DIR}/include/nvshmem_host.h" "${NVSHMEM_GENERATED_INCLUDE_DIR}/nvshmem_version.h"
         DESTINATION include)
-foreach(dir nvshmem_detail nvshmem)
+foreach(dir nvshmem_detail nvshmem host device device_host bootstrap_device_host non_abi)
   if(EXISTS "${PROJECT_SOURCE_DIR}/include/${dir}")
     install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/${dir}" DESTINATION include
             FILES_MATCHING PATTERN "*.h" PATTERN "*.hpp" PATTERN "*.cuh")

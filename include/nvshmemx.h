@@ -9,11 +9,6 @@
 #include "nvshmem_detail/coll_stream_api.h"
 
 /* The tile API (nvshmemx:: C++ templates): CUDA C++17 with libcu++'s cuda/std/tuple. */
-#if defined(__CUDACC__) && defined(__cplusplus) && __cplusplus >= 201703L && defined(__has_include)
-#if __has_include(<cuda/std/tuple>)
-#include "nvshmem_detail/device/tensor.cuh"
-#include "nvshmem_detail/device/tile.cuh"
-#endif
-#endif
+#include "nvshmem_detail/device/tile_api.h"
 
 #endif /* NVSHMEMX_H */

@@ -508,7 +508,7 @@ inline int culibrary_finalize(CUlibrary library) {
   return ::nvshmemx_culibrary_finalize(library);
 }
 
-#if defined(__CUDACC__)
+#if NVSHM_DEVICE_API  // nvcc without NVSHMEM_HOSTLIB_ONLY
 // ---- device-only group forms: nvshmem::int_put_warp is nvshmemx_int_put_warp, ... ----
 // _warp: every thread of the warp calls with the same arguments; _block: every thread of the block.
 #define NVSHM_CPP_ALIAS_GROUP_SCOPE(NAME, T, S)                                                \

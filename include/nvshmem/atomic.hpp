@@ -17,7 +17,7 @@
 
 #include "nvshmem/detail/typed.hpp"
 
-#if defined(__CUDACC__)
+#if NVSHM_DEVICE_API  // nvcc without NVSHMEM_HOSTLIB_ONLY
 #define NVSHM_CPP_HD __host__ __device__
 #else
 #define NVSHM_CPP_HD

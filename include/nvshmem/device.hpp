@@ -20,7 +20,7 @@
 #include "nvshmem/atomic.hpp"
 #include "nvshmem/detail/typed.hpp"
 
-#if defined(__CUDACC__)
+#if NVSHM_DEVICE_API  // nvcc without NVSHMEM_HOSTLIB_ONLY
 
 namespace nvshmem {
 namespace detail {

@@ -5,8 +5,9 @@
 #pragma once
 
 #include "nvshmem/detail/typed.hpp"
+#include "nvshmem_detail/macros.h"  // NVSHM_DEVICE_API
 
-#if defined(__CUDACC__)
+#if NVSHM_DEVICE_API  // nvcc without NVSHMEM_HOSTLIB_ONLY
 #include "nvshmem/device.hpp"
 #define NVSHM_CPP_HD __host__ __device__
 #else
@@ -46,7 +47,7 @@ class DeviceView {
   /// memory, host code with the heap in host memory).
   NVSHM_CPP_HD T &operator[](size_t i) const { return data_[i]; }
 
-#if defined(__CUDACC__)
+#if NVSHM_DEVICE_API  // nvcc without NVSHMEM_HOSTLIB_ONLY
   /// `pe`'s copy of element 0 as a plain pointer (nvshmem_ptr), or null when not reachable by loads.
   /// Local; any thread.
   __device__ T *peer(int pe) const {

@@ -20,6 +20,6 @@
 #include "nvshmem/init.hpp"
 #include "nvshmem/runtime.hpp"
 #include "nvshmem/team.hpp"
-#if defined(__CUDACC__)
+#if NVSHM_DEVICE_API  // nvcc without NVSHMEM_HOSTLIB_ONLY
 #include "nvshmem/device.hpp"
 #endif

@@ -8,36 +8,149 @@
 /* Host code only: NVRTC (device code, no CUDA runtime) sees nothing of this header. */
 #if !defined(__CUDACC_RTC__)
 #include <cuda_runtime_api.h>
+#include <stdio.h>
 
 #include "nvshmem_detail/types.h"
 
-/* Largest grid of `kernel` with `block` threads and `shmem` dynamic shared bytes whose blocks can
- * all be resident at once (one PE's GPU). Returns 0, or NVSHMEMX_ERROR_INTERNAL if CUDA fails. */
-static inline int nvshmemx_collective_launch_query_gridsize(const void *kernel, dim3 block, void **args, size_t shmem,
-                                                            int *gridsize) {
-  (void)args;
+/* What decides whether one block of a kernel fits on an SM: the kernel's attributes
+ * (cudaFuncGetAttributes) and the device's limits (cudaDeviceGetAttribute), for one launch shape. */
+typedef struct {
+  int threads;                  /* threads per block (blockDim.x * y * z) */
+  size_t dynamic_shmem;         /* dynamic shared memory per block, bytes */
+  int regs_per_thread;          /* cudaFuncAttributes::numRegs */
+  size_t static_shmem;          /* cudaFuncAttributes::sharedSizeBytes */
+  int max_threads_per_block;    /* cudaFuncAttributes::maxThreadsPerBlock (registers, launch bounds) */
+  int max_dynamic_shmem;        /* cudaFuncAttributes::maxDynamicSharedSizeBytes */
+  int regs_per_block;           /* cudaDevAttrMaxRegistersPerBlock */
+  int max_block_threads;        /* cudaDevAttrMaxThreadsPerBlock */
+  size_t shmem_per_block_optin; /* cudaDevAttrMaxSharedMemoryPerBlockOptin */
+} nvshm_launch_shape;
+
+/* Why no block of `s` can be resident, as one sentence in `buf` (at most `len` bytes). Returns 1
+ * when a limit explains it, 0 when none does (then `buf` says so). Registers are allocated per warp,
+ * in units of 256, for a per-thread count rounded up to a multiple of 8. */
+static inline int nvshm_explain_no_residency(const nvshm_launch_shape *s, char *buf, size_t len) {
+  const int warps = (s->threads + 31) / 32;
+  const long long regs = (long long)warps * ((((s->regs_per_thread + 7) / 8 * 8) * 32 + 255) / 256 * 256);
+  const size_t shmem = s->static_shmem + s->dynamic_shmem;
+  if (s->threads > s->max_block_threads)
+    snprintf(buf, len, "a block of %d threads is larger than the device's %d", s->threads, s->max_block_threads);
+  else if (regs > s->regs_per_block)
+    snprintf(buf, len,
+             "registers: the kernel uses %d per thread, %lld for a block of %d threads, more than the %d a block "
+             "may hold (at most %d threads per block for this kernel)",
+             s->regs_per_thread, regs, s->threads, s->regs_per_block, s->max_threads_per_block);
+  else if (s->threads > s->max_threads_per_block)
+    snprintf(buf, len, "block size: the kernel launches at most %d threads per block (__launch_bounds__), not %d",
+             s->max_threads_per_block, s->threads);
+  else if (shmem > s->shmem_per_block_optin)
+    snprintf(buf, len,
+             "shared memory: %zu bytes per block (%zu static + %zu dynamic) is more than the %zu a block may use",
+             shmem, s->static_shmem, s->dynamic_shmem, s->shmem_per_block_optin);
+  else if (s->dynamic_shmem > (size_t)s->max_dynamic_shmem)
+    snprintf(buf, len,
+             "shared memory: %zu dynamic bytes per block is more than the kernel's limit of %d (raise it with "
+             "cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes))",
+             s->dynamic_shmem, s->max_dynamic_shmem);
+  else {
+    snprintf(buf, len, "CUDA's occupancy calculator gives 0 blocks per SM (%d threads, %zu bytes of shared memory)",
+             s->threads, shmem);
+    return 0;
+  }
+  return 1;
+}
+
+/* nvshm_explain_no_residency for `kernel` on the current device; 0 when its attributes are
+ * unavailable (then `buf` says so). */
+static inline int nvshm_kernel_no_residency(const void *kernel, int threads, size_t shmem, char *buf, size_t len) {
+  struct cudaFuncAttributes fa;
+  int device = 0, optin = 0;
+  nvshm_launch_shape s = {threads, shmem, 0, 0, 0, 0, 0, 0, 0};
+  if (cudaFuncGetAttributes(&fa, kernel) != cudaSuccess || cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&s.regs_per_block, cudaDevAttrMaxRegistersPerBlock, device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&s.max_block_threads, cudaDevAttrMaxThreadsPerBlock, device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    snprintf(buf, len, "the kernel's attributes are unavailable");
+    return 0;
+  }
+  s.regs_per_thread = fa.numRegs;
+  s.static_shmem = fa.sharedSizeBytes;
+  s.max_threads_per_block = fa.maxThreadsPerBlock;
+  s.max_dynamic_shmem = fa.maxDynamicSharedSizeBytes;
+  s.shmem_per_block_optin = (size_t)optin;
+  return nvshm_explain_no_residency(&s, buf, len);
+}
+
+/* Blocks per SM times SMs for `kernel` with `threads` threads and `shmem` dynamic shared bytes per
+ * block, into *gridsize; when that is 0 stderr says why. CUDA answers 0 for some shapes that cannot
+ * be resident and refuses others: a refused shape that a limit explains also gives 0 (and clears
+ * CUDA's last error, which belongs to the application's next launch). Otherwise a failing query is
+ * NVSHMEMX_ERROR_INTERNAL, with CUDA's message. */
+static inline int nvshm_cooperative_gridsize(const char *call, const void *kernel, int threads, size_t shmem,
+                                             int *gridsize) {
   int device = 0, sms = 0, per_sm = 0;
-  const int threads = (int)(block.x * block.y * block.z);
-  if (!gridsize || cudaGetDevice(&device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, shmem) != cudaSuccess)
-    return NVSHMEMX_ERROR_INTERNAL;
+  char why[320] = "";
+  cudaError_t err = cudaGetDevice(&device);
+  if (err == cudaSuccess) err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  if (err == cudaSuccess) err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, shmem);
+  if (err != cudaSuccess) {
+    (void)cudaGetLastError();
+    if (!nvshm_kernel_no_residency(kernel, threads, shmem, why, sizeof why)) {
+      fprintf(stderr, "nvshmem error in %s: the occupancy query failed: %s\n", call, cudaGetErrorString(err));
+      return NVSHMEMX_ERROR_INTERNAL;
+    }
+    per_sm = 0;
+  } else if (per_sm == 0) {
+    (void)nvshm_kernel_no_residency(kernel, threads, shmem, why, sizeof why);
+  }
   *gridsize = per_sm * sms;
+  if (*gridsize == 0) fprintf(stderr, "nvshmem error in %s: no block of the kernel can be resident: %s\n", call, why);
   return NVSHMEMX_SUCCESS;
 }
 
-/* Launch `kernel` cooperatively on every PE's `stream` (each PE calls it), so that its blocks are
- * co-resident and may synchronise through NVSHMEM. A grid larger than the query above allows fails
- * with NVSHMEMX_ERROR_COLLECTIVE_LAUNCH_FAILED. */
+/* Largest grid of `kernel` with `block` threads and `shmem` dynamic shared bytes per block whose
+ * blocks can all be resident at once on this PE's GPU: blocks per SM
+ * (cudaOccupancyMaxActiveBlocksPerMultiprocessor) times the SM count, into *gridsize. `args` is not
+ * used. Returns NVSHMEMX_SUCCESS, also when the grid is 0 (no block fits: stderr then says why:
+ * registers, shared memory or block size); NVSHMEMX_ERROR_INVALID_VALUE for a NULL gridsize;
+ * NVSHMEMX_ERROR_INTERNAL if CUDA fails. Any thread of the host may call it; no init needed. */
+static inline int nvshmemx_collective_launch_query_gridsize(const void *kernel, dim3 block, void **args, size_t shmem,
+                                                            int *gridsize) {
+  (void)args;
+  if (!gridsize) return NVSHMEMX_ERROR_INVALID_VALUE;
+  return nvshm_cooperative_gridsize("nvshmemx_collective_launch_query_gridsize", kernel,
+                                    (int)(block.x * block.y * block.z), shmem, gridsize);
+}
+
+/* Launch `kernel` cooperatively on this PE's `stream` (every PE calls it), so that its blocks are
+ * co-resident and may synchronise through NVSHMEM. A grid of 0 blocks (any dimension 0) launches the
+ * largest grid the query above gives, as a 1-D grid. Returns NVSHMEMX_SUCCESS, or
+ * NVSHMEMX_ERROR_COLLECTIVE_LAUNCH_FAILED with a message on stderr when the grid is larger than that
+ * (or no block fits) or the launch fails; NVSHMEMX_ERROR_INTERNAL if the occupancy query fails. */
 static inline int nvshmemx_collective_launch(const void *kernel, dim3 grid, dim3 block, void **args, size_t shmem,
                                              cudaStream_t stream) {
+  const char *call = "nvshmemx_collective_launch";
   int max_grid = 0;
-  if (nvshmemx_collective_launch_query_gridsize(kernel, block, args, shmem, &max_grid) != NVSHMEMX_SUCCESS)
-    return NVSHMEMX_ERROR_INTERNAL;
-  if ((long long)grid.x * grid.y * grid.z > (long long)max_grid) return NVSHMEMX_ERROR_COLLECTIVE_LAUNCH_FAILED;
-  return cudaLaunchCooperativeKernel(kernel, grid, block, args, shmem, stream) == cudaSuccess
-             ? NVSHMEMX_SUCCESS
-             : NVSHMEMX_ERROR_COLLECTIVE_LAUNCH_FAILED;
+  const int st = nvshm_cooperative_gridsize(call, kernel, (int)(block.x * block.y * block.z), shmem, &max_grid);
+  if (st != NVSHMEMX_SUCCESS) return st;
+  if (max_grid == 0) return NVSHMEMX_ERROR_COLLECTIVE_LAUNCH_FAILED;
+  const long long blocks = (long long)grid.x * grid.y * grid.z;
+  if (blocks == 0) {
+    grid = dim3((unsigned)max_grid, 1, 1);
+  } else if (blocks > max_grid) {
+    fprintf(stderr,
+            "nvshmem error in %s: a grid of %lld blocks cannot be resident at once; at most %d blocks of %u threads "
+            "and %zu bytes of dynamic shared memory fit (nvshmemx_collective_launch_query_gridsize)\n",
+            call, blocks, max_grid, block.x * block.y * block.z, shmem);
+    return NVSHMEMX_ERROR_COLLECTIVE_LAUNCH_FAILED;
+  }
+  const cudaError_t err = cudaLaunchCooperativeKernel(kernel, grid, block, args, shmem, stream);
+  if (err != cudaSuccess) {
+    fprintf(stderr, "nvshmem error in %s: cudaLaunchCooperativeKernel failed: %s\n", call, cudaGetErrorString(err));
+    return NVSHMEMX_ERROR_COLLECTIVE_LAUNCH_FAILED;
+  }
+  return NVSHMEMX_SUCCESS;
 }
 
 #endif /* !__CUDACC_RTC__ */

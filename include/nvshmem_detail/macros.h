@@ -10,9 +10,18 @@
 #define NVSHM_API __attribute__((visibility("default")))
 #endif
 
-/* Functions callable from host and device: declared __host__ __device__ under nvcc. The host
- * definition lives in libnvshmem_host.so, the device definition is inline in the headers. */
-#if defined(__CUDACC__)
+/* 1 where the device interface is compiled: under nvcc (and NVRTC), unless the unit defined
+ * NVSHMEM_HOSTLIB_ONLY before including NVSHMEM (nvshmem.h). */
+#if defined(__CUDACC__) && !defined(NVSHMEM_HOSTLIB_ONLY)
+#define NVSHM_DEVICE_API 1
+#else
+#define NVSHM_DEVICE_API 0
+#endif
+
+/* Functions callable from host and device: declared __host__ __device__ where the device interface
+ * is compiled. The host definition lives in libnvshmem_host.so, the device definition is inline in
+ * the headers. Under NVSHMEM_HOSTLIB_ONLY they are host functions. */
+#if NVSHM_DEVICE_API
 #define NVSHM_HOSTDEVICE __host__ __device__
 #else
 #define NVSHM_HOSTDEVICE

@@ -11,11 +11,14 @@ using namespace nvshm;
 namespace {
 enum class Op { put, get, put_nbi, get_nbi };
 
+// A transfer of 0 bytes returns after the init check, whatever its pointers and PE (OpenSHMEM 1.5,
+// Annex C; docs/compatibility.md).
 void rma(const char *call, Op op, void *dest, const void *source, std::size_t bytes, int pe) {
   Runtime &rt = require_init(call);
+  if (bytes == 0) return;
   const bool is_put = op == Op::put || op == Op::put_nbi;
   void *remote = require_remote(rt, is_put ? dest : source, bytes, pe, call, is_put ? "dest" : "source");
-  if (bytes == 0) return;
+  require_local(is_put ? source : dest, bytes, call, is_put ? "source" : "dest");
   ContextGuard guard(rt.context);
   Transport &t = *rt.transport;
   Status st = Status::ok;
@@ -45,6 +48,7 @@ void strided(const char *call, bool is_put, void *dest, const void *source, std:
   const std::ptrdiff_t sym_stride = is_put ? dst : sst;
   const std::size_t span = (nelems - 1) * static_cast<std::size_t>(sym_stride) * elem + elem;
   void *remote = require_remote(rt, is_put ? dest : source, span, pe, call, is_put ? "dest" : "source");
+  require_local(is_put ? source : dest, nelems * elem, call, is_put ? "source" : "dest");
   ContextGuard guard(rt.context);
   const std::ptrdiff_t e = static_cast<std::ptrdiff_t>(elem);
   require_ok(is_put ? rt.transport->strided(remote, dst * e, source, sst * e, elem, nelems)

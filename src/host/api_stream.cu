@@ -19,20 +19,25 @@ void check_launch(const char *call, const char *what) {
   if (err != cudaSuccess) fatal(call, "launching %s failed: %s", what, cudaGetErrorString(err));
 }
 
-Runtime &require_device_heap(const char *call) {
-  Runtime &rt = require_init(call);
+Runtime &require_device_heap(Runtime &rt, const char *call) {
   if (!rt.on_device())
     fatal(call,
           "the symmetric heap is in host memory (no GPU, or NVSHMEM_HEAP_KIND=SYSMEM): stream-ordered calls "
           "need the heap in GPU memory");
   return rt;
 }
+Runtime &require_device_heap(const char *call) {
+  return require_device_heap(require_init(call), call);
+}
 
+// 0 bytes: nothing is enqueued and nothing but init is checked, on either heap kind (as api_rma.cpp).
 void stream_rma(const char *call, bool is_put, void *dest, const void *source, std::size_t bytes, int pe,
                 cudaStream_t stream) {
-  Runtime &rt = require_device_heap(call);
-  void *remote = require_remote(rt, is_put ? dest : source, bytes, pe, call, is_put ? "dest" : "source");
+  Runtime &rt = require_init(call);
   if (bytes == 0) return;
+  require_device_heap(rt, call);
+  void *remote = require_remote(rt, is_put ? dest : source, bytes, pe, call, is_put ? "dest" : "source");
+  require_local(is_put ? source : dest, bytes, call, is_put ? "source" : "dest");
   ContextGuard guard(rt.context);
   require_ok(is_put ? rt.transport->copy_on_stream(remote, source, bytes, stream)
                     : rt.transport->copy_on_stream(dest, remote, bytes, stream),
@@ -90,11 +95,13 @@ T stream_g(const char *call, const T *source, int pe, cudaStream_t stream) {
 
 void stream_strided(const char *call, bool is_put, void *dest, const void *source, std::ptrdiff_t dst,
                     std::ptrdiff_t sst, std::size_t elem, std::size_t nelems, int pe, cudaStream_t stream) {
-  Runtime &rt = require_device_heap(call);
+  Runtime &rt = require_init(call);
   if (dst < 1 || sst < 1) fatal(call, "strides must be at least 1 (dst %td, sst %td)", dst, sst);
   if (nelems == 0) return;
+  require_device_heap(rt, call);
   const std::size_t span = (nelems - 1) * static_cast<std::size_t>(is_put ? dst : sst) * elem + elem;
   void *remote = require_remote(rt, is_put ? dest : source, span, pe, call, is_put ? "dest" : "source");
+  require_local(is_put ? source : dest, nelems * elem, call, is_put ? "source" : "dest");
   ContextGuard guard(rt.context);
   const std::ptrdiff_t e = static_cast<std::ptrdiff_t>(elem);
   require_ok(is_put ? rt.transport->strided_on_stream(remote, dst * e, source, sst * e, elem, nelems, stream)
@@ -117,7 +124,7 @@ void stream_signal(const char *call, uint64_t *sig_addr, uint64_t signal, int si
 }
 
 // The data (a copy on the stream), then the signal: a kernel that starts after the copy completed
-// and updates the signal word with a system fence before it.
+// and updates the signal word with a system fence before it. With 0 bytes only the signal is sent.
 void stream_put_signal(const char *call, void *dest, const void *source, std::size_t bytes, uint64_t *sig_addr,
                        uint64_t signal, int sig_op, int pe, cudaStream_t stream) {
   (void)signal_args(call, signal, sig_op);

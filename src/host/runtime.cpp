@@ -239,6 +239,10 @@ void *require_remote(const Runtime &rt, const void *sym, std::size_t bytes, int 
   return rt.heap->translate(sym, pe);
 }
 
+void require_local(const void *ptr, std::size_t bytes, const char *call, const char *arg_name) {
+  if (!ptr) fatal(call, "%s is NULL (a transfer of %zu bytes needs a local buffer)", arg_name, bytes);
+}
+
 const Team &require_team(const Runtime &rt, nvshmem_team_t team, const char *call) {
   const Team *t = rt.teams->find(team);
   if (!t) fatal(call, "team %d is not a valid team of this PE", team);

@@ -52,6 +52,8 @@ void require_pe(const Runtime &rt, int pe, const char *call);
 // `pe`'s mapped address of symmetric [sym, sym+bytes), or abort naming the argument.
 void *require_remote(const Runtime &rt, const void *sym, std::size_t bytes, int pe, const char *call,
                      const char *arg_name);
+// Abort naming the argument when the local buffer `ptr` of a transfer of `bytes` (> 0) is NULL.
+void require_local(const void *ptr, std::size_t bytes, const char *call, const char *arg_name);
 void require_ok(Status st, const char *call);
 // The team, or abort naming the call when `team` is not a valid team of this PE.
 const Team &require_team(const Runtime &rt, nvshmem_team_t team, const char *call);

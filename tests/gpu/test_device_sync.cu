@@ -233,10 +233,10 @@ TEST(DeviceBarrier, ThreadBlockAndSyncScopes) {
     T *sym = static_cast<T *>(nvshmem_calloc(4, sizeof(T)));                                  \
     T *fetched = nullptr;                                                                     \
     CUDA_CHECK(cudaMalloc(&fetched, sizeof(T)));                                              \
-    gpu_test::barrier();                                                                    \
+    gpu_test::barrier();                                                                      \
     atomics_##NAME<<<1, 1>>>(sym, sym + 1, sym + 2, sym + 3, fetched);                        \
     LAUNCH_CHECK();                                                                           \
-    gpu_test::barrier();                                                                    \
+    gpu_test::barrier();                                                                      \
     T h[4], f;                                                                                \
     CUDA_CHECK(cudaMemcpy(h, sym, sizeof h, cudaMemcpyDeviceToHost));                         \
     CUDA_CHECK(cudaMemcpy(&f, fetched, sizeof f, cudaMemcpyDeviceToHost));                    \
@@ -248,7 +248,7 @@ TEST(DeviceBarrier, ThreadBlockAndSyncScopes) {
       EXPECT_GE(h[1], (T)1);                                                                  \
       EXPECT_LE(h[1], (T)n);                                                                  \
     }                                                                                         \
-    gpu_test::barrier();                                                                    \
+    gpu_test::barrier();                                                                      \
     CUDA_CHECK(cudaFree(fetched));                                                            \
     nvshmem_free(sym);                                                                        \
   }
@@ -283,6 +283,63 @@ TEST(DeviceLaunch, CollectiveLaunch) {
       NVSHMEMX_ERROR_COLLECTIVE_LAUNCH_FAILED);
   gpu_test::barrier();
   CUDA_CHECK(cudaFree(out));
+}
+
+// The query gives what NVIDIA documents: blocks per SM (the occupancy calculator) times SMs; a grid
+// of 0 launches that many blocks.
+TEST(DeviceLaunch, GridIsOccupancyTimesSmsAndZeroPicksIt) {
+  int device = 0, sms = 0, per_sm = 0, max_grid = -1;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  for (const unsigned threads : {32u, 128u, 1024u}) {
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, collective_kernel, threads, 4096));
+    ASSERT_EQ(nvshmemx_collective_launch_query_gridsize((const void *)collective_kernel, dim3(threads), nullptr, 4096,
+                                                        &max_grid),
+              0);
+    EXPECT_EQ(max_grid, per_sm * sms) << threads << " threads";
+  }
+  ASSERT_EQ(
+      nvshmemx_collective_launch_query_gridsize((const void *)collective_kernel, dim3(128), nullptr, 0, &max_grid), 0);
+  int *out = nullptr;
+  CUDA_CHECK(cudaMalloc(&out, (max_grid + 1) * sizeof(int)));
+  CUDA_CHECK(cudaMemset(out, 0, (max_grid + 1) * sizeof(int)));
+  void *args[] = {&out};
+  EXPECT_EQ(nvshmemx_collective_launch((const void *)collective_kernel, dim3(0), dim3(128), args, 0, nullptr), 0);
+  LAUNCH_CHECK();
+  std::vector<int> h(max_grid + 1);
+  CUDA_CHECK(cudaMemcpy(h.data(), out, h.size() * sizeof(int), cudaMemcpyDeviceToHost));
+  for (int b = 0; b < max_grid; ++b) ASSERT_EQ(h[b], nvshmem_my_pe() + 1) << "block " << b;
+  EXPECT_EQ(h[max_grid], 0) << "more blocks than the query gave";
+  gpu_test::barrier();
+  CUDA_CHECK(cudaFree(out));
+}
+
+__global__ void __launch_bounds__(128) bounded_kernel(int *out) {
+  out[threadIdx.x] = 1;
+}
+
+// No block fits: the query gives 0 and says why; the launch fails with the same reason.
+TEST(DeviceLaunch, SaysWhyNoBlockFits) {
+  int grid = -1;
+  testing::internal::CaptureStderr();
+  ASSERT_EQ(nvshmemx_collective_launch_query_gridsize((const void *)bounded_kernel, dim3(1024), nullptr, 0, &grid), 0);
+  std::string text = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(grid, 0);
+  EXPECT_NE(text.find("nvshmemx_collective_launch_query_gridsize: no block of the kernel can be resident: block size: "
+                      "the kernel launches at most 128 threads per block"),
+            std::string::npos)
+      << text;
+  int device = 0, optin = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  testing::internal::CaptureStderr();
+  void *args[] = {nullptr};
+  EXPECT_EQ(nvshmemx_collective_launch((const void *)collective_kernel, dim3(1), dim3(32), args, optin + 1024, nullptr),
+            NVSHMEMX_ERROR_COLLECTIVE_LAUNCH_FAILED);
+  text = testing::internal::GetCapturedStderr();
+  EXPECT_NE(text.find("nvshmemx_collective_launch: no block of the kernel can be resident: shared memory: "),
+            std::string::npos)
+      << text;
 }
 
 }  // namespace

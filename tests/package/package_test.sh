@@ -100,6 +100,8 @@ case $step in
     cmake --install "$build" --prefix "$prefix" >"$work/install.log" || { cat "$work/install.log"; fail "cmake --install"; }
     for f in include/nvshmem.h include/nvshmemx.h include/nvshmem_host.h include/nvshmem_version.h \
       include/nvshmem_detail/types.h include/nvshmem_detail/version_registration.h lib/libnvshmem_device.a \
+      include/non_abi/nvshmemx_error.h include/non_abi/nvshmem_version.h include/host/nvshmemx_api.h \
+      include/device_host/nvshmem_common.cuh include/device/tile/nvshmemx_tile_api.hpp \
       lib/cmake/nvshmem/NVSHMEMConfig.cmake lib/cmake/nvshmem/NVSHMEMConfigVersion.cmake \
       lib/cmake/nvshmem/NVSHMEMTargets.cmake lib/pkgconfig/nvshmem.pc bin/nvshmrun bin/nvshmem-info \
       share/doc/nvshmem/LICENSE; do
