@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* NVIDIA install path bootstrap_device_host/nvshmem_uniqueid.h: nvshmemx_uniqueid_t and
  * NVSHMEMX_UNIQUEID_INITIALIZER (docs/compatibility.md). */
 #ifndef NVSHM_COMPAT_BOOTSTRAP_DEVICE_HOST_NVSHMEM_UNIQUEID_H

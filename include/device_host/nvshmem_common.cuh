@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* NVIDIA install path device_host/nvshmem_common.cuh: what host and device code share, which here is
  * the whole interface: nvshmemx.h (docs/compatibility.md). */
 #ifndef NVSHM_COMPAT_DEVICE_HOST_NVSHMEM_COMMON_CUH

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* NVIDIA install path host/nvshmem_macros.h: the attribute macros of the public headers
  * (docs/compatibility.md). */
 #ifndef NVSHM_COMPAT_HOST_NVSHMEM_MACROS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* NVSHMEM_* build-option macros (NVIDIA's non_abi/nvshmem_build_options.h; reached through nvshmem.h).
  * NVIDIA's build defines one empty macro per feature its build enabled, and programs test them with
  * #ifdef. This build defines the ones that describe it and whose test cannot pull another library's

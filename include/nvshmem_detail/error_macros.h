@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Error-check macros that NVSHMEM's public headers make visible to applications (NVIDIA's
  * `non_abi/nvshmemx_error.h`, reached through nvshmem.h): NVIDIA's perftest helpers and other
  * programs written for NVSHMEM use them in their own host code. Host code only (they print with

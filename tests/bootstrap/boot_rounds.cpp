@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Issue 33: under mpirun (PMIx) every bootstrap round cost more than the one before (a PMIx key per
 // round that is never removed). Runs ROUNDS allgathers on the bootstrap the environment selects and
 // fails when the last tenth of the rounds took more than 3 times the first tenth (plus 50 ms of

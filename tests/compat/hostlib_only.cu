@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // NVSHMEM_HOSTLIB_ONLY before `#include <nvshmem.h>` leaves the device interface out
 // (docs/compatibility.md): the host interface, C++ layer included, compiles in a CUDA unit
 // (NVSHM_CASE_ok), and a kernel that calls a device-only routine (NVSHM_CASE_device_only) or a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Host-side compatibility with what NVIDIA's headers make visible, after only nvshmem.h/nvshmemx.h
 // (as NVIDIA's perftest helper includes them):
 //  - the NVSHMEMI_* error-check macros print "<file>:<line>: " and the caller's text, set the status

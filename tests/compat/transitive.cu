@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What NVIDIA's nvshmem.h brings with it under nvcc, used after only `#include <nvshmem.h>`
 // (docs/compatibility.md, "What nvshmem.h brings"): assert, cooperative groups through the global
 // alias `cg`, cg::reduce, and libcu++'s cuda::atomic_ref with its scopes and memory orders.

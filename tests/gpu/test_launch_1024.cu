@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Kernels shaped like NVIDIA's perftests and MoE token shuffles, launched with 1024-thread blocks
 // (which need 64 registers per thread or fewer, docs/registers.md), moving random data that is
 // checked on every PE: a loop of block puts with a grid-wide counter sync and a final quiet, the same

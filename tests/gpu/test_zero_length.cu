@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Zero-length device RMA (OpenSHMEM 1.5 Annex C, docs/compatibility.md): every device RMA form
 // (typed, sized, mem; put, get, nbi, iput, iget, put-with-signal; thread, warp and block scope) with
 // 0 elements and NULL pointers, and with real symmetric ones, to every PE, moves nothing: every PE's

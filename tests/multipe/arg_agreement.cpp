@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Issue 33: collective arguments that differ between PEs are reported on every PE, naming both
 // values, and the job goes on: nvshmem_malloc(0) on PE 0 against a size elsewhere, a split with a
 // different size, a reduction with a different nreduce. Then (with "exit") PE 1 exits without

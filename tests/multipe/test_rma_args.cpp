@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // RMA argument rules of the host and stream interfaces, on every PE:
 //  - a transfer of 0 elements is a no-op whatever its pointers (OpenSHMEM 1.5 Annex C): every host
 //    and stream RMA form (typed, sized, mem, nbi, iput/iget) called with NULL pointers, and with real

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # check.sh NVCC ARCH BUDGET SOURCE DEVICE_STATE_SOURCE INCLUDE_DIR...
 #
 # The register budget of the device API (docs/registers.md): compiles the realistic kernels of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Collective kernels shaped like real users' code: a team passed at run time, sizes at run time,
 // timing loops (NVIDIA's collective perftests, training loops). tests/registers/check.sh bounds
 // each kernel's registers with and without -rdc (docs/registers.md).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Point-to-point kernels shaped like real users' code (perftests, MoE token shuffles, halo
 // exchanges): loops, run-time PEs, sizes and teams, grid-wide syncs. tests/registers/check.sh
 // compiles them with and without -rdc and bounds each kernel's registers (docs/registers.md).

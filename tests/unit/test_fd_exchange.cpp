@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The node-local heap descriptor exchange (src/heap/fd_exchange.cpp) under attack: threads of this
 // process are the PEs (an in-process bootstrap), and rank 0 attacks PE 1's socket at the moment every
 // PE listens (right after the exchange's second bootstrap round): a stranger without the job's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The device interface, inline (NVSHMEM docs: the CUDA kernel interface of each routine family).
  * Functions declared host+device in host_api.h get their device definition here, in the device pass
  * only; device-only functions (`_warp`, `_block`, waits, put-with-signal, atomics) are defined here.

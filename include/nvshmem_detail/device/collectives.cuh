@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Device collectives over a team, written once over nvshm_dev::Scope (docs/collectives.md).
  *
  * Every collective is one or two *rounds*: each member raises its word on every other member to the

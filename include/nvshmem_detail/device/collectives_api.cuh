@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The collective routines of the device interface ("Collective Communication"), generated from the
  * type tables over the templates of collectives.cuh. Thread-scope names are host+device (their host
  * declarations and definitions are the host library's); the `_warp`/`_block` names are device-only.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Device building blocks: execution scopes, PTX memory operations with explicit scope and
  * semantics (docs/memory-model.md says which operation uses which and why), symmetric-address
  * translation and the group copy loop. Internal: names live in namespace nvshm_dev. */

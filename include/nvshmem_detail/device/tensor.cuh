@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Tensor descriptions of the tile API (NVSHMEM 3.4.5: "Tile-based collectives", the tile helpers):
  * a Layout is a shape and a stride, each a cuda::std::tuple of integers (int, size_t, ConstInt<v>,
  * ...); a Tensor is a typed pointer to the first element of a tile plus its Layout. Element

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The tile API of NVSHMEM 3.4.5 (namespace nvshmemx; NVSHMEM docs: "Tile-based collectives",
  * TILE_REDUCTIONS, TILE_ALLGATHER, TILE_BROADCAST, TILE_WAIT, and tile_put/tile_get), without
  * multicast: every algorithm value runs as unicast loads and stores over the symmetric heap

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The tile API (nvshmemx::tile_*, nvshmemx::Tensor and its helpers; NVSHMEM docs: "Tile-based
  * collectives"): device templates for CUDA C++17 translation units with libcu++'s cuda/std/tuple.
  * Elsewhere (host compilers, older C++, NVSHMEM_HOSTLIB_ONLY) this header declares nothing. Included
