@@ -230,16 +230,17 @@ __device__ __forceinline__ bool ll_fits(const nvshm_team_device &t, const void *
  * (kLLReduceBatchWords<S> in a reduction), and issues every load of a batch before it uses the first
  * value, so the loads are in flight together: one word at a time would wait a memory latency per
  * word (a store is asm with a memory clobber, which no later load passes; a poll waits on its flag),
- * 48.6 us for 512 B by a lone thread (thread scope). The batches are as large as 64 registers allow
- * for every calling minimal kernel (ptxas), so that 1024-thread blocks launch: 8 and 4 words for a
- * lone thread, 2 where a group shares the work (docs/collectives.md, "Registers of the device API"). */
+ * 48.6 us for 512 B by a lone thread (thread scope). The batches are as large as the register budget
+ * allows in the realistic kernels of tests/registers (loops, run-time teams, -rdc and not): 4 words
+ * for a lone thread's data collectives, 2 where a group shares the work, 1 in reductions, whose
+ * combining takes the rest (docs/registers.md). */
 template <Scope S>
 constexpr size_t kLLBatchWords = S == Scope::thread ? 4 : 2;
 template <Scope S>
-constexpr size_t kLLReduceBatchWords = S == Scope::thread ? 1 : 1;
-/* Vectors in flight per thread in the collectives' copies (RMA keeps 4), by the same register bound. */
+constexpr size_t kLLReduceBatchWords = 1;
+/* Vectors in flight per thread in the collectives' copies (RMA keeps 4), by the same register budget. */
 template <Scope S>
-constexpr int kCollCopyWords = S == Scope::thread ? 2 : 2;
+constexpr int kCollCopyWords = 2;
 
 /* Chunks c0, c0 + g, ... (at most B, below `end`) of W words each, in registers: loaded from a
  * source, then sent as LL words into a slot. Every load of a batch is issued before its first use. */
