@@ -81,6 +81,23 @@ const char *credential_mismatch(const ucred &cred, int64_t expected_pid) {
   return nullptr;
 }
 
+// One message and room for one descriptor, laid out for sendmsg and recvmsg. Neither copyable nor
+// movable: the header points into it.
+struct Frame {
+  Message m;
+  iovec iov{&m, sizeof m};
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+  msghdr header{};
+  explicit Frame(const Message &message) : m(message) {
+    header.msg_iov = &iov;
+    header.msg_iovlen = 1;
+    header.msg_control = control;
+    header.msg_controllen = sizeof control;
+  }
+  Frame(const Frame &) = delete;
+  Frame &operator=(const Frame &) = delete;
+};
+
 Status send_fd(int to_pe, int64_t peer_pid, const Message &msg, int fd, Clock::time_point deadline) {
   socklen_t len;
   sockaddr_un addr = socket_address(msg.tag, to_pe, &len);
@@ -112,14 +129,8 @@ Status send_fd(int to_pe, int64_t peer_pid, const Message &msg, int fd, Clock::t
     close(s);
     return Status::peer_failed;
   }
-  Message m = msg;
-  iovec iov{&m, sizeof m};
-  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-  msghdr header{};
-  header.msg_iov = &iov;
-  header.msg_iovlen = 1;
-  header.msg_control = control;
-  header.msg_controllen = sizeof control;
+  Frame frame(msg);
+  msghdr &header = frame.header;
   cmsghdr *cm = CMSG_FIRSTHDR(&header);
   cm->cmsg_level = SOL_SOCKET;
   cm->cmsg_type = SCM_RIGHTS;
@@ -132,7 +143,7 @@ Status send_fd(int to_pe, int64_t peer_pid, const Message &msg, int fd, Clock::t
   }
   const int err = errno;
   close(s);
-  if (sent != static_cast<ssize_t>(sizeof m)) {
+  if (sent != static_cast<ssize_t>(sizeof frame.m)) {
     log_error(
         kWhere, "sending the heap descriptor to PE %d failed: %s", to_pe,
         sent < 0 && err == EAGAIN ? "not accepted before the timeout (NVSHMEM_BOOTSTRAP_TIMEOUT)" : strerror(err));
@@ -164,14 +175,9 @@ void close_received(msghdr &header) {
 // of the sender and sets *fd; -1 after logging why it was rejected; -2 when nothing has arrived yet.
 int receive_fd(const Pending &conn, const NodeInfo &node, const Message &expected, const std::vector<int> &fds,
                LogLimiter &limiter, int *fd) {
-  Message m{};
-  iovec iov{&m, sizeof m};
-  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-  msghdr header{};
-  header.msg_iov = &iov;
-  header.msg_iovlen = 1;
-  header.msg_control = control;
-  header.msg_controllen = sizeof control;
+  Frame frame(Message{});
+  const Message &m = frame.m;
+  msghdr &header = frame.header;
   const ssize_t got = recvmsg(conn.fd, &header, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
   if (got < 0 && (errno == EAGAIN || errno == EINTR)) return -2;  // nothing yet: keep waiting
   const char *why = nullptr;

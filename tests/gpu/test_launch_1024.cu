@@ -6,6 +6,7 @@
 // from nvshmemx_collective_launch_query_gridsize.
 #include <cuda_runtime.h>
 
+#include "../registers/grid_sync.cuh"
 #include "gpu_test.hpp"
 
 namespace {
@@ -14,17 +15,6 @@ using gpu_test::random_bytes;
 using gpu_test::to_host;
 
 constexpr int kThreads = 1024;
-
-__device__ void grid_sync(unsigned *counter, unsigned target) {
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    __threadfence();
-    atomicAdd(counter, 1u);
-    while (atomicAdd(counter, 0u) < target) {
-    }
-  }
-  __syncthreads();
-}
 
 // Each block puts its share of `len` doubles to `pe`, `iter` times (the last one leaves the data).
 __global__ void put_loop(double *dst, const double *src, size_t len, int pe, int iter, unsigned *counter) {

@@ -5,17 +5,7 @@
 #include <nvshmem.h>
 #include <nvshmemx.h>
 
-// A grid-wide counter sync as NVIDIA's bandwidth perftests do between iterations.
-__device__ __forceinline__ void grid_sync(unsigned *counter, unsigned target) {
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    __threadfence();
-    atomicAdd(counter, 1u);
-    while (atomicAdd(counter, 0u) < target) {
-    }
-  }
-  __syncthreads();
-}
+#include "grid_sync.cuh"
 
 // Bandwidth loops: each block moves its share of `len` elements, `iter` times, then quiet.
 #define CORPUS_BW_KERNEL(NAME, CALL)                                                                      \
