@@ -113,8 +113,10 @@ case $step in
     [[ $(readlink "$prefix/lib/libnvshmem_host.so.$major") == libnvshmem_host.so.$major.$minor.$patch ]] ||
       fail "libnvshmem_host.so.$major link"
     need_file "$prefix/lib/libnvshmem_host.so.$major.$minor.$patch"
-    # Only the allowlisted headers: nothing of src/ (internal headers) is installed.
-    allowed='^\./(nvshmem\.h|nvshmemx\.h|nvshmem_host\.h|nvshmem_version\.h|nvshmem_detail/.*|nvshmem/.*)$'
+    # Only the allowlisted headers: nothing of src/ (internal headers) is installed; the folders of
+    # NVIDIA's installed layout hold thin headers of ours (docs/compatibility.md).
+    allowed='^\./(nvshmem\.h|nvshmemx\.h|nvshmem_host\.h|nvshmem_version\.h|nvshmem_detail/.*|nvshmem/.*'
+    allowed+='|(host|device|device_host|bootstrap_device_host|non_abi)/.*)$'
     extra=$(cd "$prefix/include" && { find . -type f | grep -Ev "$allowed" || true; })
     [[ -z $extra ]] || fail "headers outside the allowlist installed: $extra"
     # Perftests and examples keep their source folders under $NVSHMEM_PERFTEST_INSTALL / $NVSHMEM_EXAMPLES_INSTALL.
