@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Issue 33: under mpirun (PMIx) every bootstrap round cost more than the one before (a PMIx key per
 // round that is never removed). Runs ROUNDS allgathers on the bootstrap the environment selects and
-// fails when the last tenth of the rounds took more than 3 times the first tenth (plus 50 ms of
-// slack for a loaded machine). Usage: boot_rounds ROUNDS
+// fails when the last tenth of the rounds took more than 3 times the first tenth (plus 1 s of
+// slack for a loaded machine: before the fix the last tenth of 2000 rounds took 20.8 s). Usage: boot_rounds ROUNDS
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -33,5 +33,5 @@ int main(int argc, char **argv) {
   }
   printf("PE %d (%s): first %d rounds %.3f s, last %d rounds %.3f s\n", b->rank(), b->name(), tenth, first, tenth,
          last);
-  return last > 3 * first + 0.05 ? 3 : 0;
+  return last > 3 * first + 1.0 ? 3 : 0;
 }
