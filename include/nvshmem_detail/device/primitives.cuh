@@ -205,26 +205,23 @@ __device__ __forceinline__ void copy_words(W *dst, const W *src, size_t n) {
   constexpr size_t kChunk = static_cast<size_t>(U) * L;
   const int rank = Group<S>::rank(), size = Group<S>::size();
   const int units = size / L;
-  // One moving pointer: the destination is at a fixed distance from the source.
-  const ptrdiff_t to_dst = reinterpret_cast<char *>(dst) - reinterpret_cast<const char *>(src);
   // A block of fewer than 32 threads has no whole warp: every word goes by the tail loop.
-  const W *const whole_end = units > 0 ? src + n / kChunk * kChunk : src;
-  const W *s = rank < units * L ? src + static_cast<size_t>(rank / L) * kChunk + rank % L : whole_end;
+  const size_t whole = units > 0 ? n / kChunk * kChunk : 0;
   const size_t step = static_cast<size_t>(units) * kChunk;
 #pragma unroll 1
-  for (; s < whole_end; s += step) {
+  for (size_t i = rank < units * L ? static_cast<size_t>(rank / L) * kChunk + rank % L : whole; i < whole; i += step) {
     W v[U];
 #pragma unroll
-    for (int u = 0; u < U; ++u) v[u] = s[u * L];
-    W *d = reinterpret_cast<W *>(reinterpret_cast<char *>(const_cast<W *>(s)) + to_dst);
+    for (int u = 0; u < U; ++u) v[u] = src[i + u * L];
 #pragma unroll
-    for (int u = 0; u < U; ++u) d[u * L] = v[u];
+    for (int u = 0; u < U; ++u) dst[i + u * L] = v[u];
   }
   // The tail: shorter than a chunk, except in a block of fewer than 32 threads (all of it).
-  const size_t tail = static_cast<size_t>(src + n - whole_end);
-  W *const dst_tail = dst + (whole_end - src);
+  const W *const src_tail = src + whole;
+  W *const dst_tail = dst + whole;
+  const size_t tail = n - whole;
 #pragma unroll 1
-  for (size_t i = static_cast<size_t>(rank); i < tail; i += static_cast<size_t>(size)) dst_tail[i] = whole_end[i];
+  for (size_t i = static_cast<size_t>(rank); i < tail; i += static_cast<size_t>(size)) dst_tail[i] = src_tail[i];
 }
 
 /* A copy whose pointers or size are not all 16-byte aligned: a byte head up to the first aligned word
