@@ -38,10 +38,11 @@ install(EXPORT NVSHMEMTargets NAMESPACE nvshmem:: DESTINATION ${NVSHMEM_CMAKE_IN
 configure_package_config_file("${PROJECT_SOURCE_DIR}/cmake/NVSHMEMConfig.cmake.in"
                               "${PROJECT_BINARY_DIR}/cmake/NVSHMEMConfig.cmake"
                               INSTALL_DESTINATION ${NVSHMEM_CMAKE_INSTALL_DIR})
-# SameMajorVersion: a program asking for 0.1 gets 0.1.x, 0.2.x, ..., never 1.x. The project version
-# has four fields; compare on the three that carry meaning.
+# The package version is the NVSHMEM interface level, which is what find_package(NVSHMEM 3.2) in code
+# written for NVIDIA's NVSHMEM asks about; SameMajorVersion: 3.2 ... 3.8 are accepted, 3.9 and 4.0 are not.
+# Our release stays in NVSHMEM_RELEASE_VERSION (NVSHMEMConfig.cmake) and in the packages' version.
 write_basic_package_version_file("${PROJECT_BINARY_DIR}/cmake/NVSHMEMConfigVersion.cmake"
-                                 VERSION ${NVSHMEM_VERSION_TRIPLE} COMPATIBILITY SameMajorVersion)
+                                 VERSION ${NVSHMEM_INTERFACE_VERSION} COMPATIBILITY SameMajorVersion)
 install(FILES "${PROJECT_BINARY_DIR}/cmake/NVSHMEMConfig.cmake" "${PROJECT_BINARY_DIR}/cmake/NVSHMEMConfigVersion.cmake"
         DESTINATION ${NVSHMEM_CMAKE_INSTALL_DIR})
 

@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Versions and the install prefix, included right after project() (docs/versioning.md).
-#   - The project version has four fields, MAJOR.MINOR.PATCH.PACKAGE; PACKAGE is 0 for our releases
-#     and counts repackagings of one release.
+#   - The project version is our release and has four fields, MAJOR.MINOR.PATCH.PACKAGE; PACKAGE is 0 for
+#     our releases and counts repackagings of one release. It names the SONAME, the packages and the
+#     header check at init.
+#   - NVSHMEM_INTERFACE_VERSION (MAJOR.MINOR.PATCH) is the NVSHMEM API level the headers implement: the
+#     NVSHMEM_VENDOR_* macros, nvshmemx_vendor_get_version_info, NVSHMEMConfigVersion.cmake and nvshmem.pc.
 #   - include/nvshmem_version.h is generated into the build tree from include/nvshmem_version.h.in;
 #     every target of the project sees it (include_directories below) and it is installed.
 #   - NVSHMEM_PREFIX in the environment at the first configure sets the default CMAKE_INSTALL_PREFIX
@@ -11,6 +14,12 @@ if(NOT PROJECT_VERSION MATCHES "^[0-9]+\\.[0-9]+\\.[0-9]+\\.[0-9]+$")
   message(FATAL_ERROR "The project version must be MAJOR.MINOR.PATCH.PACKAGE (four numbers), not '${PROJECT_VERSION}'")
 endif()
 set(NVSHMEM_VERSION_TRIPLE "${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR}.${PROJECT_VERSION_PATCH}")
+if(NOT NVSHMEM_INTERFACE_VERSION MATCHES "^([0-9]+)\\.([0-9]+)\\.([0-9]+)$")
+  message(FATAL_ERROR "NVSHMEM_INTERFACE_VERSION must be MAJOR.MINOR.PATCH, not '${NVSHMEM_INTERFACE_VERSION}'")
+endif()
+set(NVSHMEM_INTERFACE_MAJOR ${CMAKE_MATCH_1})
+set(NVSHMEM_INTERFACE_MINOR ${CMAKE_MATCH_2})
+set(NVSHMEM_INTERFACE_PATCH ${CMAKE_MATCH_3})
 
 if(CMAKE_INSTALL_PREFIX_INITIALIZED_TO_DEFAULT)
   if(DEFINED ENV{NVSHMEM_PREFIX} AND NOT "$ENV{NVSHMEM_PREFIX}" STREQUAL "")

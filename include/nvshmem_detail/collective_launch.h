@@ -128,16 +128,17 @@ static inline int nvshmemx_collective_launch_query_gridsize(const void *kernel, 
  * largest grid the query above gives, as a 1-D grid. Returns NVSHMEMX_SUCCESS, or
  * NVSHMEMX_ERROR_COLLECTIVE_LAUNCH_FAILED with a message on stderr when the grid is larger than that
  * (or no block fits) or the launch fails; NVSHMEMX_ERROR_INTERNAL if the occupancy query fails. */
-static inline int nvshmemx_collective_launch(const void *kernel, dim3 grid, dim3 block, void **args, size_t shmem,
-                                             cudaStream_t stream) {
-  const char *call = "nvshmemx_collective_launch";
+/* The grid a collective launch uses, in *grid: a grid of 0 blocks becomes the largest co-resident grid
+ * (1-D); a larger grid than that, or a kernel of which no block fits, is
+ * NVSHMEMX_ERROR_COLLECTIVE_LAUNCH_FAILED with a message; NVSHMEMX_ERROR_INTERNAL if the query fails. */
+static inline int nvshm_collective_grid(const char *call, const void *kernel, dim3 block, size_t shmem, dim3 *grid) {
   int max_grid = 0;
   const int st = nvshm_cooperative_gridsize(call, kernel, (int)(block.x * block.y * block.z), shmem, &max_grid);
   if (st != NVSHMEMX_SUCCESS) return st;
   if (max_grid == 0) return NVSHMEMX_ERROR_COLLECTIVE_LAUNCH_FAILED;
-  const long long blocks = (long long)grid.x * grid.y * grid.z;
+  const long long blocks = (long long)grid->x * grid->y * grid->z;
   if (blocks == 0) {
-    grid = dim3((unsigned)max_grid, 1, 1);
+    *grid = dim3((unsigned)max_grid, 1, 1);
   } else if (blocks > max_grid) {
     fprintf(stderr,
             "nvshmem error in %s: a grid of %lld blocks cannot be resident at once; at most %d blocks of %u threads "
@@ -145,9 +146,80 @@ static inline int nvshmemx_collective_launch(const void *kernel, dim3 grid, dim3
             call, blocks, max_grid, block.x * block.y * block.z, shmem);
     return NVSHMEMX_ERROR_COLLECTIVE_LAUNCH_FAILED;
   }
+  return NVSHMEMX_SUCCESS;
+}
+
+static inline int nvshmemx_collective_launch(const void *kernel, dim3 grid, dim3 block, void **args, size_t shmem,
+                                             cudaStream_t stream) {
+  const char *call = "nvshmemx_collective_launch";
+  const int st = nvshm_collective_grid(call, kernel, block, shmem, &grid);
+  if (st != NVSHMEMX_SUCCESS) return st;
   const cudaError_t err = cudaLaunchCooperativeKernel(kernel, grid, block, args, shmem, stream);
   if (err != cudaSuccess) {
     fprintf(stderr, "nvshmem error in %s: cudaLaunchCooperativeKernel failed: %s\n", call, cudaGetErrorString(err));
+    return NVSHMEMX_ERROR_COLLECTIVE_LAUNCH_FAILED;
+  }
+  return NVSHMEMX_SUCCESS;
+}
+
+/* NVSHMEM 3.8: a collective launch described by CUDA's launch configuration (grid, block, dynamic shared
+ * memory, stream and launch attributes). */
+typedef struct nvshmemx_collective_launch_attr {
+  cudaLaunchConfig_t cuda_config;
+} nvshmemx_collective_launch_attr_t;
+
+/* Most launch attributes the caller may pass in cuda_config (NVSHMEM adds the cooperative one). */
+#define NVSHM_COLLECTIVE_LAUNCH_MAX_ATTRS 16
+
+/* As nvshmemx_collective_launch, with the grid, block, dynamic shared memory, stream and launch
+ * attributes of attr->cuda_config (NVSHMEM 3.8, "Collective Kernel Launch"). A grid of all zeros launches
+ * the largest co-resident grid (1-D); a grid with some, not all, dimensions 0 is refused. The caller's
+ * attributes (at most 16) are passed to cudaLaunchKernelExC with cudaLaunchAttributeCooperative added
+ * unless the caller set it (the caller's value wins), so CUDA applies or refuses each one (locality-domain
+ * and other attributes a GPU lacks are refused by CUDA). The kernel runs on cuda_config.stream itself
+ * (NVIDIA runs it on an internal stream fenced both ways with the caller's: the same order for the
+ * caller). Every PE calls it. Returns NVSHMEMX_SUCCESS; NVSHMEMX_ERROR_INVALID_VALUE with a message for a
+ * NULL attr or func, more than 16 attributes or a NULL attribute array, or a partly zero grid;
+ * NVSHMEMX_ERROR_COLLECTIVE_LAUNCH_FAILED when the grid cannot be resident or CUDA refuses the launch;
+ * NVSHMEMX_ERROR_INTERNAL if the occupancy query fails. Host code, any thread. */
+static inline int nvshmemx_collective_launch_attr(const nvshmemx_collective_launch_attr_t *attr, const void *func,
+                                                  void **args) {
+  const char *call = "nvshmemx_collective_launch_attr";
+  if (!attr || !func) {
+    fprintf(stderr, "nvshmem error in %s: %s is NULL\n", call, !attr ? "attr" : "func");
+    return NVSHMEMX_ERROR_INVALID_VALUE;
+  }
+  cudaLaunchConfig_t config = attr->cuda_config;
+  if (config.numAttrs > NVSHM_COLLECTIVE_LAUNCH_MAX_ATTRS || (config.numAttrs > 0 && !config.attrs)) {
+    fprintf(stderr, "nvshmem error in %s: cuda_config has %u launch attributes at %p; at most %d, not NULL\n", call,
+            config.numAttrs, (const void *)config.attrs, NVSHM_COLLECTIVE_LAUNCH_MAX_ATTRS);
+    return NVSHMEMX_ERROR_INVALID_VALUE;
+  }
+  const dim3 g = config.gridDim;
+  if ((g.x == 0 || g.y == 0 || g.z == 0) && (g.x != 0 || g.y != 0 || g.z != 0)) {
+    fprintf(stderr,
+            "nvshmem error in %s: grid %u x %u x %u has a dimension of 0; all three 0 asks for the largest "
+            "co-resident grid, otherwise none may be 0\n",
+            call, g.x, g.y, g.z);
+    return NVSHMEMX_ERROR_INVALID_VALUE;
+  }
+  const int st = nvshm_collective_grid(call, func, config.blockDim, config.dynamicSmemBytes, &config.gridDim);
+  if (st != NVSHMEMX_SUCCESS) return st;
+  cudaLaunchAttribute attrs[NVSHM_COLLECTIVE_LAUNCH_MAX_ATTRS + 1];
+  int cooperative = 0;
+  for (unsigned i = 0; i < config.numAttrs; ++i) {
+    attrs[i] = config.attrs[i];
+    cooperative |= attrs[i].id == cudaLaunchAttributeCooperative;
+  }
+  if (!cooperative) {
+    attrs[config.numAttrs].id = cudaLaunchAttributeCooperative;
+    attrs[config.numAttrs].val.cooperative = 1;
+    ++config.numAttrs;
+  }
+  config.attrs = attrs;
+  const cudaError_t err = cudaLaunchKernelExC(&config, func, args);
+  if (err != cudaSuccess) {
+    fprintf(stderr, "nvshmem error in %s: cudaLaunchKernelExC failed: %s\n", call, cudaGetErrorString(err));
     return NVSHMEMX_ERROR_COLLECTIVE_LAUNCH_FAILED;
   }
   return NVSHMEMX_SUCCESS;

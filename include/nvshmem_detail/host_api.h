@@ -338,7 +338,82 @@ NVSHM_API int nvshmemx_cumodule_finalize(CUmodule module);
 NVSHM_API int nvshmemx_culibrary_init(CUlibrary library);
 NVSHM_API int nvshmemx_culibrary_finalize(CUlibrary library);
 
+/* ---- NVSHMEM 3.7/3.8 additions (docs/compatibility.md, "NVSHMEM 3.5 to 3.8") ---- */
+
+/* Local completion ("Memory Ordering Routines", nvshmemx_flush): on return the source buffers of this
+ * PE's earlier nonblocking puts may be reused or freed. No remote visibility is promised (quiet or
+ * fence is still needed for that). Host: waits for this PE's pending host transfers (as strong as
+ * nvshmem_quiet here). Device: the calling thread's puts read their source before returning, so it
+ * orders nothing more; _warp/_block (device only) are collective over the group and synchronise it.
+ * Any thread; aborts with a message before init. */
+NVSHM_HOSTDEVICE NVSHM_API void nvshmemx_flush(void);
+/* Work enqueued on `stream` after this point starts once the sources of the *_nbi_on_stream puts
+ * enqueued before it on `stream` may be reused (here: once they completed). GPU heap only. */
+NVSHM_API void nvshmemx_flush_on_stream(cudaStream_t stream);
+
+/* Floating-point atomic add on `pe`'s copy of the symmetric `dest` ("Atomic Memory Operations",
+ * NVSHMEM 3.7): atomic with respect to the other floating-point atomic adds on the word; fetch_add
+ * returns the previous value. dest aligned to its type's size. Real on the host (NVIDIA's host forms
+ * are stubs): CPU atomics on the host-memory heap, a one-thread system-scope kernel on the GPU heap. The
+ * half (__half) forms exist in C++ only, as NVIDIA's. Any thread; errors abort with a message naming
+ * the call, the PE and the cause. */
+#define NVSHM_DECLARE_FLOAT_AMO(NAME, T)                                                  \
+  NVSHM_HOSTDEVICE NVSHM_API void nvshmemx_##NAME##_atomic_add(T *dest, T value, int pe); \
+  NVSHM_HOSTDEVICE NVSHM_API T nvshmemx_##NAME##_atomic_fetch_add(T *dest, T value, int pe);
+NVSHM_DECLARE_FLOAT_AMO(float, float)
+NVSHM_DECLARE_FLOAT_AMO(double, double)
+#ifdef __cplusplus
+NVSHM_DECLARE_FLOAT_AMO(half, __half)
+#endif
+#undef NVSHM_DECLARE_FLOAT_AMO
+
+/* Set this PE's counted-signal word `signal_addr` (symmetric, 8-byte aligned) to 0 (NVSHMEM 3.8,
+ * "Signaling Operations"). Host: an atomic store on the GPU or host heap; device: a relaxed store. Any
+ * thread; not ordered with other PEs' counted writes (the caller makes sure none is in flight). */
+NVSHM_HOSTDEVICE NVSHM_API void nvshmemx_signal_counted_reset(uint64_t *signal_addr);
+
+/* RMA regions (NVSHMEM 3.8, "Regions"): a span of this PE's host-initiated RMA that carries hints to the
+ * transports. Inside a region the nonblocking puts and gets keep their semantics and their ordering with
+ * fence and quiet; completion still needs quiet. Only network transports batch (BATCH_RMA); the peer
+ * loads, stores and copies here need none, so a region is bookkeeping: its errors are NVIDIA's.
+ * Open this PE's one host region; *handle receives it. attrs NULL: no hints. Returns 0, or
+ * NVSHMEMX_ERROR_INVALID_VALUE with a message for a NULL handle, hint bits other than
+ * NVSHMEMX_REGION_HINT_BATCH_RMA, or a region already open on this PE. Any thread of the PE. */
+NVSHM_API int nvshmemx_region_start(nvshmemx_region_handle_t *handle, const nvshmemx_region_attrs_t *attrs);
+/* Close the region `handle` names (there is no batch to hand over here). Returns 0, or
+ * NVSHMEMX_ERROR_INVALID_VALUE with a message when it is not the open region (never opened, or closed). */
+NVSHM_API int nvshmemx_region_stop(nvshmemx_region_handle_t handle);
+/* *active = 1 when a region is open in the calling context (host: this PE) and carries every hint bit of
+ * `hints` (NVSHMEMX_REGION_HINT_NONE: any region), else 0. Returns 0, or NVSHMEMX_ERROR_INVALID_VALUE for
+ * a NULL `active` or unknown hint bits. */
+NVSHM_API int nvshmemx_region_is_active(uint32_t hints, int *active);
+
 NVSHM_EXTERN_C_END
+
+/* The name of an nvshmemx_status value ("NVSHMEMX_SUCCESS", "NVSHMEMX_ERROR_INVALID_VALUE", ...), or
+ * "NVSHMEMX_ERROR_<unknown>" for any other number (NVSHMEM 3.7). Host code, any thread, no init needed. */
+static inline const char *nvshmemx_status_string(int status) {
+  switch (status) {
+    case NVSHMEMX_SUCCESS:
+      return "NVSHMEMX_SUCCESS";
+    case NVSHMEMX_ERROR_INVALID_VALUE:
+      return "NVSHMEMX_ERROR_INVALID_VALUE";
+    case NVSHMEMX_ERROR_OUT_OF_MEMORY:
+      return "NVSHMEMX_ERROR_OUT_OF_MEMORY";
+    case NVSHMEMX_ERROR_NOT_SUPPORTED:
+      return "NVSHMEMX_ERROR_NOT_SUPPORTED";
+    case NVSHMEMX_ERROR_SYMMETRY:
+      return "NVSHMEMX_ERROR_SYMMETRY";
+    case NVSHMEMX_ERROR_GPU_NOT_SELECTED:
+      return "NVSHMEMX_ERROR_GPU_NOT_SELECTED";
+    case NVSHMEMX_ERROR_COLLECTIVE_LAUNCH_FAILED:
+      return "NVSHMEMX_ERROR_COLLECTIVE_LAUNCH_FAILED";
+    case NVSHMEMX_ERROR_INTERNAL:
+      return "NVSHMEMX_ERROR_INTERNAL";
+    default:
+      return "NVSHMEMX_ERROR_<unknown>";
+  }
+}
 
 #include "nvshmem_detail/coll_host_api.h"
 

@@ -85,7 +85,12 @@ enum nvshmem_team_id_t {
   NVSHMEM_TEAM_NODE_INDEX = 2,
   NVSHMEMX_TEAM_SAME_MYPE_NODE = 3,
   NVSHMEM_TEAM_SAME_MYPE_NODE_INDEX = 3,
-  NVSHMEM_TEAMS_MIN = 6
+  /* NVSHMEM 3.7: the PEs sharing a multicast (NVLS) domain. This version creates no multicast objects, so
+   * it holds the same PEs as NVSHMEM_TEAM_SHARED (as NVIDIA's does where the two coincide), in a slot of
+   * its own (docs/compatibility.md). */
+  NVSHMEM_TEAM_MC_SHARED = 6,
+  NVSHMEM_TEAM_MC_SHARED_INDEX = 6,
+  NVSHMEM_TEAMS_MIN = 7
 };
 
 #define NVSHMEM_TEAM_CONFIG_MASK_NUM_CONTEXTS 1
@@ -147,6 +152,24 @@ typedef struct {
 } nvshmemx_init_attr_v2;
 typedef nvshmemx_init_attr_v2 nvshmemx_init_attr_t;
 #define NVSHMEMX_INIT_ATTR_VERSION ((2 << 16) + sizeof(nvshmemx_init_attr_t))
+
+/* ---- RMA regions (NVSHMEM 3.8, "Regions") ---- */
+typedef uint64_t nvshmemx_region_handle_t;
+typedef enum {
+  NVSHMEMX_REGION_HINT_NONE = 0,
+  NVSHMEMX_REGION_HINT_BATCH_RMA = 1u << 0 /* nonblocking RMA of the region may be batched by the transport */
+} nvshmemx_region_hint_t;
+#define NVSHMEMX_REGION_ATTRS_RESERVED_BYTES 60
+typedef struct nvshmemx_region_attrs {
+  uint32_t hints; /* NVSHMEMX_REGION_HINT_* bits */
+  char reserved[NVSHMEMX_REGION_ATTRS_RESERVED_BYTES];
+} nvshmemx_region_attrs_t;
+#define NVSHMEMX_REGION_ATTRS_INITIALIZER \
+  {                                       \
+    NVSHMEMX_REGION_HINT_NONE, {          \
+      0                                   \
+    }                                     \
+  }
 
 #define NVSHMEMX_INIT_ATTR_INITIALIZER                                                            \
   {                                                                                               \

@@ -55,8 +55,7 @@ int log_pe() {
   return g_pe;
 }
 
-void log_configure() {
-  const char *v = getenv("NVSHMEM_DEBUG");
+void log_configure(const char *v) {
   g_level = LogLevel::none;
   if (!v || !*v) return;
   if (!strcasecmp(v, "VERSION"))

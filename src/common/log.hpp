@@ -13,8 +13,9 @@ enum class LogLevel { none = 0, version = 1, warn = 2, info = 3, trace = 4 };
 // Set once the bootstrap knows the PE id; -1 before that.
 void log_set_pe(int pe);
 int log_pe();
-// Re-read NVSHMEM_DEBUG (called at init).
-void log_configure();
+// Set the level from NVSHMEM_DEBUG's value (NULL or empty: none); called at init, again once the
+// configuration files are read.
+void log_configure(const char *debug);
 bool log_enabled(LogLevel level);
 
 // "nvshmem error (PE 3) in <where>: <message>" on stderr.

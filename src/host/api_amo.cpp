@@ -4,6 +4,7 @@
 // only print "not implemented") these are real on both heap kinds: the transport applies them with
 // CPU atomics on the mapped word (host-memory heap) or with a one-thread system-scope kernel (GPU heap).
 #include <cstring>
+#include <type_traits>
 
 #include "common/log.hpp"
 #include "cuda/driver.hpp"
@@ -21,10 +22,12 @@ uint64_t bits(T v) {
   return b;
 }
 
-// One atomic on `pe`'s copy of `dest`; returns the previous value.
+// One atomic on `pe`'s copy of `dest`; returns the previous value. Integer operations work on 4- or
+// 8-byte words; AtomicOp::float_add also on 2-byte __half.
 template <typename T>
 T host_amo(const char *call, AtomicOp op, const T *dest, T value, T cond, int pe) {
-  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "AMO types are 4 or 8 bytes");
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8 || (sizeof(T) == 2 && std::is_same<T, __half>::value),
+                "AMO types are 4 or 8 bytes, or __half");
   Runtime &rt = require_init(call);
   void *remote = require_remote(rt, dest, sizeof(T), pe, call, "dest");
   if (reinterpret_cast<uintptr_t>(dest) % sizeof(T) != 0)
@@ -33,7 +36,7 @@ T host_amo(const char *call, AtomicOp op, const T *dest, T value, T cond, int pe
   uint64_t old = 0;
   require_ok(rt.transport->atomic(remote, AtomicArgs{op, sizeof(T), bits(value), bits(cond)}, &old), call);
   T result;
-  memcpy(&result, &old, sizeof(T));
+  memcpy(static_cast<void *>(&result), &old, sizeof(T));
   return result;
 }
 
@@ -95,6 +98,24 @@ void nvshmemx_signal_op(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
   if (sig_op != NVSHMEM_SIGNAL_SET && sig_op != NVSHMEM_SIGNAL_ADD)
     fatal(call, "sig_op %d is neither NVSHMEM_SIGNAL_SET nor NVSHMEM_SIGNAL_ADD", sig_op);
   (void)host_amo<uint64_t>(call, sig_op == NVSHMEM_SIGNAL_SET ? AtomicOp::set : AtomicOp::add, sig_addr, signal, 0, pe);
+}
+
+// NVSHMEM 3.7 floating-point adds: real here (NVIDIA's host forms are stubs).
+#define NVSHM_HOST_FLOAT_AMO(NAME, T)                                                                     \
+  void nvshmemx_##NAME##_atomic_add(T *dest, T value, int pe) {                                           \
+    (void)host_amo<T>("nvshmemx_" #NAME "_atomic_add", AtomicOp::float_add, dest, value, T{}, pe);        \
+  }                                                                                                       \
+  T nvshmemx_##NAME##_atomic_fetch_add(T *dest, T value, int pe) {                                        \
+    return host_amo<T>("nvshmemx_" #NAME "_atomic_fetch_add", AtomicOp::float_add, dest, value, T{}, pe); \
+  }
+NVSHM_HOST_FLOAT_AMO(float, float)
+NVSHM_HOST_FLOAT_AMO(double, double)
+NVSHM_HOST_FLOAT_AMO(half, __half)
+#undef NVSHM_HOST_FLOAT_AMO
+
+void nvshmemx_signal_counted_reset(uint64_t *signal_addr) {
+  const char *call = "nvshmemx_signal_counted_reset";
+  (void)host_amo<uint64_t>(call, AtomicOp::set, signal_addr, 0, 0, require_init(call).boot->rank());
 }
 
 uint64_t nvshmem_signal_fetch(uint64_t *sig_addr) {

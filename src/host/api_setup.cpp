@@ -106,14 +106,13 @@ void nvshmem_info_get_version(int *major, int *minor) {
 }
 
 void nvshmem_info_get_name(char *name) {
-  snprintf(name, NVSHMEM_MAX_NAME_LEN, "NVSHMEM v%d.%d.%d", NVSHM_VERSION_MAJOR, NVSHM_VERSION_MINOR,
-           NVSHM_VERSION_PATCH);
+  snprintf(name, NVSHMEM_MAX_NAME_LEN, "%s", NVSHMEM_VENDOR_STRING);
 }
 
 void nvshmemx_vendor_get_version_info(int *major, int *minor, int *patch) {
-  *major = NVSHM_VERSION_MAJOR;
-  *minor = NVSHM_VERSION_MINOR;
-  *patch = NVSHM_VERSION_PATCH;
+  *major = NVSHMEM_VENDOR_MAJOR_VERSION;
+  *minor = NVSHMEM_VENDOR_MINOR_VERSION;
+  *patch = NVSHMEM_VENDOR_PATCH_VERSION;
 }
 
 int nvshmemx_get_uniqueid(nvshmemx_uniqueid_t *uniqueid) {

@@ -281,11 +281,22 @@ void nvshmemx_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp, uint64_t 
 NVSHM_FOR_EACH_WAIT_TYPE(NVSHM_STREAM_WAIT)
 #undef NVSHM_STREAM_WAIT
 
-void nvshmemx_quiet_on_stream(cudaStream_t stream) {
-  const char *call = "nvshmemx_quiet_on_stream";
+namespace {
+// Later work on `stream` starts after this PE's earlier RMA completed (quiet_on_stream, and flush_on_stream,
+// whose weaker promise, reusable sources, this meets).
+void order_stream(const char *call, cudaStream_t stream) {
   Runtime &rt = require_device_heap(call);
   ContextGuard guard(rt.context);
   require_ok(rt.transport->order_stream(stream), call);
+}
+}  // namespace
+
+void nvshmemx_quiet_on_stream(cudaStream_t stream) {
+  order_stream("nvshmemx_quiet_on_stream", stream);
+}
+
+void nvshmemx_flush_on_stream(cudaStream_t stream) {
+  order_stream("nvshmemx_flush_on_stream", stream);
 }
 
 }  // extern "C"

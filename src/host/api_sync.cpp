@@ -32,6 +32,13 @@ void nvshmem_fence(void) {
   require_ok(rt.transport->fence(), "nvshmem_fence");
 }
 
+// Local completion of this PE's nonblocking host puts: their copies are complete, which is quiet here.
+void nvshmemx_flush(void) {
+  Runtime &rt = require_init("nvshmemx_flush");
+  ContextGuard guard(rt.context);
+  require_ok(rt.transport->quiet(), "nvshmemx_flush");
+}
+
 int nvshmem_barrier(nvshmem_team_t team) {
   return team_barrier(team, true, "nvshmem_barrier") == Status::ok ? 0 : 1;
 }

@@ -113,6 +113,7 @@ Status init_device_state(Runtime &rt) {
 
 Status init_steps(Runtime &rt, unsigned flags, const nvshmemx_init_attr_t *attr) {
   NVSHM_TRY(env_load(&rt.env));
+  log_configure(rt.env.debug.c_str());  // a configuration file may set NVSHMEM_DEBUG
   if (rt.env.symmetric_size == 0) {
     log_error(kInit, "NVSHMEM_SYMMETRIC_SIZE is 0: the symmetric heap needs at least one byte");
     return Status::invalid_value;
@@ -130,8 +131,8 @@ Status init_steps(Runtime &rt, unsigned flags, const nvshmemx_init_attr_t *attr)
   NVSHM_TRY(bootstrap_create(flags, attr, rt.env, &rt.boot));
   log_set_pe(rt.boot->rank());
   if (rt.boot->rank() == 0 && (rt.env.version || log_enabled(LogLevel::version)))
-    fprintf(stderr, "nvshmem version %d.%d.%d (NVSHMEM API of NVIDIA's 3.4.5), %d PEs\n", NVSHM_VERSION_MAJOR,
-            NVSHM_VERSION_MINOR, NVSHM_VERSION_PATCH, rt.boot->size());
+    fprintf(stderr, "nvshmem version %s (NVSHMEM API level %d.%d.%d), %d PEs\n", NVSHM_RELEASE_STRING,
+            NVSHMEM_VENDOR_MAJOR_VERSION, NVSHMEM_VENDOR_MINOR_VERSION, NVSHMEM_VENDOR_PATCH_VERSION, rt.boot->size());
   NVSHM_TRY(node_discover(*rt.boot, &rt.node));
   if (rt.node.n_nodes > 1) {
     log_error(kInit, "the job spans %d nodes; this version supports one node (no remote transport yet)",
@@ -182,7 +183,7 @@ Runtime *runtime() {
 
 Status runtime_init(unsigned flags, const nvshmemx_init_attr_t *attr) {
   if (g_runtime) return Status::ok;
-  log_configure();
+  log_configure(getenv("NVSHMEM_DEBUG"));  // until the configuration files are read (init_steps)
   NVSHM_TRY(check_header_versions(kInit));
   auto rt = std::make_unique<Runtime>();
   Status st = init_steps(*rt, flags, attr);

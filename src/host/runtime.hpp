@@ -36,6 +36,11 @@ struct Runtime {
   };
   std::mutex buffers_mutex;
   std::map<const char *, UserBuffer> buffers;
+  // This PE's host RMA region (api_region.cpp): handles are 1, 2, ... in order of opening, so a closed
+  // region's handle never names a later one; `region` is 0 while none is open.
+  std::mutex region_mutex;
+  nvshmemx_region_handle_t region = 0, regions_opened = 0;
+  uint32_t region_hints = 0;
   bool on_device() const { return heap->kind() == HeapKind::device; }
 };
 

@@ -23,17 +23,16 @@ std::mutex g_mutex;
 
 void report(const char *call, const Registered &v) {
   log_error(call,
-            "this program (or a library it loaded) was compiled with NVSHMEM headers %d.%d.%d, but "
-            "libnvshmem_host.so is %d.%d.%d; headers need the library's MAJOR version and a MINOR version "
+            "this program (or a library it loaded) was compiled with NVSHMEM headers of release %d.%d.%d, but "
+            "libnvshmem_host.so is release %d.%d.%d; headers need the library's MAJOR version and a MINOR version "
             "not newer than the library's (docs/versioning.md): rebuild against this library's headers or "
             "run with a library at least as new as the headers",
-            v.major, v.minor, v.patch, NVSHMEM_VENDOR_MAJOR_VERSION, NVSHMEM_VENDOR_MINOR_VERSION,
-            NVSHMEM_VENDOR_PATCH_VERSION);
+            v.major, v.minor, v.patch, NVSHM_RELEASE_MAJOR, NVSHM_RELEASE_MINOR, NVSHM_RELEASE_PATCH);
 }
 }  // namespace
 
 bool header_version_compatible(int major, int minor) {
-  return major == NVSHMEM_VENDOR_MAJOR_VERSION && minor <= NVSHMEM_VENDOR_MINOR_VERSION;
+  return major == NVSHM_RELEASE_MAJOR && minor <= NVSHM_RELEASE_MINOR;
 }
 
 Status check_header_versions(const char *call) {
@@ -77,6 +76,12 @@ NVSHM_API void nvshm_register_header_version(int major, int minor, int patch) {
     report("nvshmem (library loaded after nvshmem_init)", *entry);
     fatal("nvshmem", "incompatible NVSHMEM header version %d.%d.%d", major, minor, patch);
   }
+}
+
+NVSHM_API void nvshm_get_release_version(int *major, int *minor, int *patch) {
+  *major = NVSHM_RELEASE_MAJOR;
+  *minor = NVSHM_RELEASE_MINOR;
+  *patch = NVSHM_RELEASE_PATCH;
 }
 
 NVSHM_API void nvshm_unregister_header_version(int major, int minor, int patch) {

@@ -110,6 +110,9 @@ Status TeamTable::create(Bootstrap &boot, const NodeInfo &node, SymmetricHeap &h
   if (!node.consecutive()) shared.pes = node.pes;
   t->slots_[NVSHMEM_TEAM_SHARED] = shared;
   t->slots_[NVSHMEMX_TEAM_NODE] = shared;
+  // No multicast here: the multicast-shared team (NVSHMEM 3.7) is the node's PEs, in a slot of its own
+  // as NVIDIA's takes one (its collectives keep their own sync words and scratch).
+  t->slots_[NVSHMEM_TEAM_MC_SHARED] = shared;
   Team same;  // the PEs with this PE's node-local index, one per node (nodes of equal size, in blocks)
   same.size = node.n_nodes;
   same.my_index = (me - node.my_index) / node_n;

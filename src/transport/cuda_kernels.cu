@@ -2,6 +2,7 @@
 // Kernels of the CUDA engine (see cuda_kernels.hpp).
 #include <cuda_runtime.h>
 
+#include "nvshmem_detail/device/float_atomic.cuh"
 #include "transport/cuda_kernels.hpp"
 
 namespace nvshm {
@@ -25,8 +26,21 @@ __device__ W apply(W *p, AtomicOp op, W value, W cond) {
       return atomicOr_system(p, value);
     case AtomicOp::xor_:
       return atomicXor_system(p, value);
+    case AtomicOp::float_add:
+      break;  // float_add() below
   }
   return 0;
+}
+
+// AtomicOp::float_add: the type is the width's (2: __half, 4: float, 8: double); returns the previous bits.
+template <typename F>
+__device__ uint64_t float_add(void *remote, uint64_t value_bits) {
+  F value;
+  memcpy(&value, &value_bits, sizeof(F));
+  const F old = nvshm_dev::float_atomic_add_sys(static_cast<F *>(remote), value);
+  uint64_t bits = 0;
+  memcpy(&bits, &old, sizeof(F));
+  return bits;
 }
 
 __global__ void atomic_kernel(void *remote, AtomicArgs args, uint64_t *old) {
@@ -34,7 +48,11 @@ __global__ void atomic_kernel(void *remote, AtomicArgs args, uint64_t *old) {
   // fence makes this kernel's atomic a release of it for PEs that wait for the word (signals).
   __threadfence_system();
   uint64_t previous;
-  if (args.width == 4)
+  if (args.op == AtomicOp::float_add)
+    previous = args.width == 2   ? float_add<__half>(remote, args.value)
+               : args.width == 4 ? float_add<float>(remote, args.value)
+                                 : float_add<double>(remote, args.value);
+  else if (args.width == 4)
     previous = apply(static_cast<unsigned *>(remote), args.op, static_cast<unsigned>(args.value),
                      static_cast<unsigned>(args.cond));
   else

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // CPU backend engine: the peers' heaps are host shared memory mapped in this process, so every
 // operation is a memcpy; quiet and fence are full memory fences.
+#include <cuda_fp16.h>
+
 #include <atomic>
 #include <cstring>
 
@@ -29,7 +31,9 @@ class HostTransport final : public Transport {
   Status fence() override { return quiet(); }
   Status atomic(void *remote, const AtomicArgs &args, uint64_t *old) override {
     uint64_t previous = 0;
-    if (args.width == 4)
+    if (args.op == AtomicOp::float_add)
+      previous = float_add(remote, args.width, args.value);
+    else if (args.width == 4)
       previous = apply(static_cast<uint32_t *>(remote), args.op, static_cast<uint32_t>(args.value),
                        static_cast<uint32_t>(args.cond));
     else
@@ -75,8 +79,39 @@ class HostTransport final : public Transport {
         return __atomic_fetch_or(p, value, __ATOMIC_SEQ_CST);
       case AtomicOp::xor_:
         return __atomic_fetch_xor(p, value, __ATOMIC_SEQ_CST);
+      case AtomicOp::float_add:
+        break;  // float_add() below
     }
     return 0;
+  }
+  // Floating-point add by compare-and-swap on the word's bits (CPUs have no floating-point fetch-add).
+  // The sum is computed in a type of at least twice the precision plus two bits (float for half, double
+  // for float and double), so rounding it to F is the correctly rounded sum. Returns the previous bits.
+  static float widen(__half v) { return __half2float(v); }
+  static double widen(float v) { return v; }
+  static double widen(double v) { return v; }
+  static __half narrow(float v, __half) { return __float2half_rn(v); }
+  static float narrow(double v, float) { return static_cast<float>(v); }
+  static double narrow(double v, double) { return v; }
+  template <typename F, typename W>
+  static uint64_t float_add_as(void *remote, uint64_t value_bits) {
+    static_assert(sizeof(F) == sizeof(W), "the word holds the value");
+    W *p = static_cast<W *>(remote);
+    F value;
+    memcpy(static_cast<void *>(&value), &value_bits, sizeof(F));
+    W seen = __atomic_load_n(p, __ATOMIC_SEQ_CST), next;
+    do {
+      F current;
+      memcpy(static_cast<void *>(&current), &seen, sizeof(F));
+      const F sum = narrow(widen(current) + widen(value), F{});
+      memcpy(&next, &sum, sizeof(F));
+    } while (!__atomic_compare_exchange_n(p, &seen, next, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST));
+    return seen;
+  }
+  static uint64_t float_add(void *remote, std::size_t width, uint64_t value_bits) {
+    if (width == 2) return float_add_as<__half, uint16_t>(remote, value_bits);
+    if (width == 4) return float_add_as<float, uint32_t>(remote, value_bits);
+    return float_add_as<double, uint64_t>(remote, value_bits);
   }
   static Status unsupported() {
     log_error("stream interface",

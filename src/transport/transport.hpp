@@ -17,10 +17,12 @@ namespace nvshm {
 
 // One atomic on a 4- or 8-byte word (every NVSHMEM AMO type is one of the two; signed types use the
 // unsigned word of the same width, two's complement makes add/and/or/xor/compare-swap agree).
-enum class AtomicOp { fetch, set, swap, compare_swap, add, and_, or_, xor_ };
+// float_add: a floating-point add whose type the width names (2: __half, 4: float, 8: double); the
+// other operations work on 4- or 8-byte unsigned words.
+enum class AtomicOp { fetch, set, swap, compare_swap, add, and_, or_, xor_, float_add };
 struct AtomicArgs {
   AtomicOp op;
-  std::size_t width;  // 4 or 8
+  std::size_t width;  // 4 or 8; float_add: 2, 4 or 8
   uint64_t value;     // operand (low `width` bytes)
   uint64_t cond;      // compare_swap only
 };

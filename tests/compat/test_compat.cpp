@@ -17,8 +17,9 @@ namespace {
 using testing::internal::CaptureStderr;
 using testing::internal::GetCapturedStderr;
 
-static_assert(NVSHMEM_VENDOR_MAJOR_VERSION >= 0 && NVSHMEM_MAJOR_VERSION == 1 && NVSHMEM_MINOR_VERSION >= 3,
-              "version macros through nvshmem.h");
+static_assert(NVSHMEM_VENDOR_MAJOR_VERSION >= 3 && NVSHMEM_VENDOR_VERSION >= 30800 && NVSHMEM_MAJOR_VERSION == 1 &&
+                  NVSHMEM_MINOR_VERSION >= 3 && NVSHM_RELEASE_VERSION >= 100,
+              "version macros through nvshmem.h: NVSHMEM interface level 3.8, OpenSHMEM 1.3, our release");
 #if !defined(NVSHMEM_ENABLE_ALL_DEVICE_INLINING)
 #error "the build-option macros must be visible through nvshmem.h"
 #endif
@@ -194,4 +195,57 @@ TEST(CollectiveLaunch, ExplainsBlockSizeAndSharedMemory) {
   EXPECT_NE(explain(h200(128, 32, 0), 0).find("occupancy calculator gives 0 blocks per SM"), std::string::npos);
 }
 
+}  // namespace
+
+namespace {
+// NVSHMEM 3.7's nvshmemx_status_string: every nvshmemx_status value by name, anything else unknown.
+TEST(Compat, StatusStringNamesEveryStatus) {
+  EXPECT_STREQ(nvshmemx_status_string(NVSHMEMX_SUCCESS), "NVSHMEMX_SUCCESS");
+  EXPECT_STREQ(nvshmemx_status_string(NVSHMEMX_ERROR_INVALID_VALUE), "NVSHMEMX_ERROR_INVALID_VALUE");
+  EXPECT_STREQ(nvshmemx_status_string(NVSHMEMX_ERROR_OUT_OF_MEMORY), "NVSHMEMX_ERROR_OUT_OF_MEMORY");
+  EXPECT_STREQ(nvshmemx_status_string(NVSHMEMX_ERROR_NOT_SUPPORTED), "NVSHMEMX_ERROR_NOT_SUPPORTED");
+  EXPECT_STREQ(nvshmemx_status_string(NVSHMEMX_ERROR_SYMMETRY), "NVSHMEMX_ERROR_SYMMETRY");
+  EXPECT_STREQ(nvshmemx_status_string(NVSHMEMX_ERROR_GPU_NOT_SELECTED), "NVSHMEMX_ERROR_GPU_NOT_SELECTED");
+  EXPECT_STREQ(nvshmemx_status_string(NVSHMEMX_ERROR_COLLECTIVE_LAUNCH_FAILED),
+               "NVSHMEMX_ERROR_COLLECTIVE_LAUNCH_FAILED");
+  EXPECT_STREQ(nvshmemx_status_string(NVSHMEMX_ERROR_INTERNAL), "NVSHMEMX_ERROR_INTERNAL");
+  for (int other : {-1, 8, 977, static_cast<int>(NVSHMEMX_ERROR_SENTINEL)})
+    EXPECT_STREQ(nvshmemx_status_string(other), "NVSHMEMX_ERROR_<unknown>") << other;
+}
+}  // namespace
+
+namespace {
+// NVSHMEM 3.8's nvshmemx_collective_launch_attr refuses bad arguments before touching CUDA (no GPU needed
+// here; tests/gpu/test_device_sync.cu launches with it).
+TEST(Compat, CollectiveLaunchAttrRefusesBadArguments) {
+  static int not_a_kernel;
+  const void *func = &not_a_kernel;
+  nvshmemx_collective_launch_attr_t attr = {};
+  attr.cuda_config.blockDim = dim3(128, 1, 1);
+  CaptureStderr();
+  EXPECT_EQ(nvshmemx_collective_launch_attr(nullptr, func, nullptr), NVSHMEMX_ERROR_INVALID_VALUE);
+  EXPECT_EQ(nvshmemx_collective_launch_attr(&attr, nullptr, nullptr), NVSHMEMX_ERROR_INVALID_VALUE);
+  std::string err = GetCapturedStderr();
+  EXPECT_NE(err.find("nvshmemx_collective_launch_attr: attr is NULL"), std::string::npos) << err;
+  EXPECT_NE(err.find("nvshmemx_collective_launch_attr: func is NULL"), std::string::npos) << err;
+  cudaLaunchAttribute many[17] = {};
+  attr.cuda_config.attrs = many;
+  attr.cuda_config.numAttrs = 17;
+  CaptureStderr();
+  EXPECT_EQ(nvshmemx_collective_launch_attr(&attr, func, nullptr), NVSHMEMX_ERROR_INVALID_VALUE);
+  attr.cuda_config.attrs = nullptr;
+  attr.cuda_config.numAttrs = 1;
+  EXPECT_EQ(nvshmemx_collective_launch_attr(&attr, func, nullptr), NVSHMEMX_ERROR_INVALID_VALUE);
+  err = GetCapturedStderr();
+  EXPECT_NE(err.find("17 launch attributes"), std::string::npos) << err;
+  EXPECT_NE(err.find("1 launch attributes at (nil)"), std::string::npos) << err;
+  attr.cuda_config.numAttrs = 0;
+  for (dim3 grid : {dim3(4, 0, 1), dim3(0, 2, 1), dim3(0, 0, 3)}) {
+    attr.cuda_config.gridDim = grid;
+    CaptureStderr();
+    EXPECT_EQ(nvshmemx_collective_launch_attr(&attr, func, nullptr), NVSHMEMX_ERROR_INVALID_VALUE);
+    err = GetCapturedStderr();
+    EXPECT_NE(err.find("has a dimension of 0"), std::string::npos) << err;
+  }
+}
 }  // namespace

@@ -285,6 +285,41 @@ TEST(DeviceLaunch, CollectiveLaunch) {
   CUDA_CHECK(cudaFree(out));
 }
 
+// NVSHMEM 3.8's nvshmemx_collective_launch_attr: a grid of all zeros becomes the largest co-resident grid,
+// the caller's attributes go with it (a priority; the cooperative one is added), and a larger grid fails.
+TEST(DeviceLaunch, CollectiveLaunchAttr) {
+  int max_grid = 0;
+  ASSERT_EQ(
+      nvshmemx_collective_launch_query_gridsize((const void *)collective_kernel, dim3(128), nullptr, 0, &max_grid), 0);
+  int *out = nullptr;
+  CUDA_CHECK(cudaMalloc(&out, (max_grid + 1) * sizeof(int)));
+  CUDA_CHECK(cudaMemset(out, 0, (max_grid + 1) * sizeof(int)));
+  cudaStream_t stream;
+  CUDA_CHECK(cudaStreamCreate(&stream));
+  cudaLaunchAttribute priority = {};
+  priority.id = cudaLaunchAttributePriority;
+  priority.val.priority = 0;
+  nvshmemx_collective_launch_attr_t attr = {};
+  attr.cuda_config.gridDim = dim3(0, 0, 0);
+  attr.cuda_config.blockDim = dim3(128, 1, 1);
+  attr.cuda_config.stream = stream;
+  attr.cuda_config.attrs = &priority;
+  attr.cuda_config.numAttrs = 1;
+  void *args[] = {&out};
+  EXPECT_EQ(nvshmemx_collective_launch_attr(&attr, (const void *)collective_kernel, args), 0);
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  std::vector<int> h(max_grid + 1);
+  CUDA_CHECK(cudaMemcpy(h.data(), out, h.size() * sizeof(int), cudaMemcpyDeviceToHost));
+  for (int b = 0; b < max_grid; ++b) ASSERT_EQ(h[b], nvshmem_my_pe() + 1) << "block " << b;
+  EXPECT_EQ(h[max_grid], 0) << "more blocks than the query gave";
+  attr.cuda_config.gridDim = dim3(max_grid + 1, 1, 1);
+  EXPECT_EQ(nvshmemx_collective_launch_attr(&attr, (const void *)collective_kernel, args),
+            NVSHMEMX_ERROR_COLLECTIVE_LAUNCH_FAILED);
+  gpu_test::barrier();
+  CUDA_CHECK(cudaStreamDestroy(stream));
+  CUDA_CHECK(cudaFree(out));
+}
+
 // The query gives what NVIDIA documents: blocks per SM (the occupancy calculator) times SMs; a grid
 // of 0 launches that many blocks.
 TEST(DeviceLaunch, GridIsOccupancyTimesSmsAndZeroPicksIt) {

@@ -24,6 +24,13 @@ TEST(HostQuery, PeAndTeams) {
   EXPECT_EQ(nvshmem_team_n_pes(NVSHMEMX_TEAM_NODE), n);  // one node
   EXPECT_EQ(nvshmem_team_my_pe(NVSHMEMX_TEAM_NODE), me);
   EXPECT_EQ(nvshmem_team_n_pes(NVSHMEM_TEAM_SHARED), n);
+  // NVSHMEM 3.7's multicast-shared team: the node's PEs here (no multicast), in slot 6.
+  EXPECT_EQ(NVSHMEM_TEAM_MC_SHARED, 6);
+  EXPECT_EQ(NVSHMEM_TEAMS_MIN, 7);
+  EXPECT_EQ(nvshmem_team_n_pes(NVSHMEM_TEAM_MC_SHARED), n);
+  EXPECT_EQ(nvshmem_team_my_pe(NVSHMEM_TEAM_MC_SHARED), me);
+  EXPECT_EQ(nvshmem_team_translate_pe(NVSHMEM_TEAM_MC_SHARED, n - 1, NVSHMEM_TEAM_WORLD), n - 1);
+  EXPECT_EQ(nvshmem_team_sync(NVSHMEM_TEAM_MC_SHARED), 0);
   EXPECT_EQ(nvshmem_team_my_pe(NVSHMEM_TEAM_INVALID), -1);
   EXPECT_EQ(nvshmemx_init_status(), NVSHMEM_STATUS_IS_INITIALIZED);
   int major = 0, minor = 0;
@@ -31,10 +38,18 @@ TEST(HostQuery, PeAndTeams) {
   EXPECT_EQ(major * 10 + minor, 13);
   char name[NVSHMEM_MAX_NAME_LEN];
   nvshmem_info_get_name(name);
-  EXPECT_EQ(std::string(name).rfind("NVSHMEM v", 0), 0u) << name;
+  EXPECT_STREQ(name, NVSHMEM_VENDOR_STRING);
+  // The NVSHMEM interface level (3.8.0 or later), what NVSHMEM code gates on; our release apart.
   int vmaj = -1, vmin = -1, vpatch = -1;
   nvshmemx_vendor_get_version_info(&vmaj, &vmin, &vpatch);
-  EXPECT_GE(vmaj, 0);
+  EXPECT_EQ(vmaj * 10000 + vmin * 100 + vpatch, NVSHMEM_VENDOR_VERSION);
+  EXPECT_GE(NVSHMEM_VENDOR_VERSION, 30800);
+  EXPECT_EQ(std::string(name),
+            "NVSHMEM v" + std::to_string(vmaj) + "." + std::to_string(vmin) + "." + std::to_string(vpatch));
+  int rmaj = -1, rmin = -1, rpatch = -1;
+  nvshm_get_release_version(&rmaj, &rmin, &rpatch);
+  EXPECT_EQ(rmaj * 10000 + rmin * 100 + rpatch, NVSHM_RELEASE_VERSION);
+  EXPECT_EQ(std::to_string(rmaj) + "." + std::to_string(rmin) + "." + std::to_string(rpatch), NVSHM_RELEASE_STRING);
   int provided = -1;
   nvshmem_query_thread(&provided);
   EXPECT_EQ(provided, NVSHMEM_THREAD_MULTIPLE);
@@ -47,6 +62,66 @@ TEST(HostHeap, ZeroSizesGiveNull) {
   EXPECT_EQ(nvshmem_calloc(8, 0), nullptr);
   nvshmem_free(nullptr);
   nvshmem_barrier_all();
+}
+
+// NVSHMEM 3.8 RMA regions of the host: one at a time per PE, hints recorded, nonblocking RMA inside keeps
+// its semantics (random data arrives after quiet + barrier), and the documented errors with messages.
+TEST(HostRegion, BookkeepingErrorsAndRmaInside) {
+  using testing::internal::CaptureStderr;
+  using testing::internal::GetCapturedStderr;
+  const int me = nvshmem_my_pe(), n = nvshmem_n_pes();
+  int active = -1;
+  ASSERT_EQ(nvshmemx_region_is_active(NVSHMEMX_REGION_HINT_NONE, &active), 0);
+  EXPECT_EQ(active, 0);
+  nvshmemx_region_attrs_t attrs = NVSHMEMX_REGION_ATTRS_INITIALIZER;
+  static_assert(sizeof(nvshmemx_region_attrs_t) == 64, "NVIDIA's layout");
+  attrs.hints = NVSHMEMX_REGION_HINT_BATCH_RMA;
+  nvshmemx_region_handle_t region = 0;
+  ASSERT_EQ(nvshmemx_region_start(&region, &attrs), 0);
+  ASSERT_EQ(nvshmemx_region_is_active(NVSHMEMX_REGION_HINT_BATCH_RMA, &active), 0);
+  EXPECT_EQ(active, 1);
+  ASSERT_EQ(nvshmemx_region_is_active(NVSHMEMX_REGION_HINT_NONE, &active), 0);
+  EXPECT_EQ(active, 1);
+  const size_t bytes = 4096 + 8;
+  unsigned char *sym = static_cast<unsigned char *>(nvshmem_malloc(bytes));
+  ASSERT_NE(sym, nullptr);
+  poison_local(sym, bytes);
+  nvshmem_barrier_all();
+  const auto src = random_bytes(bytes, me, 51);
+  nvshmem_putmem_nbi(sym, src.data(), bytes, (me + 1) % n);
+  CaptureStderr();
+  nvshmemx_region_handle_t second = 0;
+  EXPECT_EQ(nvshmemx_region_start(&second, nullptr), NVSHMEMX_ERROR_INVALID_VALUE);
+  EXPECT_EQ(nvshmemx_region_stop(region + 1), NVSHMEMX_ERROR_INVALID_VALUE);
+  std::string err = GetCapturedStderr();
+  EXPECT_NE(err.find("nvshmemx_region_start: region " + std::to_string(region) + " is still open"), std::string::npos)
+      << err;
+  EXPECT_NE(err.find("does not name the open region, " + std::to_string(region)), std::string::npos) << err;
+  ASSERT_EQ(nvshmemx_region_stop(region), 0);
+  nvshmem_quiet();
+  nvshmem_barrier_all();
+  EXPECT_EQ(read_local(sym, bytes), random_bytes(bytes, (me + n - 1) % n, 51));
+  ASSERT_EQ(nvshmemx_region_is_active(NVSHMEMX_REGION_HINT_NONE, &active), 0);
+  EXPECT_EQ(active, 0);
+  CaptureStderr();
+  EXPECT_EQ(nvshmemx_region_stop(region), NVSHMEMX_ERROR_INVALID_VALUE) << "a closed region";
+  EXPECT_EQ(nvshmemx_region_start(nullptr, nullptr), NVSHMEMX_ERROR_INVALID_VALUE);
+  attrs.hints = 0x6;
+  EXPECT_EQ(nvshmemx_region_start(&second, &attrs), NVSHMEMX_ERROR_INVALID_VALUE);
+  EXPECT_EQ(nvshmemx_region_is_active(0x80, &active), NVSHMEMX_ERROR_INVALID_VALUE);
+  EXPECT_EQ(nvshmemx_region_is_active(NVSHMEMX_REGION_HINT_NONE, nullptr), NVSHMEMX_ERROR_INVALID_VALUE);
+  err = GetCapturedStderr();
+  EXPECT_NE(err.find("no region is open on this PE"), std::string::npos) << err;
+  EXPECT_NE(err.find("nvshmemx_region_start: handle is NULL"), std::string::npos) << err;
+  EXPECT_NE(err.find("hints 0x6 has bits no NVSHMEMX_REGION_HINT_* names (0x6)"), std::string::npos) << err;
+  EXPECT_NE(err.find("nvshmemx_region_is_active: active is NULL"), std::string::npos) << err;
+  ASSERT_EQ(nvshmemx_region_start(&second, nullptr), 0);
+  EXPECT_GT(second, region) << "handles are not reused";
+  ASSERT_EQ(nvshmemx_region_is_active(NVSHMEMX_REGION_HINT_BATCH_RMA, &active), 0);
+  EXPECT_EQ(active, 0) << "a region without the hint";
+  ASSERT_EQ(nvshmemx_region_stop(second), 0);
+  nvshmem_barrier_all();
+  nvshmem_free(sym);
 }
 
 TEST(HostHeap, BadAlignmentIsAnError) {

@@ -315,6 +315,37 @@ TEST(HostColl, ReduceAndReducescatterEveryOpAndType) {
 #undef X
 }
 
+// NVSHMEM 3.7's NVSHMEM_TEAM_MC_SHARED (the node's PEs here): a sum reduction on it of random data gives
+// the sums computed locally from every PE's data.
+TEST(HostColl, McSharedTeamReduces) {
+  const int me = nvshmem_my_pe(), n = nvshmem_n_pes();
+  constexpr size_t kCount = 300;
+  long *src = static_cast<long *>(nvshmem_malloc(kCount * sizeof(long)));
+  long *dst = static_cast<long *>(nvshmem_malloc(kCount * sizeof(long)));
+  ASSERT_TRUE(src && dst);
+  const auto data = [](int pe) {
+    const auto bytes = pe_test::random_bytes(kCount * sizeof(long), pe, 61);
+    std::vector<long> v(kCount);
+    memcpy(v.data(), bytes.data(), bytes.size());
+    for (long &x : v) x %= 1000003;
+    return v;
+  };
+  pe_test::write_local(src, data(me).data(), kCount * sizeof(long));
+  pe_test::poison_local(dst, kCount * sizeof(long));
+  ASSERT_EQ(nvshmem_long_sum_reduce(NVSHMEM_TEAM_MC_SHARED, dst, src, kCount), 0);
+  std::vector<long> expect(kCount, 0);
+  for (int pe = 0; pe < n; ++pe) {
+    const auto v = data(pe);
+    for (size_t i = 0; i < kCount; ++i) expect[i] += v[i];
+  }
+  std::vector<long> got(kCount);
+  memcpy(got.data(), pe_test::read_local(dst, kCount * sizeof(long)).data(), kCount * sizeof(long));
+  EXPECT_EQ(got, expect);
+  nvshmem_barrier_all();
+  nvshmem_free(dst);
+  nvshmem_free(src);
+}
+
 TEST(HostColl, InvalidArgumentsGiveAnError) {
   int *dst = static_cast<int *>(buffers().dest);
   int local[4] = {};

@@ -3,6 +3,7 @@
 // type tables, on whichever heap kind the machine has (host shared memory in CI, GPU memory with a
 // GPU). Atomics run under contention: several threads on every PE hit the same word on PE 0, and the
 // totals must be exact. Run under nvshmrun with 1, 2 and 4 PEs.
+#include <algorithm>
 #include <thread>
 #include <vector>
 
@@ -176,6 +177,111 @@ void run_logic(const LogicFns<T> &f) {
   }
 NVSHM_FOR_EACH_AMO_LOGIC_TYPE(HOST_LOGIC_TEST)
 #undef HOST_LOGIC_TEST
+
+// NVSHMEM 3.7 floating-point adds from kThreads threads of every PE into PE 0's word: random multiples of
+// `unit` from 1 to `span` units, chosen so that every partial sum is exact in F (half: whole numbers up
+// to 2048, 4 PEs x 4 threads x 20 rounds x 2 x 3 = 1920; float and double: quarters), so the total is
+// exact in any order; the fetch_add results of one thread grow (every addend is positive).
+template <typename F>
+void run_float_add(void (*add)(F *, F, int), F (*fetch_add)(F *, F, int), double (*to_double)(F), F (*from)(double),
+                   double unit, int span, int salt) {
+  const int me = nvshmem_my_pe(), n = nvshmem_n_pes();
+  constexpr int kFloatRounds = 20;
+  F *sym = static_cast<F *>(nvshmem_calloc(1, sizeof(F)));
+  ASSERT_NE(sym, nullptr);
+  const double start = 2 * unit;
+  const F start_value = from(start);
+  if (me == 0) nvshmem_putmem(sym, &start_value, sizeof(F), 0);
+  nvshmem_barrier_all();
+  std::vector<std::vector<double>> addends(kThreads);
+  for (int t = 0; t < kThreads; ++t)
+    for (unsigned char b : random_bytes(2 * kFloatRounds, me, salt * 31 + t))
+      addends[t].push_back(unit * (1 + b % span));
+  std::vector<int> ordered(kThreads, 1);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      double last = -1;
+      for (int r = 0; r < kFloatRounds; ++r) {
+        add(sym, from(addends[t][2 * r]), 0);
+        const double seen = to_double(fetch_add(sym, from(addends[t][2 * r + 1]), 0));
+        if (seen < start || seen <= last) ordered[t] = 0;
+        last = seen;
+      }
+    });
+  for (auto &th : threads) th.join();
+  double mine = 0;
+  for (const auto &a : addends)
+    for (double v : a) mine += v;
+  double *sums = static_cast<double *>(nvshmem_calloc(static_cast<size_t>(n), sizeof(double)));
+  ASSERT_NE(sums, nullptr);
+  nvshmem_double_p(sums + me, mine, 0);
+  nvshmem_barrier_all();
+  for (int t = 0; t < kThreads; ++t) EXPECT_TRUE(ordered[t]) << "fetch_add results of one thread must grow";
+  if (me == 0) {
+    double total = start;
+    for (int pe = 0; pe < n; ++pe) total += nvshmem_double_g(sums + pe, 0);
+    EXPECT_GE(total, start + 2.0 * n * kThreads * kFloatRounds * unit);
+    EXPECT_EQ(to_double(fetch_local(sym)), total);
+  }
+  nvshmem_barrier_all();
+  nvshmem_free(sums);
+  nvshmem_free(sym);
+}
+TEST(HostAtomics, FloatAdd) {
+  run_float_add<float>(
+      nvshmemx_float_atomic_add, nvshmemx_float_atomic_fetch_add, [](float v) -> double { return v; },
+      [](double v) { return static_cast<float>(v); }, 0.25, 15, 1);
+}
+TEST(HostAtomics, DoubleAdd) {
+  run_float_add<double>(
+      nvshmemx_double_atomic_add, nvshmemx_double_atomic_fetch_add, [](double v) { return v; },
+      [](double v) { return v; }, 0.25, 15, 2);
+}
+TEST(HostAtomics, HalfAdd) {
+  run_float_add<__half>(
+      nvshmemx_half_atomic_add, nvshmemx_half_atomic_fetch_add, [](__half v) -> double { return __half2float(v); },
+      [](double v) { return __float2half_rn(static_cast<float>(v)); }, 1.0, 3, 3);
+}
+
+// NVSHMEM 3.8 nvshmemx_signal_counted_reset: sets this PE's word to 0 after a random value arrived.
+TEST(HostSignal, CountedReset) {
+  const int me = nvshmem_my_pe(), n = nvshmem_n_pes();
+  uint64_t *sig = static_cast<uint64_t *>(nvshmem_calloc(2, sizeof(uint64_t)));
+  ASSERT_NE(sig, nullptr);
+  uint64_t value = 1;
+  for (unsigned char b : random_bytes(8, (me + n - 1) % n, 41)) value = value * 257 + b;
+  uint64_t mine = 1;
+  for (unsigned char b : random_bytes(8, me, 41)) mine = mine * 257 + b;
+  nvshmemx_signal_op(sig, mine, NVSHMEM_SIGNAL_SET, (me + 1) % n);
+  nvshmemx_signal_op(sig + 1, mine, NVSHMEM_SIGNAL_SET, (me + 1) % n);
+  nvshmem_barrier_all();
+  ASSERT_EQ(nvshmem_signal_fetch(sig), value);
+  nvshmemx_signal_counted_reset(sig);
+  EXPECT_EQ(nvshmem_signal_fetch(sig), 0u);
+  EXPECT_EQ(nvshmem_signal_fetch(sig + 1), value) << "only the named word is reset";
+  nvshmem_barrier_all();
+  nvshmem_free(sig);
+}
+
+// NVSHMEM 3.7 nvshmemx_flush: after put_nbi + flush the source may be overwritten; the target still
+// receives the bytes the put was given (checked after a barrier).
+TEST(HostOrdering, FlushMakesSourcesReusable) {
+  const int me = nvshmem_my_pe(), n = nvshmem_n_pes();
+  const size_t bytes = 64 * 1024 + 24;
+  unsigned char *sym = static_cast<unsigned char *>(nvshmem_malloc(bytes));
+  ASSERT_NE(sym, nullptr);
+  poison_local(sym, bytes);
+  nvshmem_barrier_all();
+  auto src = random_bytes(bytes, me, 43);
+  nvshmem_putmem_nbi(sym, src.data(), bytes, (me + 1) % n);
+  nvshmemx_flush();
+  std::fill(src.begin(), src.end(), static_cast<unsigned char>(0xA5));
+  nvshmem_barrier_all();
+  EXPECT_EQ(read_local(sym, bytes), random_bytes(bytes, (me + n - 1) % n, 43));
+  nvshmem_barrier_all();
+  nvshmem_free(sym);
+}
 
 // signal_op ADD from every thread of every PE to every PE, SET to self and to a peer, signal_fetch.
 TEST(HostSignal, AddFromEveryoneSetToSelfAndPeer) {

@@ -14,7 +14,7 @@ namespace {
 
 int max_teams() {
   const char *v = getenv("NVSHMEM_MAX_TEAMS");
-  return v ? atoi(v) : 32;
+  return v ? atoi(v) : 128;
 }
 
 // Team index -> world PE through translate, checked against the expected members.

@@ -4,9 +4,10 @@
 #   package_test.sh STEP BUILD_DIR SOURCE_DIR WORK_DIR
 # STEP:
 #   install    cmake --install into WORK_DIR/prefix; check the layout; run bin/nvshmem-info -a
-#   cmake      build tests/package/consumer (copied out of the source tree) with find_package(NVSHMEM),
-#              as C++ and as CUDA with -rdc=true + nvshmem::nvshmem_device; run both as 2 PEs on the
-#              CPU backend; check the ConfigVersion rules (same MAJOR)
+#   cmake      build tests/package/consumer (copied out of the source tree) with find_package(NVSHMEM 3.8
+#              REQUIRED), as C++ and as CUDA with -rdc=true + nvshmem::nvshmem_device; run both as 2 PEs
+#              on the CPU backend; check the ConfigVersion rules against the NVSHMEM interface level
+#              (same MAJOR, not older)
 #   pkgconfig  the same program built with g++ $(pkg-config --cflags --libs nvshmem)
 #   plain      the same program built with a plain nvcc line: -I, -L, -l
 #   deb        cpack a .deb and a .tar.gz; check they hold the same files as the install; unpack the
@@ -38,8 +39,10 @@ fail() {
 }
 need_file() { [[ -e $1 ]] || fail "missing $1"; }
 
-# header_version MAJOR|MINOR|PATCH: from the installed nvshmem_version.h.
-header_version() { sed -nE "s/^#define NVSHMEM_VENDOR_$1_VERSION ([0-9]+)/\\1/p" "$prefix/include/nvshmem_version.h"; }
+# release_version MAJOR|MINOR|PATCH: our release, from the installed nvshmem_version.h.
+release_version() { sed -nE "s/^#define NVSHM_RELEASE_$1 ([0-9]+)/\\1/p" "$prefix/include/nvshmem_version.h"; }
+# interface_version MAJOR|MINOR|PATCH: the NVSHMEM interface level, from the same header.
+interface_version() { sed -nE "s/^#define NVSHMEM_VENDOR_$1_VERSION ([0-9]+)/\\1/p" "$prefix/include/nvshmem_version.h"; }
 
 # run_app ROOT APP: 2 PEs under ROOT/bin/nvshmrun; the program prints "consumer OK".
 run_app() {
@@ -107,8 +110,9 @@ case $step in
       share/doc/nvshmem/LICENSE; do
       need_file "$prefix/$f"
     done
-    # libnvshmem_host.so -> .so.MAJOR -> .so.MAJOR.MINOR.PATCH
-    major=$(header_version MAJOR) minor=$(header_version MINOR) patch=$(header_version PATCH)
+    # libnvshmem_host.so -> .so.MAJOR -> .so.MAJOR.MINOR.PATCH, of our release (not NVIDIA's SONAME)
+    major=$(release_version MAJOR) minor=$(release_version MINOR) patch=$(release_version PATCH)
+    api=$(interface_version MAJOR).$(interface_version MINOR).$(interface_version PATCH)
     [[ $(readlink "$prefix/lib/libnvshmem_host.so") == libnvshmem_host.so.$major ]] || fail "libnvshmem_host.so link"
     [[ $(readlink "$prefix/lib/libnvshmem_host.so.$major") == libnvshmem_host.so.$major.$minor.$patch ]] ||
       fail "libnvshmem_host.so.$major link"
@@ -137,20 +141,31 @@ case $step in
     out=$("$prefix/bin/nvshmem-info" -a) || fail "nvshmem-info -a"
     echo "$out"
     grep -q "NVSHMEM_SYMMETRIC_SIZE" <<<"$out" || fail "nvshmem-info -a has no environment table"
-    grep -q "library version *$major.$minor.$patch" <<<"$out" || fail "nvshmem-info -a shows the wrong version"
-    say "layout OK in $prefix (version $major.$minor.$patch)"
+    grep -q "library release *$major.$minor.$patch" <<<"$out" || fail "nvshmem-info -a shows the wrong release"
+    grep -q "library NVSHMEM API level *$api" <<<"$out" || fail "nvshmem-info -a shows the wrong API level"
+    grep -q "^Version: $api$" "$prefix/lib/pkgconfig/nvshmem.pc" || fail "nvshmem.pc: Version is not $api"
+    grep -q "^release=$major.$minor.$patch$" "$prefix/lib/pkgconfig/nvshmem.pc" || fail "nvshmem.pc: no release"
+    say "layout OK in $prefix (release $major.$minor.$patch, NVSHMEM API level $api)"
     ;;
   cmake)
     # Also as CUDA with -rdc=true and nvshmem::nvshmem_device (app_rdc), as NVIDIA's users build.
     build_cmake "$prefix" cmake-app -DNVSHMEM_CONSUMER_RDC=ON -DCMAKE_CUDA_COMPILER="$CUDA_BIN/nvcc"
     run_app "$prefix" "$work/cmake-app/app"
     run_app "$prefix" "$work/cmake-app/app_rdc"
-    major=$(header_version MAJOR) minor=$(header_version MINOR)
-    build_cmake "$prefix" cmake-same-major -DNVSHMEM_WANT_VERSION="$major.$minor" || fail "find_package($major.$minor)"
-    if build_cmake "$prefix" cmake-next-major -DNVSHMEM_WANT_VERSION="$((major + 1)).0" >/dev/null 2>&1; then
-      fail "find_package(NVSHMEM $((major + 1)).0) accepted a $major.x install"
-    fi
-    say "find_package build OK; ConfigVersion accepts $major.$minor and refuses $((major + 1)).0"
+    grep -q "NVSHMEM $(interface_version MAJOR)\.$(interface_version MINOR)\.[0-9]* (release $(release_version MAJOR)\.$(release_version MINOR)\.[0-9]*) found for 3.8" \
+      "$work/cmake-app.log" || fail "NVSHMEM_VERSION / NVSHMEM_RELEASE_VERSION of find_package(NVSHMEM 3.8)"
+    # The package version is the interface level (3.x): older MINORs of that MAJOR are accepted (code in the
+    # field asks for 3.2), a newer MINOR or another MAJOR is refused.
+    major=$(interface_version MAJOR) minor=$(interface_version MINOR)
+    for want in "$major.$minor" "$major.2" "$major.0"; do
+      build_cmake "$prefix" cmake-accept -DNVSHMEM_WANT_VERSION="$want" || fail "find_package(NVSHMEM $want) refused"
+    done
+    for want in "$major.$((minor + 1))" "$((major + 1)).0"; do
+      if build_cmake "$prefix" cmake-refuse -DNVSHMEM_WANT_VERSION="$want" >/dev/null 2>&1; then
+        fail "find_package(NVSHMEM $want) accepted a $major.$minor install"
+      fi
+    done
+    say "find_package(NVSHMEM 3.8) build OK; ConfigVersion accepts $major.$minor, $major.2, $major.0, refuses $major.$((minor + 1)) and $((major + 1)).0"
     ;;
   pkgconfig)
     # The CUDA include folder in Cflags is the toolkit CMake found (the nvcc the tests use), not a fixed path.

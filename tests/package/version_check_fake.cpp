@@ -3,5 +3,5 @@
 #include <nvshmem.h>
 
 int nvshm_test_fake_unit_major() {
-  return NVSHMEM_VENDOR_MAJOR_VERSION;
+  return NVSHM_RELEASE_MAJOR;
 }

@@ -14,7 +14,7 @@ int nvshm_test_fake_unit_major();
 int main() {
   nvshmemx_init_attr_t attr = NVSHMEMX_INIT_ATTR_INITIALIZER;
   const int status = nvshmemx_init_attr(0, &attr);
-  std::printf("faked header major %d: nvshmemx_init_attr returned %d\n", nvshm_test_fake_unit_major(), status);
+  std::printf("faked header release major %d: nvshmemx_init_attr returned %d\n", nvshm_test_fake_unit_major(), status);
   if (status == 0) nvshmem_finalize();
   const bool failed = status != 0;
   if (failed != (NVSHM_TEST_EXPECT_FAIL != 0)) {

@@ -123,6 +123,20 @@ __global__ void atomic_fetch_latency(int *out, int *ctr, int pe, int iter) {
   }
   out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
 }
+// Floating-point accumulation into a peer's histogram or gradient buckets (NVSHMEM 3.7 float adds), run-time
+// PE and bucket; a fetch_add of a half counter; the sources are reused after a block-scope flush.
+__global__ void float_accumulate(float *buckets, double *total, __half *hits, const float *values, const int *bucket,
+                                 int n, int pe) {
+  double sum = 0;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    nvshmemx_float_atomic_add(buckets + bucket[i], values[i], pe);
+    sum += values[i];
+    (void)nvshmemx_half_atomic_fetch_add(hits + bucket[i], __float2half(1.0f), pe);
+  }
+  nvshmemx_double_atomic_add(total, sum, pe);
+  nvshmemx_flush_block();
+}
+
 // Waits over arrays, the team queries.
 __global__ void wait_arrays(uint64_t *ivars, size_t n, int *status, size_t *idx, uint64_t *cmp, nvshmem_team_t team,
                             int *out) {

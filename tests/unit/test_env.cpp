@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 
@@ -94,4 +97,61 @@ TEST(Env, IntOutsideIntRangeIsRejected) {
   setenv("NVSHMEM_MAX_TEAMS", "4294967328", 1);  // would become 32 through an int cast
   EXPECT_EQ(nvshm::env_load(&env), nvshm::Status::invalid_value);
   unsetenv("NVSHMEM_MAX_TEAMS");
+}
+
+// NVSHMEM 3.6 configuration files: ~/.nvshmem.conf, then NVSHMEM_CONF_FILE; a later file overrides an
+// earlier one and a file's value overrides the environment; comments, blanks and spaces are ignored; a
+// line that is not KEY=VALUE and a missing NVSHMEM_CONF_FILE are errors; unknown keys are ignored.
+namespace {
+std::string write_file(const std::string &path, const std::string &text) {
+  FILE *f = fopen(path.c_str(), "w");
+  EXPECT_NE(f, nullptr) << path;
+  fputs(text.c_str(), f);
+  fclose(f);
+  return path;
+}
+}  // namespace
+
+TEST(Env, ConfigFilesOverrideTheEnvironmentInOrder) {
+  char dir[] = "/tmp/nvshm_conf_XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string home = dir, old_home = getenv("HOME") ? getenv("HOME") : "";
+  setenv("HOME", dir, 1);
+  write_file(home + "/.nvshmem.conf",
+             "# home file\n  NVSHMEM_SYMMETRIC_SIZE = 48m  # trailing comment\n\nNVSHMEM_MAX_TEAMS=40\n"
+             "NVSHMEM_NOT_A_VARIABLE_OF_OURS=1\nNVSHMEM_BOOTSTRAP_TIMEOUT=33\n");
+  const std::string conf = write_file(home + "/job.conf", "NVSHMEM_MAX_TEAMS=77\nNVSHMEM_DEBUG=INFO\n");
+  setenv("NVSHMEM_MAX_TEAMS", "9", 1);            // both files override it
+  setenv("NVSHMEM_COLL_MAX_BLOCKS", "17", 1);     // in no file: the environment's value
+  setenv("NVSHMEM_BOOTSTRAP_TIMEOUT", "999", 1);  // the home file overrides it
+  nvshm::Env env;
+  ASSERT_EQ(nvshm::env_load(&env), nvshm::Status::ok);
+  EXPECT_EQ(env.symmetric_size, std::size_t{48} << 20);
+  EXPECT_EQ(env.max_teams, 40);
+  EXPECT_EQ(env.bootstrap_timeout, 33);
+  EXPECT_EQ(env.coll_max_blocks, 17);
+  setenv("NVSHMEM_CONF_FILE", conf.c_str(), 1);
+  ASSERT_EQ(nvshm::env_load(&env), nvshm::Status::ok);
+  EXPECT_EQ(env.max_teams, 77) << "NVSHMEM_CONF_FILE is read last";
+  EXPECT_EQ(env.debug, "INFO");
+  EXPECT_EQ(env.symmetric_size, std::size_t{48} << 20) << "keys of earlier files stay";
+  write_file(conf, "NVSHMEM_MAX_TEAMS 77\n");
+  EXPECT_EQ(nvshm::env_load(&env), nvshm::Status::invalid_value) << "not a KEY=VALUE line";
+  write_file(conf, "NVSHMEM_MAX_TEAMS=many\n");
+  EXPECT_EQ(nvshm::env_load(&env), nvshm::Status::invalid_value) << "a bad value from a file";
+  setenv("NVSHMEM_CONF_FILE", (home + "/missing.conf").c_str(), 1);
+  EXPECT_EQ(nvshm::env_load(&env), nvshm::Status::invalid_value) << "NVSHMEM_CONF_FILE names a missing file";
+  unsetenv("NVSHMEM_CONF_FILE");
+  unsetenv("NVSHMEM_MAX_TEAMS");
+  unsetenv("NVSHMEM_COLL_MAX_BLOCKS");
+  unsetenv("NVSHMEM_BOOTSTRAP_TIMEOUT");
+  remove(conf.c_str());
+  remove((home + "/.nvshmem.conf").c_str());
+  rmdir(dir);
+  if (old_home.empty())
+    unsetenv("HOME");
+  else
+    setenv("HOME", old_home.c_str(), 1);
+  ASSERT_EQ(nvshm::env_load(&env), nvshm::Status::ok);
+  EXPECT_EQ(env.max_teams, 128) << "NVSHMEM 3.5's default";
 }

@@ -15,17 +15,22 @@
 
 namespace {
 
+// Our release (semantic version: SONAME, packages) and the NVSHMEM interface level (what NVSHMEM code gates
+// on), of the library loaded and of the headers this tool was built with (docs/versioning.md).
 void print_version() {
-  int major = 0, minor = 0, patch = 0, spec_major = 0, spec_minor = 0;
+  int major = 0, minor = 0, patch = 0, rel_major = 0, rel_minor = 0, rel_patch = 0, spec_major = 0, spec_minor = 0;
   char name[NVSHMEM_MAX_NAME_LEN] = {};
   nvshmemx_vendor_get_version_info(&major, &minor, &patch);
+  nvshm_get_release_version(&rel_major, &rel_minor, &rel_patch);
   nvshmem_info_get_version(&spec_major, &spec_minor);
   nvshmem_info_get_name(name);
   std::printf("Version\n");
   std::printf("  %-28s %s\n", "library", name);
-  std::printf("  %-28s %d.%d.%d\n", "library version", major, minor, patch);
-  std::printf("  %-28s %d.%d.%d (package %d)\n", "headers of this tool", NVSHMEM_VENDOR_MAJOR_VERSION,
-              NVSHMEM_VENDOR_MINOR_VERSION, NVSHMEM_VENDOR_PATCH_VERSION, NVSHMEM_VENDOR_PACKAGE_VERSION);
+  std::printf("  %-28s %d.%d.%d\n", "library release", rel_major, rel_minor, rel_patch);
+  std::printf("  %-28s %d.%d.%d\n", "library NVSHMEM API level", major, minor, patch);
+  std::printf("  %-28s %s (package %d), NVSHMEM API level %d.%d.%d\n", "headers of this tool", NVSHM_RELEASE_STRING,
+              NVSHM_RELEASE_PACKAGE, NVSHMEM_VENDOR_MAJOR_VERSION, NVSHMEM_VENDOR_MINOR_VERSION,
+              NVSHMEM_VENDOR_PATCH_VERSION);
   std::printf("  %-28s %d.%d\n", "OpenSHMEM specification", spec_major, spec_minor);
 }
 

@@ -376,8 +376,8 @@ fn probe(
     values
 }
 
-/// Object-like macros named NVSHMEM*/NVSHMEMX* with an integer value (not include guards,
-/// initialisers or strings).
+/// Object-like macros named NVSHMEM*/NVSHMEMX* (and NVSHM_RELEASE_*, our release: the SONAME and the
+/// header check) with an integer value (not include guards, initialisers or strings).
 fn integer_macros(cxx: &str, includes: &[&str], wrapper: &Path) -> Vec<String> {
     let mut cmd = Command::new(cxx);
     cmd.args(["-dM", "-E", "-DNVSHM_NO_VERSION_REGISTRATION"]);
@@ -393,7 +393,9 @@ fn integer_macros(cxx: &str, includes: &[&str], wrapper: &Path) -> Vec<String> {
             parts.next().unwrap_or(""),
             parts.next().unwrap_or("").trim(),
         );
-        let public = name.starts_with("NVSHMEM_") || name.starts_with("NVSHMEMX_");
+        let public = name.starts_with("NVSHMEM_")
+            || name.starts_with("NVSHMEMX_")
+            || name.starts_with("NVSHM_RELEASE_");
         if public && !name.contains('(') && !value.is_empty() && !value.contains(['{', '"']) {
             names.push(name.to_string());
         }

@@ -8,8 +8,8 @@
 //! later (MPI or PMIx plugins the runtime opens, other code built against `nvshmem_host.h`) bind to
 //! this same copy of the runtime. Where it comes from, in order:
 //! 1. `NVSHMEM_HOST_LIB_PATH` (run time): that exact file; no fallback when it fails;
-//! 2. `libnvshmem_host.so`, then `libnvshmem_host.so.MAJOR`, by name: `LD_LIBRARY_PATH`, the
-//!    loader's cache and default folders;
+//! 2. `libnvshmem_host.so`, then `libnvshmem_host.so.MAJOR` (our release's MAJOR, `NVSHM_RELEASE_MAJOR`),
+//!    by name: `LD_LIBRARY_PATH`, the loader's cache and default folders;
 //! 3. `NVSHMEM_HOST_LIB_DIR` (build time, when it was set): `<dir>/libnvshmem_host.so`, like an rpath.
 //!
 //! Once open, the library stays loaded for the life of the process. The crate registers the version
@@ -68,7 +68,7 @@ fn candidates() -> Vec<String> {
     }
     let mut names = vec![
         "libnvshmem_host.so".to_string(),
-        format!("libnvshmem_host.so.{}", sys::NVSHMEM_VENDOR_MAJOR_VERSION),
+        format!("libnvshmem_host.so.{}", sys::NVSHM_RELEASE_MAJOR),
     ];
     if let Some(dir) = BUILD_LIB_DIR {
         names.push(format!("{}/libnvshmem_host.so", dir));
@@ -126,9 +126,9 @@ fn loaded() -> Result<&'static HostApi> {
         unsafe {
             let register: unsafe extern "C" fn(c_int, c_int, c_int) = std::mem::transmute(register);
             register(
-                sys::NVSHMEM_VENDOR_MAJOR_VERSION,
-                sys::NVSHMEM_VENDOR_MINOR_VERSION,
-                sys::NVSHMEM_VENDOR_PATCH_VERSION,
+                sys::NVSHM_RELEASE_MAJOR,
+                sys::NVSHM_RELEASE_MINOR,
+                sys::NVSHM_RELEASE_PATCH,
             );
         }
     }

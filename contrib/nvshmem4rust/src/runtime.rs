@@ -309,7 +309,7 @@ impl NvshmemRuntime {
         unsafe { sys::nvshmem_quiet() }
     }
 
-    /// The library's version (`nvshmemx_vendor_get_version_info`): (major, minor, patch).
+    /// The NVSHMEM interface level of the library (`nvshmemx_vendor_get_version_info`): (major, minor, patch).
     pub fn library_version(&self) -> (i32, i32, i32) {
         let (mut major, mut minor, mut patch) = (0, 0, 0);
         // SAFETY: three writable ints.

@@ -300,12 +300,69 @@ NVSHM_HD_DEF void nvshmem_quiet(void) {
 NVSHM_HD_DEF void nvshmem_fence(void) {
   nvshm_dev::fence_acq_rel_sys();
 }
+/* A thread's puts read their whole source before they return (loads and stores, no engine), so the
+ * sources are already reusable: nothing to wait for (docs/compatibility.md, "NVSHMEM 3.5 to 3.8"). */
+NVSHM_HD_DEF void nvshmemx_flush(void) {}
+
+/* NVSHMEM 3.7 floating-point atomic add: system-scope, relaxed, on the peer's word. */
+#define NVSHM_DEFINE_DEVICE_FLOAT_AMO(NAME, T)                                        \
+  NVSHM_HD_DEF void nvshmemx_##NAME##_atomic_add(T *dest, T value, int pe) {          \
+    (void)nvshm_dev::float_atomic_add_sys(nvshm_dev::peer_address(dest, pe), value);  \
+  }                                                                                   \
+  NVSHM_HD_DEF T nvshmemx_##NAME##_atomic_fetch_add(T *dest, T value, int pe) {       \
+    return nvshm_dev::float_atomic_add_sys(nvshm_dev::peer_address(dest, pe), value); \
+  }
+NVSHM_DEFINE_DEVICE_FLOAT_AMO(float, float)
+NVSHM_DEFINE_DEVICE_FLOAT_AMO(double, double)
+NVSHM_DEFINE_DEVICE_FLOAT_AMO(half, __half)
+#undef NVSHM_DEFINE_DEVICE_FLOAT_AMO
+
+NVSHM_HD_DEF void nvshmemx_signal_counted_reset(uint64_t *signal_addr) {
+  nvshm_dev::store_relaxed(signal_addr, uint64_t{0});
+}
 
 #undef NVSHM_HD_DEF
 #endif /* __CUDA_ARCH__ */
 
 /* ============================== device-only functions ============================== */
 #define NVSHM_DEV_DEF extern "C" __device__ inline
+
+/* nvshmemx_flush for a warp / block: every thread calls it; the group's puts already read their sources,
+ * so only the group synchronises (NVSHMEM documents the group sync as part of these calls). */
+NVSHM_DEV_DEF void nvshmemx_flush_warp(void) {
+  nvshm_dev::Group<nvshm_dev::Scope::warp>::sync();
+}
+NVSHM_DEV_DEF void nvshmemx_flush_block(void) {
+  nvshm_dev::Group<nvshm_dev::Scope::block>::sync();
+}
+
+/* ---- NVSHMEM 3.8 counted signals (class C3: docs/compatibility.md) ----
+ * Counted writes need CUDA fabric (CFT) operations: sm_100 or newer, CUDA 13.3 or newer and a logical
+ * endpoint. This version has none of them, so the write is refused as NVIDIA refuses it where they are
+ * missing: NVSHMEMX_ERROR_NOT_SUPPORTED, with no fallback to put-with-signal (the counter would never
+ * move). Thread 0 of the block prints why; every thread gets the status. Collective over the block. */
+NVSHM_DEV_DEF int nvshmemx_putmem_signal_counted_nbi_block(void *dest, const void *source, size_t bytes,
+                                                           uint64_t *signal_addr, int pe) {
+  if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
+    printf(
+        "nvshmem error (PE %d) in nvshmemx_putmem_signal_counted_nbi_block: counted writes are not supported: "
+        "they need CUDA fabric (CFT) operations (sm_100+, CUDA 13.3+), which this version does not use "
+        "(%zu bytes to PE %d, dest %p, counter %p, source %p not moved); use nvshmemx_putmem_signal_nbi_block\n",
+        nvshm_dev::state().my_pe, bytes, pe, dest, static_cast<void *>(signal_addr), source);
+  return NVSHMEMX_ERROR_NOT_SUPPORTED;
+}
+/* The counter's current value: a relaxed system-scope load of this PE's word. */
+NVSHM_DEV_DEF uint64_t nvshmemx_signal_counted_load(const uint64_t *signal_addr) {
+  return nvshm_dev::load_relaxed(signal_addr);
+}
+/* Spin until this PE's counter has reached `expected` (wrap-around safe: the signed difference), then
+ * acquire. Nothing here increments counters (the counted write is refused), so only a counter the
+ * application moves itself (signal_op, atomics) ends the wait. */
+NVSHM_DEV_DEF void nvshmemx_signal_counted_wait_until(const uint64_t *signal_addr, uint64_t expected) {
+  while (static_cast<int64_t>(nvshm_dev::load_relaxed(signal_addr) - expected) < 0) {
+  }
+  nvshm_dev::fence_acq_rel_sys();
+}
 
 /* Thread-group RMA: every thread of the warp/block calls with the same arguments. */
 #define NVSHM_DEFINE_GROUP_RMA_SCOPE(NAME, T, SUFFIX, SCOPE)                                               \

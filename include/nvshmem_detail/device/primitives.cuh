@@ -5,6 +5,7 @@
 #ifndef NVSHMEM_DETAIL_DEVICE_PRIMITIVES_CUH
 #define NVSHMEM_DETAIL_DEVICE_PRIMITIVES_CUH
 
+#include "nvshmem_detail/device/float_atomic.cuh"
 #include "nvshmem_detail/device_state.h"
 #include "nvshmem_detail/types.h"
 

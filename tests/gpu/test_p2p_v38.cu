@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// NVSHMEM 3.7/3.8 point-to-point additions on the device: floating-point atomic add under contention (every
+// thread of every PE into PE 0's word, random addends whose partial sums are exact, so the total is too),
+// nvshmemx_flush in each scope (sources overwritten right after it; the peer gets what was put), and the
+// counted signals (reset and load work; the counted write is refused with NVSHMEMX_ERROR_NOT_SUPPORTED
+// and moves nothing).
+#include "gpu_test.hpp"
+
+namespace {
+
+__device__ void add_to(float *w, float v) {
+  nvshmemx_float_atomic_add(w, v, 0);
+}
+__device__ void add_to(double *w, double v) {
+  nvshmemx_double_atomic_add(w, v, 0);
+}
+__device__ void add_to(__half *w, __half v) {
+  nvshmemx_half_atomic_add(w, v, 0);
+}
+__device__ float fetch_add_to(float *w, float v) {
+  return nvshmemx_float_atomic_fetch_add(w, v, 0);
+}
+__device__ double fetch_add_to(double *w, double v) {
+  return nvshmemx_double_atomic_fetch_add(w, v, 0);
+}
+__device__ float fetch_add_to(__half *w, __half v) {
+  return __half2float(nvshmemx_half_atomic_fetch_add(w, v, 0));
+}
+template <typename T>
+__device__ T from_float(float v) {
+  return static_cast<T>(v);
+}
+template <>
+__device__ __half from_float<__half>(float v) {
+  return __float2half(v);
+}
+
+// Thread i adds addends[2i] and fetch-adds addends[2i + 1]; a fetched value below the start is an error.
+template <typename T>
+__global__ void float_add_kernel(T *word, const float *addends, float start, int *errors) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  add_to(word, from_float<T>(addends[2 * i]));
+  if (static_cast<float>(fetch_add_to(word, from_float<T>(addends[2 * i + 1]))) < start) atomicAdd(errors, 1);
+}
+
+// unit x (1 .. span): half uses halves up to 1.5 on 64 threads (sums stay exact below 1024 for 4 PEs);
+// float and double quarters up to 3.75 on 4 x 128 threads.
+template <typename T>
+void run_float_add(int blocks, int threads, float unit, int span, int salt) {
+  const int me = nvshmem_my_pe(), n = nvshmem_n_pes();
+  const int count = 2 * blocks * threads;
+  T *word = static_cast<T *>(nvshmem_malloc(sizeof(T)));
+  ASSERT_NE(word, nullptr);
+  const float start = 4 * unit;
+  const T start_value = static_cast<T>(start);
+  CUDA_CHECK(cudaMemcpy(word, &start_value, sizeof(T), cudaMemcpyHostToDevice));
+  const auto addends_of = [&](int pe) {
+    std::vector<float> a;
+    for (unsigned char b : gpu_test::random_bytes(count, pe, salt)) a.push_back(unit * (1 + b % span));
+    return a;
+  };
+  const std::vector<float> mine = addends_of(me);
+  float *addends = nullptr;
+  int *errors = nullptr;
+  CUDA_CHECK(cudaMalloc(&addends, count * sizeof(float)));
+  CUDA_CHECK(cudaMalloc(&errors, sizeof(int)));
+  CUDA_CHECK(cudaMemcpy(addends, mine.data(), count * sizeof(float), cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemset(errors, 0, sizeof(int)));
+  gpu_test::barrier();
+  float_add_kernel<T><<<blocks, threads>>>(word, addends, start, errors);
+  LAUNCH_CHECK();
+  gpu_test::barrier();
+  int h_errors = -1;
+  CUDA_CHECK(cudaMemcpy(&h_errors, errors, sizeof(int), cudaMemcpyDeviceToHost));
+  EXPECT_EQ(h_errors, 0) << "a fetch_add returned less than the start value";
+  if (me == 0) {
+    double total = start;
+    for (int pe = 0; pe < n; ++pe)
+      for (float a : addends_of(pe)) total += a;
+    T got;
+    CUDA_CHECK(cudaMemcpy(&got, word, sizeof(T), cudaMemcpyDeviceToHost));
+    EXPECT_EQ(static_cast<double>(static_cast<float>(got)), total);
+  }
+  gpu_test::barrier();
+  CUDA_CHECK(cudaFree(errors));
+  CUDA_CHECK(cudaFree(addends));
+  nvshmem_free(word);
+}
+
+TEST(DeviceAtomics, FloatAddContention) {
+  run_float_add<float>(4, 128, 0.25f, 15, 71);
+}
+TEST(DeviceAtomics, DoubleAddContention) {
+  run_float_add<double>(4, 128, 0.25f, 15, 72);
+}
+TEST(DeviceAtomics, HalfAddContention) {
+  ASSERT_LE(nvshmem_n_pes(), 4) << "half sums stay exact for at most 4 PEs";
+  run_float_add<__half>(1, 64, 0.5f, 3, 73);
+}
+
+// Block, warp and thread put_nbi then flush in that scope, then the source is overwritten at once.
+constexpr size_t kFlushBytes = 3 * 4096;
+__global__ void flush_kernel(unsigned char *dest, unsigned char *src, int pe) {
+  nvshmem_putmem_nbi_block(dest, src, 4096, pe);
+  nvshmemx_flush_block();
+  for (size_t i = threadIdx.x; i < 4096; i += blockDim.x) src[i] = gpu_test::kPoison;
+  if (threadIdx.x < 32) {
+    nvshmemx_putmem_nbi_warp(dest + 4096, src + 4096, 4096, pe);
+    nvshmemx_flush_warp();
+    for (size_t i = threadIdx.x; i < 4096; i += 32) src[4096 + i] = gpu_test::kPoison;
+  }
+  if (threadIdx.x == 0) {
+    nvshmem_putmem_nbi(dest + 8192, src + 8192, 4096, pe);
+    nvshmemx_flush();
+    for (size_t i = 0; i < 4096; ++i) src[8192 + i] = gpu_test::kPoison;
+  }
+}
+
+TEST(DeviceOrdering, FlushMakesSourcesReusable) {
+  const int me = nvshmem_my_pe(), n = nvshmem_n_pes();
+  unsigned char *dest = static_cast<unsigned char *>(nvshmem_malloc(kFlushBytes));
+  ASSERT_NE(dest, nullptr);
+  unsigned char *src = nullptr;
+  CUDA_CHECK(cudaMalloc(&src, kFlushBytes));
+  const auto data = gpu_test::random_bytes(kFlushBytes, me, 74);
+  CUDA_CHECK(cudaMemcpy(src, data.data(), kFlushBytes, cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemset(dest, gpu_test::kPoison, kFlushBytes));
+  gpu_test::barrier();
+  flush_kernel<<<1, 256>>>(dest, src, (me + 1) % n);
+  LAUNCH_CHECK();
+  gpu_test::barrier();
+  EXPECT_EQ(gpu_test::to_host(dest, kFlushBytes), gpu_test::random_bytes(kFlushBytes, (me + n - 1) % n, 74));
+  EXPECT_EQ(gpu_test::to_host(src, kFlushBytes), std::vector<unsigned char>(kFlushBytes, gpu_test::kPoison));
+  gpu_test::barrier();
+  CUDA_CHECK(cudaFree(src));
+  nvshmem_free(dest);
+}
+
+// Counted signals: the write is refused in every thread and moves nothing; load sees the value the
+// host set; wait_until returns once the value is reached; reset sets 0.
+__global__ void counted_kernel(unsigned char *dest, const unsigned char *src, uint64_t *counter, int pe, int *status,
+                               uint64_t *loaded) {
+  status[threadIdx.x] = nvshmemx_putmem_signal_counted_nbi_block(dest, src, 256, counter, pe);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    loaded[0] = nvshmemx_signal_counted_load(counter);
+    nvshmemx_signal_counted_wait_until(counter, loaded[0]);
+    nvshmemx_signal_counted_reset(counter);
+    loaded[1] = nvshmemx_signal_counted_load(counter);
+  }
+}
+
+TEST(DeviceSignal, CountedWriteRefusedResetAndLoadWork) {
+  const int me = nvshmem_my_pe(), n = nvshmem_n_pes();
+  unsigned char *dest = static_cast<unsigned char *>(nvshmem_malloc(256));
+  uint64_t *counter = static_cast<uint64_t *>(nvshmem_malloc(sizeof(uint64_t)));
+  ASSERT_TRUE(dest && counter);
+  const auto bytes = gpu_test::random_bytes(8, me, 75);
+  uint64_t value = 1;
+  for (unsigned char b : bytes) value = value * 131 + b;
+  CUDA_CHECK(cudaMemcpy(counter, &value, sizeof value, cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemset(dest, gpu_test::kPoison, 256));
+  unsigned char *src = nullptr;
+  int *status = nullptr;
+  uint64_t *loaded = nullptr;
+  CUDA_CHECK(cudaMalloc(&src, 256));
+  CUDA_CHECK(cudaMemset(src, 0x3C, 256));
+  CUDA_CHECK(cudaMallocManaged(&status, 64 * sizeof(int)));
+  CUDA_CHECK(cudaMallocManaged(&loaded, 2 * sizeof(uint64_t)));
+  gpu_test::barrier();
+  counted_kernel<<<1, 64>>>(dest, src, counter, (me + 1) % n, status, loaded);
+  LAUNCH_CHECK();
+  gpu_test::barrier();
+  for (int t = 0; t < 64; ++t) EXPECT_EQ(status[t], NVSHMEMX_ERROR_NOT_SUPPORTED) << "thread " << t;
+  EXPECT_EQ(loaded[0], value);
+  EXPECT_EQ(loaded[1], 0u);
+  EXPECT_EQ(gpu_test::to_host(dest, 256), std::vector<unsigned char>(256, gpu_test::kPoison)) << "nothing moved";
+  gpu_test::barrier();
+  CUDA_CHECK(cudaFree(loaded));
+  CUDA_CHECK(cudaFree(status));
+  CUDA_CHECK(cudaFree(src));
+  nvshmem_free(counter);
+  nvshmem_free(dest);
+}
+
+}  // namespace
