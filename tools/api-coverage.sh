@@ -14,7 +14,11 @@
 # declaration carries __device__.
 #
 # Usage: tools/api-coverage.sh [-b BUILD_DIR] [-v] [-c CATEGORY] [REFERENCE_INCLUDE_DIR]
+#        tools/api-coverage.sh [-b BUILD_DIR] [-v] -l LIST
 #   REFERENCE_INCLUDE_DIR  default: NVIDIA's, from the nvidia.nvshmem Python package (GPU machine)
+#   -l LIST                count the names of a list instead of a reference tree, per implementation class
+#                          (tools/nvshmem-3.8-api.txt: what NVSHMEM 3.5-3.8 added, C1/C2/C3; its header
+#                          says the format); symbols (types, enumerators) count as defined when visible
 #   -b BUILD_DIR           our build tree (generated headers, lib/libnvshmem_host.so); default build-p2p
 #                          or build, whichever exists. Without the library, host declarations are
 #                          taken as defined (reported as such).
@@ -27,18 +31,23 @@ cd "$(dirname "$0")/.."
 build=""
 verbose=0
 only=""
-while getopts "b:vc:h" opt; do
+list=""
+while getopts "b:vc:l:h" opt; do
   case $opt in
     b) build=$OPTARG ;;
     v) verbose=1 ;;
     c) only=$OPTARG ;;
-    h) sed -n '2,24p' "$0"; exit 0 ;;
+    l) list=$(readlink -f "$OPTARG") ;;
+    h) sed -n '2,28p' "$0"; exit 0 ;;
     *) exit 1 ;;
   esac
 done
 shift $((OPTIND - 1))
 ref=${1:-}
-if [[ -z $ref ]]; then
+if [[ -n $list ]]; then
+  [[ -f $list ]] || { echo "api-coverage: no list '$list'" >&2; exit 1; }
+  ref=include  # no reference tree: our own headers stand in for it (the list gives the names)
+elif [[ -z $ref ]]; then
   ref="$(python3 -c "import nvidia.nvshmem as m; print(list(m.__path__)[0])" 2>/dev/null)/include" || true
 fi
 [[ -f $ref/nvshmem.h ]] || { echo "api-coverage: no nvshmem.h under '$ref'" >&2; exit 1; }
@@ -71,9 +80,9 @@ else
   : > "$tmp/exports"
 fi
 
-python3 - "$tmp" "$ref" "$([[ -f $lib ]] && echo "$lib" || echo)" "$verbose" "$only" <<'EOF'
-import re, sys
-tmp, ref, lib, verbose, only = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] == "1", sys.argv[5]
+python3 - "$tmp" "$ref" "$([[ -f $lib ]] && echo "$lib" || echo)" "$verbose" "$only" "$list" <<'EOF'
+import itertools, re, sys
+tmp, ref, lib, verbose, only, listed = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] == "1", sys.argv[5], sys.argv[6]
 # C names, and the tile templates (nvshmemx::tile_*; their declarations are `tile_x<...>(` or `tile_x(`).
 NAME = re.compile(r'\b(nvshmemx?_[A-Za-z0-9_]+|tile_[a-z_]+)\s*(?:<[^;{}()]*>\s*)?\(')
 
@@ -160,11 +169,72 @@ def category(name):
         return 'rma'
     return 'other'
 
+def expand(pattern, lists):
+    """Every name of a pattern: {a,b,} alternatives (an empty one too) and @NAME lists."""
+    parts = re.split(r'(\{[^}]*\})', pattern)
+    choices = []
+    for part in parts:
+        if part.startswith('{'):
+            alts = []
+            for a in part[1:-1].split(','):
+                alts += lists[a[1:]] if a.startswith('@') else [a]
+            choices.append(alts)
+        else:
+            choices.append([part])
+    return [''.join(c) for c in itertools.product(*choices)]
+
+def count_list(path):
+    """The list mode: every name of the list, classified like the reference's, counted per class."""
+    lists, entries = {}, []
+    for line in open(path):
+        line = line.split('#', 1)[0].strip()
+        if not line:
+            continue
+        if line.startswith('@'):
+            key, values = line[1:].split(None, 1)
+            lists[key] = values.replace(' ', '').split(',')
+            continue
+        cls, iface, pattern = line.split()[:3]
+        entries += [(cls, iface, n) for n in expand(pattern, lists)]
+    text = open(tmp + '/ours.host').read() + open(tmp + '/ours.dev').read()
+    rows = {}
+    for cls, iface, n in entries:
+        r = rows.setdefault(cls, {'defined': [], 'declared-only': [], 'missing': []})
+        if iface == 'symbol':
+            r['defined' if re.search(r'\b' + re.escape(n) + r'\b', text) else 'missing'].append(n)
+            continue
+        if n not in our_host and n not in our_dev:
+            r['missing'].append(n)
+            continue
+        host_ok = iface == 'device' or (n in exports if lib else n in our_host) or our_host.get(n, NONE)[3]
+        dev_ok = iface == 'host' or our_dev.get(n, NONE)[2]
+        r['defined' if host_ok and dev_ok else 'declared-only'].append(n)
+    print(f"list: {path}")
+    print(f"ours: include/ + build headers; host definitions from {lib or '(no library: host declarations taken as defined)'}")
+    print(f"{'class':<6} {'names':>6} {'defined':>8} {'declared-only':>14} {'missing':>8} {'defined %':>9}")
+    for cls in sorted(rows):
+        r = rows[cls]
+        n = sum(len(v) for v in r.values())
+        print(f"{cls:<6} {n:>6} {len(r['defined']):>8} {len(r['declared-only']):>14} {len(r['missing']):>8} "
+              f"{100.0 * len(r['defined']) / n:>8.1f}%")
+    for kind in ('missing', 'declared-only'):
+        names = [(cls, n) for cls in sorted(rows) for n in rows[cls][kind]]
+        if names:
+            print(f"\n{kind} ({len(names)}):")
+            for cls, n in names[:None if verbose else 40]:
+                print(f"  {cls:<4} {n}")
+            if not verbose and len(names) > 40:
+                print(f"  ... {len(names) - 40} more (-v lists all)")
+
+NONE = (False, False, False, False, False)
+if listed:
+    count_list(listed)
+    sys.exit(0)
+
 ref_names = sorted(set(ref_host) | set(ref_dev))
 cats = [c for c in CATEGORIES if not only or c == only]
 rows = {c: {'defined': [], 'declared-only': [], 'missing': []} for c in CATEGORIES}
 exceptions = []
-NONE = (False, False, False, False, False)
 for n in ref_names:
     c = category(n)
     if c == 'exception':

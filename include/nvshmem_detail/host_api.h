@@ -372,6 +372,15 @@ NVSHM_DECLARE_FLOAT_AMO(half, __half)
  * thread; not ordered with other PEs' counted writes (the caller makes sure none is in flight). */
 NVSHM_HOSTDEVICE NVSHM_API void nvshmemx_signal_counted_reset(uint64_t *signal_addr);
 
+/* Queue pairs (NVSHMEM 3.5, "Queue Pair (QP) Specific APIs"). Collective over all PEs, one thread per PE,
+ * the same num_qps on every PE: *out_qp_array receives num_qps handles usable towards any PE. Every PE of
+ * this version is reached by peer loads and stores (one NVLink domain), where NVIDIA documents that no
+ * custom QP exists: every entry is NVSHMEMX_QP_DEFAULT, and the device nvshmemx_qp_* calls behave as
+ * their plain forms. The array belongs to the library until nvshmem_finalize (do not free it). Returns
+ * 0, or NVSHMEMX_ERROR_INVALID_VALUE on every PE with a message for num_qps < 1, a NULL out_qp_array
+ * or num_qps that differ between PEs (naming both). */
+NVSHM_API int nvshmemx_qp_create(int num_qps, nvshmemx_qp_handle_t **out_qp_array);
+
 /* RMA regions (NVSHMEM 3.8, "Regions"): a span of this PE's host-initiated RMA that carries hints to the
  * transports. Inside a region the nonblocking puts and gets keep their semantics and their ordering with
  * fence and quiet; completion still needs quiet. Only network transports batch (BATCH_RMA); the peer

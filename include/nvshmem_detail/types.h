@@ -153,6 +153,16 @@ typedef struct {
 typedef nvshmemx_init_attr_v2 nvshmemx_init_attr_t;
 #define NVSHMEMX_INIT_ATTR_VERSION ((2 << 16) + sizeof(nvshmemx_init_attr_t))
 
+/* ---- queue pairs (NVSHMEM 3.5, "Queue Pair (QP) Specific APIs") and PE wildcards ---- */
+typedef int nvshmemx_qp_handle_t;
+typedef enum {
+  NVSHMEMX_QP_HOST = 0,
+  NVSHMEMX_QP_DEFAULT = 1,
+  NVSHMEMX_QP_ANY = INT32_MAX,
+  NVSHMEMX_QP_ALL = INT32_MAX
+} nvshmemx_qp_handle_index_t;
+typedef enum { NVSHMEM_PE_INVALID = -1, NVSHMEMX_PE_ANY = 1 << 15, NVSHMEMX_PE_ALL = 1 << 15 } nvshmem_pe_index_t;
+
 /* ---- RMA regions (NVSHMEM 3.8, "Regions") ---- */
 typedef uint64_t nvshmemx_region_handle_t;
 typedef enum {

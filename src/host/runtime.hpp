@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 #include "bootstrap/bootstrap.hpp"
 #include "common/env.hpp"
@@ -38,6 +39,8 @@ struct Runtime {
   std::map<const char *, UserBuffer> buffers;
   // This PE's host RMA region (api_region.cpp): handles are 1, 2, ... in order of opening, so a closed
   // region's handle never names a later one; `region` is 0 while none is open.
+  // Arrays handed out by nvshmemx_qp_create (api_qp.cpp), freed at finalize.
+  std::vector<std::unique_ptr<nvshmemx_qp_handle_t[]>> qp_arrays;
   std::mutex region_mutex;
   nvshmemx_region_handle_t region = 0, regions_opened = 0;
   uint32_t region_hints = 0;

@@ -3,7 +3,7 @@
 // thread of every PE into PE 0's word, random addends whose partial sums are exact, so the total is too),
 // nvshmemx_flush in each scope (sources overwritten right after it; the peer gets what was put), and the
 // counted signals (reset and load work; the counted write is refused with NVSHMEMX_ERROR_NOT_SUPPORTED
-// and moves nothing).
+// and moves nothing), and the QP routines with the default QPs.
 #include "gpu_test.hpp"
 
 namespace {
@@ -180,6 +180,65 @@ TEST(DeviceSignal, CountedWriteRefusedResetAndLoadWork) {
   CUDA_CHECK(cudaFree(status));
   CUDA_CHECK(cudaFree(src));
   nvshmem_free(counter);
+  nvshmem_free(dest);
+}
+
+// NVSHMEM 3.5 QP routines with the handles nvshmemx_qp_create gives (all NVSHMEMX_QP_DEFAULT here): p, g,
+// put/get in the three scopes, put-with-signal, signal_op, quiet and fence move the same data as the plain
+// forms. Block b of the kernel uses qps[b % count]; each scope has its own quarter of the buffer.
+constexpr size_t kQpInts = 4 * 256;
+__global__ void qp_kernel(int *dest, const int *src, int *got, uint64_t *sig, nvshmemx_qp_handle_t *qps, int count,
+                          int pe) {
+  const nvshmemx_qp_handle_t qp = qps[blockIdx.x % count];
+  nvshmemx_qp_int_put_block(dest, src, 256, pe, qp);
+  if (threadIdx.x < 32) nvshmemx_qp_int_put_nbi_warp(dest + 256, src + 256, 256, pe, qp);
+  if (threadIdx.x == 0) {
+    nvshmemx_qp_int_put_signal_nbi(dest + 512, src + 512, 255, sig, 1, NVSHMEM_SIGNAL_ADD, pe, qp);
+    nvshmemx_qp_int_p(dest + 767, src[767], pe, qp);
+    nvshmemx_qp_fence(pe, qps, count);
+    nvshmemx_qp_signal_op(sig + 1, 7, NVSHMEM_SIGNAL_SET, pe, qp);
+  }
+  nvshmemx_qp_quiet_block(NVSHMEMX_PE_ALL, qps, count);
+  nvshmemx_qp_int_get_block(got, src + 768, 256, pe, qp);  // the peer's own source quarter
+  if (threadIdx.x == 0) got[256] = nvshmemx_qp_int_g(src + 768, pe, qp);
+}
+
+TEST(DeviceQp, DefaultQpsMoveTheData) {
+  const int me = nvshmem_my_pe(), n = nvshmem_n_pes(), right = (me + 1) % n, left = (me + n - 1) % n;
+  nvshmemx_qp_handle_t *host_qps = nullptr;
+  ASSERT_EQ(nvshmemx_qp_create(5, &host_qps), 0);
+  nvshmemx_qp_handle_t *qps = nullptr;
+  CUDA_CHECK(cudaMalloc(&qps, 5 * sizeof(nvshmemx_qp_handle_t)));
+  CUDA_CHECK(cudaMemcpy(qps, host_qps, 5 * sizeof(nvshmemx_qp_handle_t), cudaMemcpyHostToDevice));
+  int *dest = static_cast<int *>(nvshmem_malloc(kQpInts * sizeof(int)));
+  int *src = static_cast<int *>(nvshmem_malloc(kQpInts * sizeof(int)));
+  uint64_t *sig = static_cast<uint64_t *>(nvshmem_calloc(2, sizeof(uint64_t)));
+  ASSERT_TRUE(dest && src && sig);
+  const auto data = [](int pe) { return gpu_test::random_bytes(kQpInts * sizeof(int), pe, 76); };
+  CUDA_CHECK(cudaMemcpy(src, data(me).data(), kQpInts * sizeof(int), cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemset(dest, gpu_test::kPoison, kQpInts * sizeof(int)));
+  int *got = nullptr;
+  CUDA_CHECK(cudaMalloc(&got, 257 * sizeof(int)));
+  gpu_test::barrier();
+  qp_kernel<<<3, 128>>>(dest, src, got, sig, qps, 5, right);
+  LAUNCH_CHECK();
+  gpu_test::barrier();
+  auto expect = data(left);
+  std::fill(expect.begin() + 768 * sizeof(int), expect.end(), gpu_test::kPoison);  // no one puts the last quarter
+  EXPECT_EQ(gpu_test::to_host(dest, kQpInts * sizeof(int)), expect);
+  const auto right_src = data(right);
+  std::vector<unsigned char> want(right_src.begin() + 768 * sizeof(int), right_src.end());
+  want.insert(want.end(), right_src.begin() + 768 * sizeof(int), right_src.begin() + 769 * sizeof(int));
+  EXPECT_EQ(gpu_test::to_host(got, 257 * sizeof(int)), want);
+  uint64_t h_sig[2];
+  CUDA_CHECK(cudaMemcpy(h_sig, sig, sizeof h_sig, cudaMemcpyDeviceToHost));
+  EXPECT_EQ(h_sig[0], 3u) << "one signal add per block";
+  EXPECT_EQ(h_sig[1], 7u);
+  gpu_test::barrier();
+  CUDA_CHECK(cudaFree(got));
+  CUDA_CHECK(cudaFree(qps));
+  nvshmem_free(sig);
+  nvshmem_free(src);
   nvshmem_free(dest);
 }
 

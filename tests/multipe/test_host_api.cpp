@@ -124,6 +124,34 @@ TEST(HostRegion, BookkeepingErrorsAndRmaInside) {
   nvshmem_free(sym);
 }
 
+// NVSHMEM 3.5 nvshmemx_qp_create: every PE reached by loads and stores, so every handle is the default QP;
+// bad arguments fail on every PE with a message.
+TEST(HostQp, CreateGivesDefaultQps) {
+  using testing::internal::CaptureStderr;
+  using testing::internal::GetCapturedStderr;
+  const int me = nvshmem_my_pe();
+  const int count = 3 + static_cast<int>(random_bytes(1, 0, 52)[0] % 13);  // the same on every PE
+  nvshmemx_qp_handle_t *qps = nullptr;
+  ASSERT_EQ(nvshmemx_qp_create(count, &qps), 0);
+  ASSERT_NE(qps, nullptr);
+  for (int i = 0; i < count; ++i) EXPECT_EQ(qps[i], NVSHMEMX_QP_DEFAULT) << i;
+  EXPECT_EQ(NVSHMEMX_QP_ALL, NVSHMEMX_QP_ANY);
+  EXPECT_EQ(NVSHMEMX_PE_ALL, 1 << 15);
+  CaptureStderr();
+  EXPECT_EQ(nvshmemx_qp_create(me == 0 ? 0 : count, &qps), NVSHMEMX_ERROR_INVALID_VALUE) << "0 QPs on PE 0";
+  std::string err = GetCapturedStderr();
+  if (me == 0) {
+    EXPECT_NE(err.find("nvshmemx_qp_create: num_qps=0"), std::string::npos) << err;
+  }
+  if (nvshmem_n_pes() > 1) {
+    CaptureStderr();
+    EXPECT_EQ(nvshmemx_qp_create(count + me, &qps), NVSHMEMX_ERROR_INVALID_VALUE) << "counts differ";
+    err = GetCapturedStderr();
+    EXPECT_NE(err.find("num_qps differs between PEs"), std::string::npos) << err;
+  }
+  nvshmem_barrier_all();
+}
+
 TEST(HostHeap, BadAlignmentIsAnError) {
   EXPECT_EQ(nvshmem_align(3, 64), nullptr);
   EXPECT_EQ(nvshmem_align(12, 64), nullptr);

@@ -572,5 +572,7 @@ NVSHM_FOR_EACH_WAIT_TYPE(NVSHM_DEFINE_WAIT)
 /* Collectives over teams: barrier, team_sync (and barrier_all, sync_all: their NVSHMEM_TEAM_WORLD
  * case), broadcast, fcollect, alltoall, reduce, reducescatter. */
 #include "nvshmem_detail/device/collectives_api.cuh"
+/* The same RMA and ordering with a queue-pair handle (NVSHMEM 3.5): forwards to the forms above. */
+#include "nvshmem_detail/device/qp_api.cuh"
 
 #endif /* NVSHMEM_DETAIL_DEVICE_API_CUH */
