@@ -143,6 +143,15 @@ NVSHM_API int nvshmemx_buffer_unregister_all(void);
  * not 0, not VMM memory, missing handle type, sizes that differ, overlap with a registered buffer,
  * a heap in host memory, or no room (NVSHMEM_MAX_MEMORY_PER_GPU). */
 NVSHM_API void *nvshmemx_buffer_register_symmetric(void *buf_ptr, size_t size, int flags);
+/* NVSHMEM 3.6: as nvshmemx_buffer_register_symmetric, mapped at `preferred_addr` when that is usable: a
+ * symmetric address of this PE's registered-buffer region (the part of its NVSHMEM_MAX_MEMORY_PER_GPU
+ * slot past the heap), the same offset on every PE, aligned to the heap granularity (CUDA's allocation
+ * granularity and NVSHMEM_CUMEM_GRANULARITY), with room free for the whole allocation. Otherwise (NULL,
+ * elsewhere, taken, unaligned, different between PEs) the buffer is mapped where the plain call would map
+ * it, and NVSHMEM_DEBUG=INFO says why. Returns the symmetric address, or NULL on every PE as the plain
+ * call does. Collective, one thread per PE. */
+NVSHM_API void *nvshmemx_buffer_register_symmetric_at_preferred_address(void *buf_ptr, size_t size,
+                                                                        void *preferred_addr, int flags);
 /* Collective: undo nvshmemx_buffer_register_symmetric; `mmap_ptr` is the pointer it returned, `size`
  * the size registered. Completes this PE's RMA first. Returns 0 or an nvshmemx_status error code. */
 NVSHM_API int nvshmemx_buffer_unregister_symmetric(void *mmap_ptr, size_t size);
@@ -363,7 +372,7 @@ NVSHM_API void nvshmemx_flush_on_stream(cudaStream_t stream);
 NVSHM_DECLARE_FLOAT_AMO(float, float)
 NVSHM_DECLARE_FLOAT_AMO(double, double)
 #ifdef __cplusplus
-NVSHM_DECLARE_FLOAT_AMO(half, __half)
+NVSHM_DECLARE_FLOAT_AMO(half, half)
 #endif
 #undef NVSHM_DECLARE_FLOAT_AMO
 

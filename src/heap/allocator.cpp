@@ -26,6 +26,20 @@ bool Allocator::allocate(std::size_t size, std::size_t alignment, std::size_t *o
   return false;
 }
 
+bool Allocator::allocate_at(std::size_t offset, std::size_t size) {
+  auto it = free_.upper_bound(offset);
+  if (size == 0 || it == free_.begin()) return false;
+  --it;  // the free range that starts at or before offset
+  const std::size_t start = it->first, length = it->second;
+  if (offset - start > length || length - (offset - start) < size) return false;
+  free_.erase(it);
+  if (offset > start) free_[start] = offset - start;
+  if (offset - start + size < length) free_[offset + size] = length - (offset - start) - size;
+  used_[offset] = size;
+  in_use_ += size;
+  return true;
+}
+
 std::size_t Allocator::block_size(std::size_t offset) const {
   auto it = used_.find(offset);
   return it == used_.end() ? 0 : it->second;

@@ -15,6 +15,8 @@ class Allocator {
   // Offset of a new block of `size` bytes aligned to `alignment` (a power of two), or false if no
   // free range fits. size must be > 0.
   bool allocate(std::size_t size, std::size_t alignment, std::size_t *offset);
+  // The block [offset, offset + size) if it lies in one free range, else false (nothing changes).
+  bool allocate_at(std::size_t offset, std::size_t size);
   // Size of the block at `offset`, or 0 if no block starts there.
   std::size_t block_size(std::size_t offset) const;
   // Release the block at `offset`; false if no block starts there.

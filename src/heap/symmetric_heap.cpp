@@ -196,16 +196,22 @@ Status SymmetricHeap::release(Bootstrap &boot, void *ptr, const char *call) {
   return Status::ok;
 }
 
-Status SymmetricHeap::register_buffer(Bootstrap &boot, void *buf, std::size_t bytes, const char *call, void **alias) {
+Status SymmetricHeap::register_buffer(Bootstrap &boot, void *buf, std::size_t bytes, const void *preferred,
+                                     const char *call, void **alias) {
   *alias = nullptr;
   int fd = -1;
   std::size_t mapped = 0;
   Status st = check_new_buffer(buf, bytes, call);
   if (st == Status::ok) st = backing_->export_user_allocation(buf, bytes, call, &fd, &mapped);
+  // The preferred offset in the region (UINT64_MAX: none, or outside the region of this PE).
+  const char *p = static_cast<const char *>(preferred);
+  const uint64_t wanted = p && p >= local_ + capacity_ && p < local_ + stride_
+                              ? static_cast<uint64_t>(p - local_ - capacity_)
+                              : UINT64_MAX;
   struct Request {
     int32_t status, unused;
-    uint64_t bytes, mapped;
-  } mine{static_cast<int32_t>(st), 0, bytes, mapped};
+    uint64_t bytes, mapped, wanted;
+  } mine{static_cast<int32_t>(st), 0, bytes, mapped, wanted};
   std::vector<Request> all(boot.size());
   Status gathered = boot.allgather(&mine, all.data(), sizeof mine);
   if (gathered != Status::ok) {
@@ -224,9 +230,25 @@ Status SymmetricHeap::register_buffer(Bootstrap &boot, void *buf, std::size_t by
       st = Status::symmetry;
     }
   }
-  // Every PE holds the same offsets, so all PEs take the same branch here.
+  // Every PE holds the same offsets and sees every PE's preferred offset, so all PEs take the same branches.
   std::size_t offset = 0;
-  if (st == Status::ok && !buffer_offsets_.allocate(mapped, backing_->granularity(), &offset)) {
+  bool placed = false;
+  if (st == Status::ok && preferred) {
+    bool same = true;
+    for (int pe = 0; pe < boot.size(); ++pe) same = same && all[pe].wanted == wanted;
+    placed = same && wanted != UINT64_MAX && wanted % backing_->granularity() == 0 &&
+             buffer_offsets_.allocate_at(wanted, mapped);
+    if (placed)
+      offset = wanted;
+    else
+      NVSHM_INFO(call, "the preferred address %p is %s; the buffer goes where nvshmemx_buffer_register_symmetric "
+                 "would put it", preferred,
+                 !same ? "not the same offset on every PE"
+                 : wanted == UINT64_MAX ? "outside this PE's registered-buffer region"
+                 : wanted % backing_->granularity() ? "not aligned to the heap granularity"
+                                                    : "taken, or too close to the region's end");
+  }
+  if (st == Status::ok && !placed && !buffer_offsets_.allocate(mapped, backing_->granularity(), &offset)) {
     log_error(call,
               "no room for %zu bytes: registered buffers have %zu bytes of address space per PE "
               "(NVSHMEM_MAX_MEMORY_PER_GPU minus the heap), %zu in use; raise NVSHMEM_MAX_MEMORY_PER_GPU",

@@ -59,7 +59,11 @@ class SymmetricHeap {
   // Collective nvshmemx_buffer_register_symmetric: map every node PE's allocation mapped at `buf`
   // (`bytes` bytes, the same on every PE) at one offset of the registered-buffer region; *alias is
   // this PE's symmetric address of it. NULL on every PE when any PE fails.
-  Status register_buffer(Bootstrap &boot, void *buf, std::size_t bytes, const char *call, void **alias);
+  // `preferred` (may be NULL): this PE's symmetric address in that region where the caller would like it
+  // (nvshmemx_buffer_register_symmetric_at_preferred_address); used when every PE names the same offset,
+  // aligned to the granularity and free, else the buffer goes where it would without it.
+  Status register_buffer(Bootstrap &boot, void *buf, std::size_t bytes, const void *preferred, const char *call,
+                         void **alias);
   // Collective nvshmemx_buffer_unregister_symmetric of the alias returned above. The caller has
   // completed this PE's operations on it.
   Status unregister_buffer(Bootstrap &boot, void *alias, std::size_t bytes, const char *call);

@@ -124,8 +124,8 @@ int nvshmemx_buffer_unregister_all(void) {
   return NVSHMEMX_SUCCESS;
 }
 
-void *nvshmemx_buffer_register_symmetric(void *buf_ptr, size_t size, int flags) {
-  const char *call = "nvshmemx_buffer_register_symmetric";
+namespace {
+void *register_symmetric(const char *call, void *buf_ptr, size_t size, const void *preferred, int flags) {
   Runtime &rt = require_init(call);
   Status st = Status::ok;
   if (flags != 0) {
@@ -138,9 +138,20 @@ void *nvshmemx_buffer_register_symmetric(void *buf_ptr, size_t size, int flags) 
   if (agree(*rt.boot, st) != Status::ok) return nullptr;
   ContextGuard guard(rt.context);
   void *alias = nullptr;
-  if (rt.heap->register_buffer(*rt.boot, buf_ptr, size, call, &alias) != Status::ok) return nullptr;
+  if (rt.heap->register_buffer(*rt.boot, buf_ptr, size, preferred, call, &alias) != Status::ok) return nullptr;
   NVSHM_INFO(call, "%zu bytes at %p are symmetric at %p", size, buf_ptr, alias);
   return alias;
+}
+}  // namespace
+
+void *nvshmemx_buffer_register_symmetric(void *buf_ptr, size_t size, int flags) {
+  return register_symmetric("nvshmemx_buffer_register_symmetric", buf_ptr, size, nullptr, flags);
+}
+
+void *nvshmemx_buffer_register_symmetric_at_preferred_address(void *buf_ptr, size_t size, void *preferred_addr,
+                                                             int flags) {
+  return register_symmetric("nvshmemx_buffer_register_symmetric_at_preferred_address", buf_ptr, size, preferred_addr,
+                            flags);
 }
 
 int nvshmemx_buffer_unregister_symmetric(void *mmap_ptr, size_t size) {

@@ -229,6 +229,39 @@ TEST(SymmetricBuffer, RegisterUseUnregisterRegisterAgain) {
   EXPECT_EQ(nvshmemx_buffer_unregister_symmetric(again, buf.bytes), 0);
 }
 
+// NVSHMEM 3.6 nvshmemx_buffer_register_symmetric_at_preferred_address: a free, aligned address of the
+// region (the same offset on every PE) is taken as asked and works like any alias; a taken or unaligned
+// one is replaced by where the plain call would map it.
+TEST(SymmetricBuffer, PreferredAddress) {
+  VmmBuffer first(3 << 20, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR), second(3 << 20,
+                                                                          CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR),
+      third(3 << 20, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR);
+  ASSERT_TRUE(first.ok && second.ok && third.ok);
+  char *base = static_cast<char *>(nvshmemx_buffer_register_symmetric(first.get(), first.bytes, 0));
+  ASSERT_NE(base, nullptr);
+  char *wanted = base + (64 << 20);  // a multiple of every granularity the tests use (2 MiB)
+  char *placed = static_cast<char *>(
+      nvshmemx_buffer_register_symmetric_at_preferred_address(second.get(), second.bytes, wanted, 0));
+  ASSERT_EQ(placed, wanted);
+  exercise_alias(second, placed, 12);
+  gpu_test::barrier();
+  char *moved = static_cast<char *>(
+      nvshmemx_buffer_register_symmetric_at_preferred_address(third.get(), third.bytes, wanted, 0));
+  ASSERT_NE(moved, nullptr);
+  EXPECT_NE(moved, wanted) << "taken: placed elsewhere";
+  exercise_alias(third, moved, 13);
+  gpu_test::barrier();
+  EXPECT_EQ(nvshmemx_buffer_unregister_symmetric(moved, third.bytes), 0);
+  char *unaligned = static_cast<char *>(
+      nvshmemx_buffer_register_symmetric_at_preferred_address(third.get(), third.bytes, wanted + (32 << 20) + 4096, 0));
+  ASSERT_NE(unaligned, nullptr);
+  EXPECT_NE(unaligned, wanted + (32 << 20) + 4096);
+  gpu_test::barrier();
+  EXPECT_EQ(nvshmemx_buffer_unregister_symmetric(unaligned, third.bytes), 0);
+  EXPECT_EQ(nvshmemx_buffer_unregister_symmetric(placed, second.bytes), 0);
+  EXPECT_EQ(nvshmemx_buffer_unregister_symmetric(base, first.bytes), 0);
+}
+
 TEST(SymmetricBuffer, ErrorsReturnNullOnEveryPe) {
   VmmBuffer buf(2 << 20, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR);
   ASSERT_TRUE(buf.ok);

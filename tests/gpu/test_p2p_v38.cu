@@ -101,7 +101,7 @@ TEST(DeviceAtomics, HalfAddContention) {
 // Block, warp and thread put_nbi then flush in that scope, then the source is overwritten at once.
 constexpr size_t kFlushBytes = 3 * 4096;
 __global__ void flush_kernel(unsigned char *dest, unsigned char *src, int pe) {
-  nvshmem_putmem_nbi_block(dest, src, 4096, pe);
+  nvshmemx_putmem_nbi_block(dest, src, 4096, pe);
   nvshmemx_flush_block();
   for (size_t i = threadIdx.x; i < 4096; i += blockDim.x) src[i] = gpu_test::kPoison;
   if (threadIdx.x < 32) {

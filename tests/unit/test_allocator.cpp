@@ -27,6 +27,31 @@ TEST(Allocator, FirstFitAlignmentAndMerge) {
   EXPECT_EQ(a.largest_free(), std::size_t{1} << 20) << "free ranges merge back into one";
 }
 
+// allocate_at (nvshmemx_buffer_register_symmetric_at_preferred_address): a block at a chosen offset inside
+// one free range, refused across a used block or past the end; the ranges around it stay free.
+TEST(Allocator, AllocateAtAnOffset) {
+  Allocator a(1 << 20);
+  std::size_t x = 0;
+  ASSERT_TRUE(a.allocate(4096, 4096, &x));
+  EXPECT_EQ(x, 0u);
+  EXPECT_FALSE(a.allocate_at(0, 4096)) << "taken";
+  EXPECT_FALSE(a.allocate_at(2048, 8192)) << "overlaps the used block";
+  EXPECT_FALSE(a.allocate_at((1 << 20) - 4096, 8192)) << "past the end";
+  EXPECT_FALSE(a.allocate_at(65536, 0)) << "empty";
+  ASSERT_TRUE(a.allocate_at(65536, 8192));
+  EXPECT_EQ(a.block_size(65536), 8192u);
+  EXPECT_EQ(a.bytes_in_use(), 4096u + 8192u);
+  std::size_t y = 0;
+  ASSERT_TRUE(a.allocate(4096, 4096, &y));
+  EXPECT_EQ(y, 4096u) << "the gap before the placed block is still free";
+  ASSERT_TRUE(a.allocate_at(65536 + 8192, (1 << 20) - 65536 - 8192)) << "exactly the rest";
+  ASSERT_TRUE(a.release(65536));
+  ASSERT_TRUE(a.release(65536 + 8192));
+  ASSERT_TRUE(a.release(x));
+  ASSERT_TRUE(a.release(y));
+  EXPECT_EQ(a.largest_free(), std::size_t{1} << 20) << "free ranges merge back into one";
+}
+
 TEST(Allocator, FullHeapAndExactFit) {
   Allocator a(4096);
   std::size_t x, y;

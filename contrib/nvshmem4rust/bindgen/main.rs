@@ -252,7 +252,9 @@ fn parse_function(stmt: &[String]) -> Option<Func> {
 
 fn parse_typedef(stmt: &[String], api: &mut Api) {
     let name = stmt[stmt.len() - 2].clone();
-    if !name.starts_with("nvshmem") {
+    // nvshmemx_collective_launch_attr_t wraps CUDA's cudaLaunchConfig_t for the inline (not exported)
+    // nvshmemx_collective_launch_attr, which the crate does not bind either.
+    if !name.starts_with("nvshmem") || name == "nvshmemx_collective_launch_attr_t" {
         return;
     }
     if stmt[1] == "struct" && stmt.contains(&"{".to_string()) {
