@@ -381,6 +381,12 @@ NVSHM_DECLARE_FLOAT_AMO(half, half)
  * thread; not ordered with other PEs' counted writes (the caller makes sure none is in flight). */
 NVSHM_HOSTDEVICE NVSHM_API void nvshmemx_signal_counted_reset(uint64_t *signal_addr);
 
+/* Bytes of a block's shared memory NVSHMEM asks for its TMA data path (NVSHMEM 3.7): here 0 for every
+ * amount. This version's puts and gets use loads and stores, never TMA (the documented fallback; see
+ * NVSHMEM_TMA_POLICY), so the memory a kernel lends with nvshmemx_give_smem is never used and none is
+ * needed. Host (no init needed) and device, any thread. An unknown `flag` also gives 0 (the host says so). */
+NVSHM_HOSTDEVICE NVSHM_API int nvshmemx_ask_smem(nvshmemx_smem_amount_t flag);
+
 /* Queue pairs (NVSHMEM 3.5, "Queue Pair (QP) Specific APIs"). Collective over all PEs, one thread per PE,
  * the same num_qps on every PE: *out_qp_array receives num_qps handles usable towards any PE. Every PE of
  * this version is reached by peer loads and stores (one NVLink domain), where NVIDIA documents that no
@@ -401,10 +407,10 @@ NVSHM_API int nvshmemx_region_start(nvshmemx_region_handle_t *handle, const nvsh
 /* Close the region `handle` names (there is no batch to hand over here). Returns 0, or
  * NVSHMEMX_ERROR_INVALID_VALUE with a message when it is not the open region (never opened, or closed). */
 NVSHM_API int nvshmemx_region_stop(nvshmemx_region_handle_t handle);
-/* *active = 1 when a region is open in the calling context (host: this PE) and carries every hint bit of
- * `hints` (NVSHMEMX_REGION_HINT_NONE: any region), else 0. Returns 0, or NVSHMEMX_ERROR_INVALID_VALUE for
- * a NULL `active` or unknown hint bits. */
-NVSHM_API int nvshmemx_region_is_active(uint32_t hints, int *active);
+/* *active = 1 when a region is open in the calling context (host: this PE; device: the calling block) and
+ * carries every hint bit of `hints` (NVSHMEMX_REGION_HINT_NONE: any region), else 0. Returns 0, or
+ * NVSHMEMX_ERROR_INVALID_VALUE for a NULL `active` or unknown hint bits. Any thread. */
+NVSHM_HOSTDEVICE NVSHM_API int nvshmemx_region_is_active(uint32_t hints, int *active);
 
 NVSHM_EXTERN_C_END
 

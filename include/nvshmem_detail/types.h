@@ -163,6 +163,20 @@ typedef enum {
 } nvshmemx_qp_handle_index_t;
 typedef enum { NVSHMEM_PE_INVALID = -1, NVSHMEMX_PE_ANY = 1 << 15, NVSHMEMX_PE_ALL = 1 << 15 } nvshmem_pe_index_t;
 
+/* ---- shared memory lent for the TMA data path (NVSHMEM 3.7) ---- */
+typedef enum {
+  NVSHMEMX_SMEM_RECOMMENDED = 0,
+  NVSHMEMX_SMEM_MINIMUM = 1,
+  NVSHMEMX_SMEM_BARRIERS_ONLY = 2,
+  NVSHMEMX_SMEM_AMOUNT_MAX = INT32_MAX
+} nvshmemx_smem_amount_t;
+typedef enum {
+  NVSHMEMX_TMA_DISABLE = 0,
+  NVSHMEMX_TMA_ENABLE = 1,
+  NVSHMEMX_TMA_FORCE = 2,
+  NVSHMEMX_TMA_POLICY_MAX
+} nvshmemx_tma_policy_t;
+
 /* ---- RMA regions (NVSHMEM 3.8, "Regions") ---- */
 typedef uint64_t nvshmemx_region_handle_t;
 typedef enum {

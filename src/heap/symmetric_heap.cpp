@@ -197,7 +197,7 @@ Status SymmetricHeap::release(Bootstrap &boot, void *ptr, const char *call) {
 }
 
 Status SymmetricHeap::register_buffer(Bootstrap &boot, void *buf, std::size_t bytes, const void *preferred,
-                                     const char *call, void **alias) {
+                                      const char *call, void **alias) {
   *alias = nullptr;
   int fd = -1;
   std::size_t mapped = 0;
@@ -205,9 +205,8 @@ Status SymmetricHeap::register_buffer(Bootstrap &boot, void *buf, std::size_t by
   if (st == Status::ok) st = backing_->export_user_allocation(buf, bytes, call, &fd, &mapped);
   // The preferred offset in the region (UINT64_MAX: none, or outside the region of this PE).
   const char *p = static_cast<const char *>(preferred);
-  const uint64_t wanted = p && p >= local_ + capacity_ && p < local_ + stride_
-                              ? static_cast<uint64_t>(p - local_ - capacity_)
-                              : UINT64_MAX;
+  const uint64_t wanted =
+      p && p >= local_ + capacity_ && p < local_ + stride_ ? static_cast<uint64_t>(p - local_ - capacity_) : UINT64_MAX;
   struct Request {
     int32_t status, unused;
     uint64_t bytes, mapped, wanted;
@@ -241,10 +240,12 @@ Status SymmetricHeap::register_buffer(Bootstrap &boot, void *buf, std::size_t by
     if (placed)
       offset = wanted;
     else
-      NVSHM_INFO(call, "the preferred address %p is %s; the buffer goes where nvshmemx_buffer_register_symmetric "
-                 "would put it", preferred,
-                 !same ? "not the same offset on every PE"
-                 : wanted == UINT64_MAX ? "outside this PE's registered-buffer region"
+      NVSHM_INFO(call,
+                 "the preferred address %p is %s; the buffer goes where nvshmemx_buffer_register_symmetric "
+                 "would put it",
+                 preferred,
+                 !same                              ? "not the same offset on every PE"
+                 : wanted == UINT64_MAX             ? "outside this PE's registered-buffer region"
                  : wanted % backing_->granularity() ? "not aligned to the heap granularity"
                                                     : "taken, or too close to the region's end");
   }

@@ -149,7 +149,7 @@ void *nvshmemx_buffer_register_symmetric(void *buf_ptr, size_t size, int flags) 
 }
 
 void *nvshmemx_buffer_register_symmetric_at_preferred_address(void *buf_ptr, size_t size, void *preferred_addr,
-                                                             int flags) {
+                                                              int flags) {
   return register_symmetric("nvshmemx_buffer_register_symmetric_at_preferred_address", buf_ptr, size, preferred_addr,
                             flags);
 }

@@ -109,6 +109,13 @@ void nvshmem_info_get_name(char *name) {
   snprintf(name, NVSHMEM_MAX_NAME_LEN, "%s", NVSHMEM_VENDOR_STRING);
 }
 
+int nvshmemx_ask_smem(nvshmemx_smem_amount_t flag) {
+  if (flag != NVSHMEMX_SMEM_RECOMMENDED && flag != NVSHMEMX_SMEM_MINIMUM && flag != NVSHMEMX_SMEM_BARRIERS_ONLY)
+    log_error("nvshmemx_ask_smem", "flag %d is not an nvshmemx_smem_amount_t (RECOMMENDED, MINIMUM, BARRIERS_ONLY)",
+              static_cast<int>(flag));
+  return 0;  // no TMA data path: no shared memory wanted (host_api.h)
+}
+
 void nvshmemx_vendor_get_version_info(int *major, int *minor, int *patch) {
   *major = NVSHMEM_VENDOR_MAJOR_VERSION;
   *minor = NVSHMEM_VENDOR_MINOR_VERSION;

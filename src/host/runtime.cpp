@@ -111,9 +111,30 @@ Status init_device_state(Runtime &rt) {
   return Status::ok;
 }
 
+// NVSHMEM_TMA_POLICY (NVSHMEM 3.7): this version has no TMA data path, so ENABLE falls back to loads and
+// stores (said at INFO) and FORCE fails init, as NVSHMEM documents where TMA is unavailable.
+Status check_tma_policy(const std::string &policy) {
+  if (policy.empty() || !strcasecmp(policy.c_str(), "DISABLE")) return Status::ok;
+  if (!strcasecmp(policy.c_str(), "ENABLE")) {
+    NVSHM_INFO(kInit,
+               "NVSHMEM_TMA_POLICY=ENABLE: this version has no TMA data path; puts and gets use loads and "
+               "stores (the same semantics)");
+    return Status::ok;
+  }
+  if (strcasecmp(policy.c_str(), "FORCE")) {
+    log_error(kInit, "NVSHMEM_TMA_POLICY=%s is not DISABLE, ENABLE or FORCE", policy.c_str());
+    return Status::invalid_value;
+  }
+  log_error(kInit,
+            "NVSHMEM_TMA_POLICY=FORCE: this version has no TMA data path (puts and gets use loads and "
+            "stores); use ENABLE or DISABLE");
+  return Status::not_supported;
+}
+
 Status init_steps(Runtime &rt, unsigned flags, const nvshmemx_init_attr_t *attr) {
   NVSHM_TRY(env_load(&rt.env));
   log_configure(rt.env.debug.c_str());  // a configuration file may set NVSHMEM_DEBUG
+  NVSHM_TRY(check_tma_policy(rt.env.tma_policy));
   if (rt.env.symmetric_size == 0) {
     log_error(kInit, "NVSHMEM_SYMMETRIC_SIZE is 0: the symmetric heap needs at least one byte");
     return Status::invalid_value;

@@ -249,3 +249,17 @@ TEST(Compat, CollectiveLaunchAttrRefusesBadArguments) {
   }
 }
 }  // namespace
+
+namespace {
+// NVSHMEM 3.7's nvshmemx_ask_smem: no TMA data path here, so no shared memory is wanted; an unknown
+// amount is named.
+TEST(Compat, AskSmemWantsNone) {
+  EXPECT_EQ(nvshmemx_ask_smem(NVSHMEMX_SMEM_RECOMMENDED), 0);
+  EXPECT_EQ(nvshmemx_ask_smem(NVSHMEMX_SMEM_MINIMUM), 0);
+  EXPECT_EQ(nvshmemx_ask_smem(NVSHMEMX_SMEM_BARRIERS_ONLY), 0);
+  CaptureStderr();
+  EXPECT_EQ(nvshmemx_ask_smem(static_cast<nvshmemx_smem_amount_t>(7)), 0);
+  const std::string err = GetCapturedStderr();
+  EXPECT_NE(err.find("nvshmemx_ask_smem: flag 7 is not an nvshmemx_smem_amount_t"), std::string::npos) << err;
+}
+}  // namespace

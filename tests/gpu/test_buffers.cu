@@ -233,8 +233,8 @@ TEST(SymmetricBuffer, RegisterUseUnregisterRegisterAgain) {
 // region (the same offset on every PE) is taken as asked and works like any alias; a taken or unaligned
 // one is replaced by where the plain call would map it.
 TEST(SymmetricBuffer, PreferredAddress) {
-  VmmBuffer first(3 << 20, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR), second(3 << 20,
-                                                                          CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR),
+  VmmBuffer first(3 << 20, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR),
+      second(3 << 20, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR),
       third(3 << 20, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR);
   ASSERT_TRUE(first.ok && second.ok && third.ok);
   char *base = static_cast<char *>(nvshmemx_buffer_register_symmetric(first.get(), first.bytes, 0));
@@ -245,8 +245,8 @@ TEST(SymmetricBuffer, PreferredAddress) {
   ASSERT_EQ(placed, wanted);
   exercise_alias(second, placed, 12);
   gpu_test::barrier();
-  char *moved = static_cast<char *>(
-      nvshmemx_buffer_register_symmetric_at_preferred_address(third.get(), third.bytes, wanted, 0));
+  char *moved =
+      static_cast<char *>(nvshmemx_buffer_register_symmetric_at_preferred_address(third.get(), third.bytes, wanted, 0));
   ASSERT_NE(moved, nullptr);
   EXPECT_NE(moved, wanted) << "taken: placed elsewhere";
   exercise_alias(third, moved, 13);

@@ -3,7 +3,7 @@
 // thread of every PE into PE 0's word, random addends whose partial sums are exact, so the total is too),
 // nvshmemx_flush in each scope (sources overwritten right after it; the peer gets what was put), and the
 // counted signals (reset and load work; the counted write is refused with NVSHMEMX_ERROR_NOT_SUPPORTED
-// and moves nothing), and the QP routines with the default QPs.
+// and moves nothing), the QP routines with the default QPs, and the RMA regions of a block.
 #include "gpu_test.hpp"
 
 namespace {
@@ -239,6 +239,61 @@ TEST(DeviceQp, DefaultQpsMoveTheData) {
   CUDA_CHECK(cudaFree(qps));
   nvshmem_free(sig);
   nvshmem_free(src);
+  nvshmem_free(dest);
+}
+
+// NVSHMEM 3.8 device RMA regions: per block, nested start and wrong or stale handles refused in every
+// thread, handles counting up, is_active per hint, and block puts inside a region deliver their data.
+__global__ void region_kernel(char *dest, const char *src, size_t bytes, int pe, int *errors) {
+  const auto fail = [&](bool bad) {
+    if (bad) atomicAdd(errors, 1);
+  };
+  int active = -1;
+  fail(nvshmemx_region_is_active(NVSHMEMX_REGION_HINT_NONE, &active) != 0 || active != 0);
+  nvshmemx_region_attrs_t attrs = NVSHMEMX_REGION_ATTRS_INITIALIZER;
+  attrs.hints = NVSHMEMX_REGION_HINT_BATCH_RMA;
+  nvshmemx_region_handle_t first = 0, nested = 0, second = 0;
+  fail(nvshmemx_region_start_block(&first, &attrs) != 0 || first != 1);
+  fail(nvshmemx_region_is_active(NVSHMEMX_REGION_HINT_BATCH_RMA, &active) != 0 || active != 1);
+  fail(nvshmemx_region_start_block(&nested, nullptr) != NVSHMEMX_ERROR_INVALID_VALUE || nested != 0);
+  const size_t share = bytes / gridDim.x;
+  nvshmemx_putmem_nbi_block(dest + blockIdx.x * share, src + blockIdx.x * share, share, pe);
+  fail(nvshmemx_region_stop_block(first + 1) != NVSHMEMX_ERROR_INVALID_VALUE);
+  fail(nvshmemx_region_stop_block(first) != 0);
+  fail(nvshmemx_region_stop_block(first) != NVSHMEMX_ERROR_INVALID_VALUE);  // closed
+  fail(nvshmemx_region_is_active(NVSHMEMX_REGION_HINT_NONE, &active) != 0 || active != 0);
+  fail(nvshmemx_region_start_block(&second, nullptr) != 0 || second != first + 1);
+  fail(nvshmemx_region_is_active(NVSHMEMX_REGION_HINT_BATCH_RMA, &active) != 0 || active != 0);  // no hint
+  fail(nvshmemx_region_is_active(0x10, &active) != NVSHMEMX_ERROR_INVALID_VALUE);
+  fail(nvshmemx_region_stop_block(second) != 0);
+  nvshmem_quiet();
+}
+
+TEST(DeviceRegion, PerBlockBookkeepingAndRmaInside) {
+  const int me = nvshmem_my_pe(), n = nvshmem_n_pes();
+  constexpr size_t kBytes = 4 * 8192;
+  char *dest = static_cast<char *>(nvshmem_malloc(kBytes));
+  char *src = nullptr;
+  int *errors = nullptr;
+  ASSERT_NE(dest, nullptr);
+  CUDA_CHECK(cudaMalloc(&src, kBytes));
+  CUDA_CHECK(cudaMalloc(&errors, sizeof(int)));
+  CUDA_CHECK(cudaMemset(errors, 0, sizeof(int)));
+  CUDA_CHECK(cudaMemcpy(src, gpu_test::random_bytes(kBytes, me, 77).data(), kBytes, cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemset(dest, gpu_test::kPoison, kBytes));
+  gpu_test::barrier();
+  for (int launch = 0; launch < 2; ++launch) {  // the second launch must not see the first one's records
+    region_kernel<<<4, 128>>>(dest, src, kBytes, (me + 1) % n, errors);
+    LAUNCH_CHECK();
+  }
+  gpu_test::barrier();
+  int h_errors = -1;
+  CUDA_CHECK(cudaMemcpy(&h_errors, errors, sizeof(int), cudaMemcpyDeviceToHost));
+  EXPECT_EQ(h_errors, 0);
+  EXPECT_EQ(gpu_test::to_host(dest, kBytes), gpu_test::random_bytes(kBytes, (me + n - 1) % n, 77));
+  gpu_test::barrier();
+  CUDA_CHECK(cudaFree(errors));
+  CUDA_CHECK(cudaFree(src));
   nvshmem_free(dest);
 }
 

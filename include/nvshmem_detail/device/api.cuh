@@ -12,6 +12,27 @@
 
 namespace nvshm_dev {
 
+/* RMA regions of a block (NVSHMEM 3.8): one per block, kept in the block's shared memory (32 bytes in every
+ * kernel that uses them). A record counts only for the launch that wrote it (%gridid is unique per
+ * launch), so shared memory left over from an earlier kernel never looks like an open region, and no
+ * table can fill up. Handles count up per block within a launch, so a closed region's handle is refused. */
+constexpr uint32_t kRegionHints = NVSHMEMX_REGION_HINT_BATCH_RMA;
+struct RegionSlot {
+  uint64_t grid;    // %gridid of the launch that wrote the record
+  uint64_t handle;  // the open (or last) region's handle
+  uint32_t hints, open;
+  int status;  // the result thread 0 hands the block
+};
+__device__ __forceinline__ uint64_t grid_id() {
+  uint64_t id;
+  asm volatile("mov.u64 %0, %%gridid;" : "=l"(id));
+  return id;
+}
+__device__ __forceinline__ RegionSlot &region_slot() {
+  __shared__ RegionSlot slot;
+  return slot;
+}
+
 /* Blocking forms end with a group sync: on return every thread may reuse the source (put) or read
  * the destination (get). The nbi gets skip it; their completion is the next quiet by each thread
  * (or by one thread after a group sync: the fence is cumulative). Puts end with the sync in both
@@ -317,6 +338,17 @@ NVSHM_DEFINE_DEVICE_FLOAT_AMO(double, double)
 NVSHM_DEFINE_DEVICE_FLOAT_AMO(half, __half)
 #undef NVSHM_DEFINE_DEVICE_FLOAT_AMO
 
+NVSHM_HD_DEF int nvshmemx_ask_smem(nvshmemx_smem_amount_t) {
+  return 0;  // no TMA data path: no shared memory wanted (host_api.h)
+}
+
+NVSHM_HD_DEF int nvshmemx_region_is_active(uint32_t hints, int *active) {
+  if (!active || (hints & ~nvshm_dev::kRegionHints)) return NVSHMEMX_ERROR_INVALID_VALUE;
+  const nvshm_dev::RegionSlot &slot = nvshm_dev::region_slot();
+  *active = slot.grid == nvshm_dev::grid_id() && slot.open && (slot.hints & hints) == hints;
+  return NVSHMEMX_SUCCESS;
+}
+
 NVSHM_HD_DEF void nvshmemx_signal_counted_reset(uint64_t *signal_addr) {
   nvshm_dev::store_relaxed(signal_addr, uint64_t{0});
 }
@@ -335,6 +367,47 @@ NVSHM_DEV_DEF void nvshmemx_flush_warp(void) {
 NVSHM_DEV_DEF void nvshmemx_flush_block(void) {
   nvshm_dev::Group<nvshm_dev::Scope::block>::sync();
 }
+
+/* RMA regions of a block (NVSHMEM 3.8, "Regions"): collective over the block, every thread gets the same
+ * handle and status. Start: NVSHMEMX_ERROR_INVALID_VALUE for a NULL handle, unknown hint bits or a region
+ * already open in the block; stop: for a handle that is not the block's open region. Inside a region the
+ * block's nonblocking RMA keeps its semantics; nothing is batched (loads and stores need none). */
+NVSHM_DEV_DEF int nvshmemx_region_start_block(nvshmemx_region_handle_t *handle, const nvshmemx_region_attrs_t *attrs) {
+  nvshm_dev::RegionSlot &slot = nvshm_dev::region_slot();
+  __syncthreads();  // every thread has read the slot's previous state (is_active) before it changes
+  if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
+    const uint64_t grid = nvshm_dev::grid_id();
+    const uint32_t hints = attrs ? attrs->hints : 0u;
+    const bool mine = slot.grid == grid;
+    if (!handle || (hints & ~nvshm_dev::kRegionHints) || (mine && slot.open)) {
+      slot.status = NVSHMEMX_ERROR_INVALID_VALUE;
+      if (!mine) slot = nvshm_dev::RegionSlot{grid, 0, 0, 0, NVSHMEMX_ERROR_INVALID_VALUE};
+    } else {
+      slot = nvshm_dev::RegionSlot{grid, mine ? slot.handle + 1 : 1, hints, 1, NVSHMEMX_SUCCESS};
+    }
+  }
+  __syncthreads();
+  const int status = slot.status;
+  if (status == NVSHMEMX_SUCCESS) *handle = slot.handle;
+  return status;
+}
+NVSHM_DEV_DEF int nvshmemx_region_stop_block(nvshmemx_region_handle_t handle) {
+  nvshm_dev::RegionSlot &slot = nvshm_dev::region_slot();
+  __syncthreads();
+  if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
+    const bool open = slot.grid == nvshm_dev::grid_id() && slot.open && slot.handle == handle;
+    slot.status = open ? NVSHMEMX_SUCCESS : NVSHMEMX_ERROR_INVALID_VALUE;
+    if (open) slot.open = 0;
+  }
+  __syncthreads();
+  return slot.status;
+}
+
+/* Shared memory lent to NVSHMEM's TMA path (NVSHMEM 3.7): accepted from one thread or all threads of the
+ * block, with no barrier inside; this version has no TMA path, so the memory is not used and the block
+ * may use it again after nvshmemx_release_smem (as NVSHMEM requires before the block exits). */
+NVSHM_DEV_DEF void nvshmemx_give_smem(void *, size_t) {}
+NVSHM_DEV_DEF void nvshmemx_release_smem(void) {}
 
 /* ---- NVSHMEM 3.8 counted signals (class C3: docs/compatibility.md) ----
  * Counted writes need CUDA fabric (CFT) operations: sm_100 or newer, CUDA 13.3 or newer and a logical
