@@ -3,8 +3,8 @@
 // (which need 64 registers per thread or fewer, docs/registers.md), moving random data that is
 // checked on every PE: a loop of block puts with a grid-wide counter sync and a final quiet, the same
 // with byte puts at unaligned offsets (the out-of-line copy), a token dispatch whose grid comes
-// from nvshmemx_collective_launch_query_gridsize, and a training step: block reductions and block
-// broadcasts on a team passed at run time, at sizes that take each path (LL, one-shot, two-shot).
+// from nvshmemx_collective_launch_query_gridsize, and a training step: block reductions at sizes that
+// take each path (LL, one-shot, two-shot) and a block broadcast, on a team passed at run time.
 #include <cuda_runtime.h>
 
 #include "../registers/grid_sync.cuh"
@@ -59,16 +59,16 @@ __global__ void moe_dispatch(char *recv, const char *send, const int *expert_pe,
   }
 }
 
-// A training step: for each size, a block sum-reduce of `src` into `red` and a block broadcast of
-// `src` from `root` into `bcast`, one region per size, on the team passed at run time.
-__global__ void reduce_and_broadcast(nvshmem_team_t team, int *red, int *bcast, const int *src, const size_t *counts,
-                                     int nsizes, int root) {
-  size_t at = 0;
-  for (int k = 0; k < nsizes; ++k) {
-    nvshmemx_int_sum_reduce_block(team, red + at, src + at, counts[k]);
-    nvshmemx_int_broadcast_block(team, bcast + at, src + at, counts[k], root);
-    at += counts[k];
+// A training step: block sum-reduces of the gradients of `layers` layers in place, then a block
+// broadcast of the parameters from `root`, on the team passed at run time.
+__global__ void training_step(nvshmem_team_t team, int *grad, const size_t *sizes, int layers, int *params,
+                              size_t nparams, int root) {
+  size_t offset = 0;
+  for (int l = 0; l < layers; ++l) {
+    nvshmemx_int_sum_reduce_block(team, grad + offset, grad + offset, sizes[l]);
+    offset += sizes[l];
   }
+  nvshmemx_int_broadcast_block(team, params, params, nparams, root);
 }
 
 template <typename K>
@@ -189,49 +189,53 @@ std::vector<int> small_ints(size_t n, int pe, int salt) {
   return v;
 }
 
-TEST(Launch1024, BlockReduceAndBroadcastOnARunTimeTeam) {
-  EXPECT_LE(registers_of(reduce_and_broadcast), 64);
+TEST(Launch1024, TrainingStepOfBlockReducesAndABroadcast) {
+  EXPECT_LE(registers_of(training_step), 64);
   const int me = nvshmem_my_pe(), npes = nvshmem_n_pes(), root = npes - 1;
-  // 800 bytes (LL), 12004 (one-shot, not a whole number of vectors), 160000 (two-shot).
-  const std::vector<size_t> counts = {200, 3001, 40000};
+  // Layers of 800 bytes (LL), 12004 (one-shot, not a whole number of vectors), 160000 (two-shot).
+  const std::vector<size_t> sizes = {200, 3001, 40000};
   size_t total = 0;
-  for (size_t c : counts) total += c;
-  auto *src = static_cast<int *>(nvshmem_malloc(total * sizeof(int)));
-  auto *red = static_cast<int *>(nvshmem_malloc(total * sizeof(int)));
-  auto *bcast = static_cast<int *>(nvshmem_malloc(total * sizeof(int)));
-  size_t *d_counts;
-  CUDA_CHECK(cudaMalloc(&d_counts, counts.size() * sizeof(size_t)));
-  CUDA_CHECK(cudaMemcpy(d_counts, counts.data(), counts.size() * sizeof(size_t), cudaMemcpyHostToDevice));
-  const auto mine = small_ints(total, me, 4);
-  CUDA_CHECK(cudaMemcpy(src, mine.data(), total * sizeof(int), cudaMemcpyHostToDevice));
-  CUDA_CHECK(cudaMemset(red, kPoison, total * sizeof(int)));
-  CUDA_CHECK(cudaMemset(bcast, kPoison, total * sizeof(int)));
-  gpu_test::barrier();
-  reduce_and_broadcast<<<1, kThreads>>>(NVSHMEM_TEAM_WORLD, red, bcast, src, d_counts, static_cast<int>(counts.size()),
-                                        root);
-  LAUNCH_CHECK();
-  gpu_test::barrier();
-  std::vector<int> sum(total, 0);
-  for (int pe = 0; pe < npes; ++pe) {
-    const auto theirs = small_ints(total, pe, 4);
-    for (size_t i = 0; i < total; ++i) sum[i] += theirs[i];
-  }
-  const auto root_data = small_ints(total, root, 4);
-  std::vector<int> got_red(total), got_bcast(total);
-  CUDA_CHECK(cudaMemcpy(got_red.data(), red, total * sizeof(int), cudaMemcpyDeviceToHost));
-  CUDA_CHECK(cudaMemcpy(got_bcast.data(), bcast, total * sizeof(int), cudaMemcpyDeviceToHost));
-  size_t at = 0;
-  for (size_t c : counts) {
-    for (size_t i = at; i < at + c; ++i) {
-      ASSERT_EQ(got_red[i], sum[i]) << "reduce of " << c << " ints, element " << i - at;
-      ASSERT_EQ(got_bcast[i], root_data[i]) << "broadcast of " << c << " ints, element " << i - at;
+  for (size_t c : sizes) total += c;
+  // Parameters of 800 bytes (LL) and of 160000 (pushed to every member), one launch each.
+  for (const size_t nparams : {size_t{200}, size_t{40000}}) {
+    auto *grad = static_cast<int *>(nvshmem_malloc(total * sizeof(int)));
+    auto *params = static_cast<int *>(nvshmem_malloc(nparams * sizeof(int)));
+    size_t *d_sizes;
+    CUDA_CHECK(cudaMalloc(&d_sizes, sizes.size() * sizeof(size_t)));
+    CUDA_CHECK(cudaMemcpy(d_sizes, sizes.data(), sizes.size() * sizeof(size_t), cudaMemcpyHostToDevice));
+    const auto my_grad = small_ints(total, me, 4);
+    CUDA_CHECK(cudaMemcpy(grad, my_grad.data(), total * sizeof(int), cudaMemcpyHostToDevice));
+    if (me == root) {
+      const auto p = small_ints(nparams, root, 5);
+      CUDA_CHECK(cudaMemcpy(params, p.data(), nparams * sizeof(int), cudaMemcpyHostToDevice));
+    } else {
+      CUDA_CHECK(cudaMemset(params, kPoison, nparams * sizeof(int)));
     }
-    at += c;
+    gpu_test::barrier();
+    training_step<<<1, kThreads>>>(NVSHMEM_TEAM_WORLD, grad, d_sizes, static_cast<int>(sizes.size()), params, nparams,
+                                   root);
+    LAUNCH_CHECK();
+    gpu_test::barrier();
+    std::vector<int> sum(total, 0);
+    for (int pe = 0; pe < npes; ++pe) {
+      const auto theirs = small_ints(total, pe, 4);
+      for (size_t i = 0; i < total; ++i) sum[i] += theirs[i];
+    }
+    std::vector<int> got_grad(total), got_params(nparams);
+    CUDA_CHECK(cudaMemcpy(got_grad.data(), grad, total * sizeof(int), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(got_params.data(), params, nparams * sizeof(int), cudaMemcpyDeviceToHost));
+    size_t at = 0;
+    for (size_t c : sizes) {
+      for (size_t i = at; i < at + c; ++i)
+        ASSERT_EQ(got_grad[i], sum[i]) << "layer of " << c << " ints, element " << i - at;
+      at += c;
+    }
+    EXPECT_EQ(got_params, small_ints(nparams, root, 5)) << "broadcast of " << nparams << " ints";
+    gpu_test::barrier();
+    CUDA_CHECK(cudaFree(d_sizes));
+    nvshmem_free(params);
+    nvshmem_free(grad);
   }
-  CUDA_CHECK(cudaFree(d_counts));
-  nvshmem_free(bcast);
-  nvshmem_free(red);
-  nvshmem_free(src);
 }
 
 }  // namespace
