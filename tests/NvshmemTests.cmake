@@ -10,3 +10,12 @@ function(nvshm_add_pe_test name npes)
   set_tests_properties(${name} PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE ${NVSHMEM_TEST_SKIP_CODE}
                        ENVIRONMENT "NVSHMEM_SYMMETRIC_SIZE=256m;NVSHMEM_BOOTSTRAP_TIMEOUT=60")
 endfunction()
+
+# nvshm_add_remote_pe_test(NAME NPES command...): as nvshm_add_pe_test, forced remote (docs/remote.md):
+# NVSHMEM_DISABLE_P2P=1 maps no peer, so every other PE is reached through UCX, over TCP on loopback
+# (UCX_NET_DEVICES=lo keeps it off the machine's network; no privileges needed). Label `remote`.
+function(nvshm_add_remote_pe_test name npes)
+  nvshm_add_pe_test(${name} ${npes} ${ARGN})
+  set_tests_properties(${name} PROPERTIES LABELS remote
+                       ENVIRONMENT "NVSHMEM_SYMMETRIC_SIZE=64m;NVSHMEM_BOOTSTRAP_TIMEOUT=60;NVSHMEM_DISABLE_P2P=1;NVSHMEM_HEAP_KIND=SYSMEM;UCX_TLS=tcp;UCX_NET_DEVICES=lo;NVSHMEM_REMOTE_PROGRESS=event")
+endfunction()

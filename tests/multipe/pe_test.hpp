@@ -7,6 +7,7 @@
 #include <nvshmem.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <vector>
@@ -31,6 +32,23 @@ inline std::vector<unsigned char> read_local(const void *sym, std::size_t n) {
 inline void poison_local(void *sym, std::size_t n) {
   std::vector<unsigned char> p(n, 0xA5);
   write_local(sym, p.data(), n);
+}
+
+// The job's topology as the test expects it: one host, where NVSHMEM_DISABLE_P2P=1 (the forced-remote
+// runs, tests/multipe/CMakeLists.txt) maps no peer, so NVSHMEM_TEAM_SHARED is this PE alone and
+// nvshmem_ptr is NULL for every other PE.
+inline bool p2p_disabled() {
+  const char *v = getenv("NVSHMEM_DISABLE_P2P");
+  return v && (v[0] == '1' || v[0] == 'y' || v[0] == 'Y' || v[0] == 't' || v[0] == 'T');
+}
+inline bool peer_mapped(int pe) {
+  return !p2p_disabled() || pe == nvshmem_my_pe();
+}
+inline std::vector<int> shared_pes() {
+  if (p2p_disabled()) return {nvshmem_my_pe()};
+  std::vector<int> all;
+  for (int pe = 0; pe < nvshmem_n_pes(); ++pe) all.push_back(pe);
+  return all;
 }
 
 // main() for multi-PE gtest binaries: init, run, finalize.

@@ -60,7 +60,7 @@ TEST(Teams, Predefined) {
   std::vector<int> all;
   for (int pe = 0; pe < n; ++pe) all.push_back(pe);
   expect_members(NVSHMEM_TEAM_WORLD, all);
-  expect_members(NVSHMEM_TEAM_SHARED, all);  // one node
+  expect_members(NVSHMEM_TEAM_SHARED, pe_test::shared_pes());  // one node
   expect_members(NVSHMEMX_TEAM_NODE, all);
   expect_members(NVSHMEMX_TEAM_SAME_MYPE_NODE, {me});
   EXPECT_EQ(nvshmem_team_my_pe(NVSHMEM_TEAM_INVALID), -1);
