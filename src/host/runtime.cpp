@@ -116,19 +116,19 @@ Status init_device_state(Runtime &rt) {
 // as ucx, which drives InfiniBand itself), or a message naming why the job cannot run.
 Status check_remote_transport(const Runtime &rt) {
   const std::string &want = rt.env.remote_transport;
-  const char *why = rt.node.n_nodes > 1 ? "the job spans several nodes" : "NVSHMEM_DISABLE_P2P=1 maps no peer";
+  const std::string why = rt.node.n_nodes > 1 ? "the job spans " + std::to_string(rt.node.n_nodes) + " nodes"
+                                              : std::string("NVSHMEM_DISABLE_P2P=1 maps no peer");
   if (!strcasecmp(want.c_str(), "ucx")) return Status::ok;
   if (!strcasecmp(want.c_str(), "ibrc") || !strcasecmp(want.c_str(), "ibdevx") || !strcasecmp(want.c_str(), "ibgda")) {
     NVSHM_WARN(kInit, "NVSHMEM_REMOTE_TRANSPORT=%s is served by UCX here (UCX drives InfiniBand itself)", want.c_str());
     return Status::ok;
   }
   if (!strcasecmp(want.c_str(), "none")) {
-    log_error(kInit, "%s (%d nodes), but NVSHMEM_REMOTE_TRANSPORT=none: other PEs cannot be reached; unset it (ucx)",
-              why, rt.node.n_nodes);
+    log_error(kInit, "%s, but NVSHMEM_REMOTE_TRANSPORT=none: other PEs cannot be reached; unset it (ucx)", why.c_str());
     return Status::not_supported;
   }
   log_error(kInit, "NVSHMEM_REMOTE_TRANSPORT='%s' is not an engine of this library (ucx, or none); %s", want.c_str(),
-            why);
+            why.c_str());
   return Status::invalid_value;
 }
 
