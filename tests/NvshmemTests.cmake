@@ -19,3 +19,13 @@ function(nvshm_add_remote_pe_test name npes)
   set_tests_properties(${name} PROPERTIES LABELS remote
                        ENVIRONMENT "NVSHMEM_SYMMETRIC_SIZE=64m;NVSHMEM_BOOTSTRAP_TIMEOUT=60;NVSHMEM_DISABLE_P2P=1;NVSHMEM_HEAP_KIND=SYSMEM;UCX_TLS=tcp;UCX_NET_DEVICES=lo;NVSHMEM_REMOTE_PROGRESS=event")
 endfunction()
+
+# nvshm_add_fake_hosts_test(NAME HOSTS PPN command...): `command` as HOSTS x PPN PEs on fake hosts made of
+# network namespaces (tests/multipe/fake_hosts.sh: mapped inside a host, UCX over TCP between hosts);
+# skipped where namespaces cannot be made. Label `remote`.
+function(nvshm_add_fake_hosts_test name hosts ppn)
+  add_test(NAME ${name} COMMAND ${PROJECT_SOURCE_DIR}/tests/multipe/fake_hosts.sh ${hosts} ${ppn}
+                                $<TARGET_FILE:nvshmrun> --timeout 240 ${ARGN})
+  set_tests_properties(${name} PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE ${NVSHMEM_TEST_SKIP_CODE} LABELS remote
+                       ENVIRONMENT "NVSHMEM_SYMMETRIC_SIZE=64m;NVSHMEM_BOOTSTRAP_TIMEOUT=60;NVSHMEM_HEAP_KIND=SYSMEM")
+endfunction()

@@ -141,8 +141,10 @@ RemoteOptions remote_options(const Runtime &rt) {
   } else if (strcasecmp(mode.c_str(), "event") != 0) {
     if (strcasecmp(mode.c_str(), "auto") != 0)
       NVSHM_WARN(kInit, "NVSHMEM_REMOTE_PROGRESS='%s' is not spin, event or auto: auto", mode.c_str());
+    // A spinning thread per PE needs cores to spare: other PEs (also of other fake hosts on this
+    // machine), their calling threads and the application's.
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    o.spin_progress = rt.node.pes.size() <= cores / 2;
+    o.spin_progress = rt.node.pes.size() * 4 <= cores;
   }
   return o;
 }

@@ -264,14 +264,12 @@ void UcxEngine::progress_loop() {
   int efd = -1;
   if (!opt_.spin_progress && api_.worker_get_efd(worker_, &efd) != UCS_OK) efd = -1;
   while (!stop_.load(std::memory_order_acquire)) {
-    while (api_.worker_progress(worker_) != 0) {
-    }
-    if (efd < 0) {
-      if (!opt_.spin_progress) sched_yield();
+    if (api_.worker_progress(worker_) != 0) continue;
+    if (efd < 0) {  // spin: give the worker's lock to a calling thread between empty rounds
+      sched_yield();
       continue;
     }
-    const ucs_status_t s = api_.worker_arm(worker_);
-    if (s == UCS_ERR_BUSY) continue;  // events arrived meanwhile: progress again
+    if (api_.worker_arm(worker_) == UCS_ERR_BUSY) continue;  // events arrived meanwhile: progress again
     pollfd p{efd, POLLIN, 0};
     (void)poll(&p, 1, 100);
   }

@@ -21,8 +21,8 @@ TEST(HostQuery, PeAndTeams) {
   EXPECT_LT(me, n);
   EXPECT_EQ(nvshmem_team_my_pe(NVSHMEM_TEAM_WORLD), me);
   EXPECT_EQ(nvshmem_team_n_pes(NVSHMEM_TEAM_WORLD), n);
-  EXPECT_EQ(nvshmem_team_n_pes(NVSHMEMX_TEAM_NODE), n);  // one node
-  EXPECT_EQ(nvshmem_team_my_pe(NVSHMEMX_TEAM_NODE), me);
+  EXPECT_EQ(nvshmem_team_n_pes(NVSHMEMX_TEAM_NODE), static_cast<int>(pe_test::node_pes().size()));
+  EXPECT_EQ(nvshmem_team_my_pe(NVSHMEMX_TEAM_NODE), me - pe_test::node_pes().front());
   EXPECT_EQ(nvshmem_team_n_pes(NVSHMEM_TEAM_SHARED), static_cast<int>(pe_test::shared_pes().size()));
   EXPECT_EQ(nvshmem_team_my_pe(NVSHMEM_TEAM_INVALID), -1);
   EXPECT_EQ(nvshmemx_init_status(), NVSHMEM_STATUS_IS_INITIALIZED);
