@@ -149,6 +149,7 @@ class UcxEngine final : public RemoteEngine {
     std::vector<char> address, rkey_blob;
     ucp_ep_h ep = nullptr;
     ucp_rkey_h rkey = nullptr;
+    std::atomic<bool> connected{false};  // ep and rkey are set (release), read without the lock
     std::atomic<bool> failed{false};
   };
   // The connected peer (endpoint and rkey made on first use), or an error naming the PE and `op`.
@@ -289,19 +290,24 @@ Status UcxEngine::peer(int pe, const char *op, Peer **out) {
     log_error(kWhere, "%s to PE %d: the PE is unreachable (reported earlier)", op, pe);
     return Status::peer_failed;
   }
-  std::lock_guard<std::mutex> lock(connect_mutex_);
-  if (!p.rkey) {
-    ucp_ep_params_t ep{};
-    ep.field_mask =
-        UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE | UCP_EP_PARAM_FIELD_ERR_HANDLER;
-    ep.address = reinterpret_cast<const ucp_address_t *>(p.address.data());
-    ep.err_mode = UCP_ERR_HANDLING_MODE_PEER;
-    ep.err_handler.cb = on_peer_error;
-    ep.err_handler.arg = &p;
-    ucs_status_t s = api_.ep_create(worker_, &ep, &p.ep);
-    if (s != UCS_OK) return failure(s, "connecting (ucp_ep_create)", pe);
-    if ((s = api_.ep_rkey_unpack(p.ep, p.rkey_blob.data(), &p.rkey)) != UCS_OK)
-      return failure(s, "ucp_ep_rkey_unpack", pe);
+  if (!p.connected.load(std::memory_order_acquire)) {
+    std::lock_guard<std::mutex> lock(connect_mutex_);
+    if (!p.ep) {
+      ucp_ep_params_t ep{};
+      ep.field_mask =
+          UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE | UCP_EP_PARAM_FIELD_ERR_HANDLER;
+      ep.address = reinterpret_cast<const ucp_address_t *>(p.address.data());
+      ep.err_mode = UCP_ERR_HANDLING_MODE_PEER;
+      ep.err_handler.cb = on_peer_error;
+      ep.err_handler.arg = &p;
+      const ucs_status_t s = api_.ep_create(worker_, &ep, &p.ep);
+      if (s != UCS_OK) return failure(s, "connecting (ucp_ep_create)", pe);
+    }
+    if (!p.rkey) {
+      const ucs_status_t s = api_.ep_rkey_unpack(p.ep, p.rkey_blob.data(), &p.rkey);
+      if (s != UCS_OK) return failure(s, "ucp_ep_rkey_unpack", pe);
+    }
+    p.connected.store(true, std::memory_order_release);
   }
   *out = &p;
   return Status::ok;

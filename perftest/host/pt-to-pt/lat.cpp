@@ -33,20 +33,8 @@ int main(int argc, char **argv) {
   std::vector<char> got(opt.max_size);
   uint64_t adds = 0;
 
-  // Median over the runs of one operation, in microseconds per operation (PE 0; 0 elsewhere).
-  auto time_op = [&](auto &&op) {
-    std::vector<double> seconds;
-    for (int i = 0; me == 0 && i < opt.warmup; ++i) op();
-    for (int run = 0; run < opt.runs; ++run) {
-      nvshmem_barrier_all();
-      if (me == 0)
-        seconds.push_back(perftest::host_seconds([&] {
-          for (int i = 0; i < opt.iters; ++i) op();
-        }));
-    }
-    nvshmem_barrier_all();
-    return me == 0 ? perftest::median(seconds) * 1e6 / opt.iters : 0.0;
-  };
+  // Microseconds per call on PE 0.
+  auto time_op = [&](auto &&op) { return perftest::pe0_seconds_per_call(opt, op) * 1e6; };
 
   perftest::Report report(kJob, {{"put_quiet", "us", true}, {"get", "us", true}, {"fadd", "us", true}});
   for (size_t size : perftest::sizes(opt)) {

@@ -136,45 +136,36 @@ int main(int argc, char **argv) {
   uint64_t one = 1, reply = 0, adds = 0;
   amo.reply_buffer = &reply;
 
-  auto time_op = [&](auto &&op) {
-    std::vector<double> seconds;
-    for (int i = 0; me == 0 && i < opt.warmup; ++i) op();
-    for (int run = 0; run < opt.runs; ++run) {
-      nvshmem_barrier_all();
-      if (me == 0)
-        seconds.push_back(perftest::host_seconds([&] {
-          for (int i = 0; i < opt.iters; ++i) op();
-        }));
-    }
-    nvshmem_barrier_all();
-    return me == 0 ? perftest::median(seconds) : 0.0;
-  };
   perftest::Report report(
       kJob, {{"put_flush", "us", true}, {"get", "us", true}, {"fadd", "us", true}, {"bw", "GB/s", false}});
   for (size_t size : perftest::sizes(opt)) {
     if (me == 1) memset(buffer, 0x5A, size);
-    const double put_s = time_op([&] {
+    const double put_s = perftest::pe0_seconds_per_call(opt, [&] {
       wait(worker, ucp_put_nbx(ep, buffer, size, remote, rkey, &none), "ucp_put_nbx");
       wait(worker, ucp_ep_flush_nbx(ep, &none), "ucp_ep_flush_nbx");
     });
     const bool ok = me != 1 || memcmp(buffer, pattern.data(), size) == 0;
     if (!ok) fprintf(stderr, "%s: PE 1: the data of %zu bytes did not arrive\n", kJob, size);
-    const double get_s = time_op([&] { wait(worker, ucp_get_nbx(ep, got.data(), size, remote, rkey, &none), "get"); });
-    const double fadd_s = time_op([&] {
+    const double get_s = perftest::pe0_seconds_per_call(
+        opt, [&] { wait(worker, ucp_get_nbx(ep, got.data(), size, remote, rkey, &none), "get"); });
+    const double fadd_s = perftest::pe0_seconds_per_call(opt, [&] {
       wait(worker, ucp_atomic_op_nbx(ep, UCP_ATOMIC_OP_ADD, &one, 1, remote_word, rkey, &amo), "fetch-add");
       if (reply != adds++)
         perftest::fail("fetch-add returned %llu, not %llu", (unsigned long long)reply, (unsigned long long)(adds - 1));
     });
-    const double bw_s = time_op([&] {
-                          for (int i = 0; i < opt.iters; ++i) {
-                            ucs_status_ptr_t r = ucp_put_nbx(ep, buffer, size, remote, rkey, &none);
-                            if (UCS_PTR_IS_ERR(r))
-                              perftest::fail("ucp_put_nbx: %s", ucs_status_string(UCS_PTR_STATUS(r)));
-                            if (r) ucp_request_free(r);
-                          }
-                          wait(worker, ucp_ep_flush_nbx(ep, &none), "ucp_ep_flush_nbx");
-                        }) /
-                        opt.iters;
+    // Seconds per batch of -n puts in flight.
+    const double bw_s =
+        perftest::pe0_seconds_per_call(opt,
+                                       [&] {
+                                         for (int i = 0; i < opt.iters; ++i) {
+                                           ucs_status_ptr_t r = ucp_put_nbx(ep, buffer, size, remote, rkey, &none);
+                                           if (UCS_PTR_IS_ERR(r))
+                                             perftest::fail("ucp_put_nbx: %s", ucs_status_string(UCS_PTR_STATUS(r)));
+                                           if (r) ucp_request_free(r);
+                                         }
+                                         wait(worker, ucp_ep_flush_nbx(ep, &none), "ucp_ep_flush_nbx");
+                                       }) /
+        opt.iters;
     report.add(size,
                {put_s * 1e6 / opt.iters, get_s * 1e6 / opt.iters, fadd_s * 1e6 / opt.iters,
                 me == 0 ? perftest::gbps(static_cast<double>(size) * opt.iters, bw_s) : 0.0},
