@@ -434,6 +434,7 @@ class Job {
   std::string label(int unit) const {
     if (o_.hosts.empty()) return "PE " + std::to_string(o_.first_rank + unit);
     const Host &h = o_.hosts[unit];
+    if (h.count == 1) return "host " + h.name + " (PE " + std::to_string(h.first) + ")";
     return "host " + h.name + " (PEs " + std::to_string(h.first) + "-" + std::to_string(h.first + h.count - 1) + ")";
   }
 
