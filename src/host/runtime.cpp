@@ -259,6 +259,7 @@ void runtime_finalize() {
     require_ok(rt->peers->quiet(), "nvshmem_finalize");
     if (rt->on_device()) driver().cuCtxSynchronize();
     unregister_user_buffers(*rt);
+    if (rt->peers->remote()) rt->peers->remote()->prepare_finalize();
     require_ok(rt->boot->barrier(), "nvshmem_finalize");
     withdraw_device_state();
     rt->teams.reset();

@@ -33,6 +33,9 @@ class RemoteEngine {
   virtual Status fence() = 0;
   // Complete every operation issued through this engine (remote completion).
   virtual Status quiet() = 0;
+  // Every PE calls it at finalize before the last barrier: after it, a peer that goes away is expected
+  // (its endpoints closing are not reported as failures).
+  virtual void prepare_finalize() = 0;
 };
 
 // Engine settings from the environment (NVSHMEM_REMOTE_*), resolved by the runtime.

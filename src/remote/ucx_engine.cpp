@@ -140,6 +140,7 @@ class UcxEngine final : public RemoteEngine {
   Status atomic(int pe, std::size_t offset, const AtomicArgs &args, uint64_t *old) override;
   Status fence() override;
   Status quiet() override;
+  void prepare_finalize() override { closing_.store(true); }
 
  private:
   struct Peer {
