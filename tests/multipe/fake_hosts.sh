@@ -29,6 +29,12 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 143' INT TERM
+# Namespaces left by a run that was killed (SIGKILL skips the trap): their script's pid is gone.
+for stale in $(ip netns list 2>/dev/null | awk '/^nvfh[0-9]+(sw|h[0-9]+)/ {print $1}'); do
+  pid=${stale#nvfh}
+  pid=${pid%%[sh]*}
+  kill -0 "$pid" 2>/dev/null || ip netns del "$stale" 2>/dev/null || true
+done
 if ! command -v ip >/dev/null || ! command -v unshare >/dev/null || ! ip netns add "$sw" 2>/dev/null; then
   echo "fake_hosts: cannot create network namespaces here (needs root with NET_ADMIN, ip and unshare): skipped"
   exit 77
