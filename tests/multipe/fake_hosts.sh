@@ -15,6 +15,8 @@ set -euo pipefail
 if [ "${1:-}" = --enter ]; then
   host=$2
   shift 2
+  # Inside a host its interface is fh0 (a PE's own nvshmemx_get_uniqueid server listens there).
+  export NVSHMEM_BOOTSTRAP_UID_SOCK_IFNAME=fh0
   exec ip netns exec "$host" unshare --uts --ipc --mount --propagation private \
     sh -c 'hostname "$1" && mount -t tmpfs -o mode=1777 tmpfs /dev/shm && shift && exec "$@"' sh "$host" "$@"
 fi
