@@ -12,8 +12,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-required=(cmake ninja-build g++ pkg-config libgtest-dev libcli11-dev libucx-dev python3)
-optional=(libopenmpi-dev openmpi-bin libpmix-dev mpich abigail-tools cargo rustc slurmctld slurmd slurm-client
+required=(cmake ninja-build g++ pkg-config libgtest-dev libcli11-dev python3)
+optional=(libucx-dev libopenmpi-dev openmpi-bin libpmix-dev mpich abigail-tools cargo rustc slurmctld slurmd slurm-client
   python3-matplotlib)
 packages=("${required[@]}")
 packages_only=0
