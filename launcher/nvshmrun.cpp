@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// nvshmrun: starts N PEs of a program on this node, runs their bootstrap rendezvous server in a thread,
-// forwards signals, stops the job when a PE fails or the time limit passes. See launcher/README.md.
+// nvshmrun: starts N PEs of a program on this node, or on several hosts through a launcher command per
+// host (-hosts, -ppn, -launcher-exec), runs their bootstrap rendezvous server in a thread, forwards
+// signals, stops the job when a PE fails or the time limit passes. See launcher/README.md.
 #include <fcntl.h>
 #include <ifaddrs.h>
 #include <netdb.h>
@@ -19,6 +20,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -41,12 +43,25 @@ struct GlobalExit {
 using nvshm::boot::Clock;
 using nvshm::boot::Fd;
 
+// One host of a job on several hosts and the PEs it runs (ranks first .. first + count - 1).
+struct Host {
+  std::string name;
+  int first = 0, count = 0;
+};
+
 struct Options {
   int np = 0;
   double timeout_s = 0;  // 0: no limit
   bool prefix = false;
   std::vector<std::pair<std::string, std::string>> genv;  // -genv NAME VALUE, in order
   std::vector<std::string> command;
+  // Several hosts (-launcher-exec given): each gets `launcher_exec HOST nvshmrun --node-of ...`.
+  std::vector<Host> hosts;
+  std::string launcher_exec;
+  // --node-of FIRST:SIZE:UNIQUEID (what a multi-host nvshmrun hands each host's nvshmrun): this
+  // nvshmrun starts ranks FIRST .. FIRST + np - 1 of SIZE, joining the rendezvous server UNIQUEID.
+  int first_rank = 0, world = 0;
+  std::string node_uid;
 };
 
 int g_signal_pipe = -1;  // write end; the handler only writes the signal number
@@ -61,10 +76,10 @@ void on_signal(int sig) {
 
 // The options that take values (hydra's single-dash spellings and ours): how many each takes.
 int option_values(const std::string &a) {
-  static const char *const one[] = {"-n",        "-np",        "--np",           "--timeout",      "-ppn",
-                                    "--ppn",     "-hosts",     "--hosts",        "-host",          "--host",
-                                    "-f",        "-hostfile",  "--hostfile",     "-machinefile",   "--machinefile",
-                                    "-launcher", "--launcher", "-launcher-exec", "--launcher-exec"};
+  static const char *const one[] = {"-n",        "-np",        "--np",           "--timeout",       "-ppn",
+                                    "--ppn",     "-hosts",     "--hosts",        "-host",           "--host",
+                                    "-f",        "-hostfile",  "--hostfile",     "-machinefile",    "--machinefile",
+                                    "-launcher", "--launcher", "-launcher-exec", "--launcher-exec", "--node-of"};
   for (const char *o : one)
     if (a == o) return 1;
   return a == "-genv" || a == "--genv" ? 2 : 0;
@@ -124,12 +139,13 @@ bool is_this_node(const std::string &host) {
 }
 
 // The hosts of -hosts (comma-separated, hydra's HOST[:COUNT]) and of -hostfile (one per line, HOST,
-// HOST:COUNT or HOST slots=COUNT, '#' comments): empty when all are this node, else a message.
-std::string check_hosts(const std::string &hosts, const std::string &hostfile) {
-  std::vector<std::string> names;
-  auto add = [&](std::string h) {
-    h = h.substr(0, h.find_first_of(": \t"));
-    if (!h.empty()) names.push_back(h);
+// HOST:COUNT or HOST slots=COUNT, '#' comments), each with its COUNT (0 when not given); a message on error.
+std::string read_hosts(const std::string &hosts, const std::string &hostfile, std::vector<Host> *out) {
+  auto add = [&](const std::string &h) {
+    const std::string name = h.substr(0, h.find_first_of(": \t"));
+    if (name.empty()) return;
+    const std::size_t count_at = h.find_first_of(":=", name.size());
+    out->push_back({name, 0, count_at == std::string::npos ? 0 : atoi(h.c_str() + count_at + 1)});
   };
   for (std::size_t start = 0; start < hosts.size();) {
     const std::size_t comma = std::min(hosts.find(',', start), hosts.size());
@@ -144,11 +160,25 @@ std::string check_hosts(const std::string &hosts, const std::string &hostfile) {
       add(line.substr(std::min(line.find_first_not_of(" \t"), line.size())));
     }
   }
-  for (const std::string &h : names)
-    if (!is_this_node(h))
-      return "'" + h +
-             "' is not this node: nvshmrun starts every PE on this node (for several nodes use mpirun, mpiexec "
-             "or srun: docs/bootstrap.md)";
+  return {};
+}
+
+// Places the job's PEs on `hosts` in blocks: COUNT where given, else -ppn, else an even share of -n;
+// sets o->np to the total when -n was not given. A message when -n and the counts disagree.
+std::string place_pes(std::vector<Host> hosts, int ppn, Options *o) {
+  const int n = static_cast<int>(hosts.size());
+  int next = 0;
+  for (int h = 0; h < n; ++h) {
+    Host &host = hosts[h];
+    if (host.count <= 0) host.count = ppn > 0 ? ppn : o->np > 0 ? (o->np - next + (n - h) - 1) / (n - h) : 0;
+    if (host.count <= 0) return "the number of PEs (-n N, -ppn N or HOST:COUNT) is required";
+    host.first = next;
+    next += host.count;
+  }
+  if (o->np > 0 && o->np != next)
+    return "-n " + std::to_string(o->np) + " and the hosts' PE counts (" + std::to_string(next) + " in all) disagree";
+  o->np = next;
+  o->hosts = std::move(hosts);
   return {};
 }
 
@@ -167,7 +197,7 @@ int parse_args(int argc, char **argv, Options *o) {
   std::reverse(ours.begin(), ours.end());
   CLI::App app{
       "nvshmrun -n N [options] program [args...]\nStarts N processing elements (PEs) of an NVSHMEM program on "
-      "this node.",
+      "this node, or on several hosts with -hosts and --launcher-exec.",
       "nvshmrun"};
   std::string shown_only;  // the program is taken from argv before CLI11 parses; this documents it
   app.add_option("program", shown_only, "The program, then its own arguments (passed through untouched)");
@@ -190,14 +220,19 @@ int parse_args(int argc, char **argv, Options *o) {
       ->check(whole_number(1, "a positive integer"));
   std::string hosts, hostfile, launcher, launcher_exec;
   app.add_option("--hosts,--host", hosts,
-                 "Hydra's host list (HOST[:COUNT],...): accepted when every host is this node (localhost, its "
-                 "name or address)");
+                 "Hydra's host list (HOST[:COUNT],...): every host this node (localhost, its name or address), "
+                 "or any hosts with --launcher-exec");
   app.add_option("-f,--hostfile,--machinefile", hostfile,
                  "Hydra's host file (HOST, HOST:COUNT or HOST slots=COUNT per line): the same rule as --hosts");
   app.add_option("--genv", o->genv, "Set NAME to VALUE in every PE's environment (hydra's -genv NAME VALUE)");
   app.add_option("--launcher", launcher,
                  "Hydra's launcher: only 'fork' (nvshmrun starts every PE on this node with fork and exec)");
-  app.add_option("--launcher-exec", launcher_exec, "Refused: it names a remote launcher's program (nvshmrun has none)");
+  app.add_option("--launcher-exec", launcher_exec,
+                 "Command that runs a command on a host ('ssh', or a wrapper): each host's PEs are started by "
+                 "'LAUNCHER_EXEC HOST nvshmrun ...' (this nvshmrun's path), in blocks of COUNT or -ppn PEs; the "
+                 "rendezvous server listens where NVSHMEM_BOOTSTRAP_UID_SOCK_IFNAME says");
+  std::string node_of;
+  app.add_option("--node-of", node_of, "FIRST:SIZE:UNIQUEID: run ranks FIRST.. of a multi-host job (set by nvshmrun)");
   // Seconds: a decimal number, fractions allowed (0.5), not negative.
   const CLI::Validator seconds(
       [](std::string &text) -> std::string {
@@ -216,7 +251,7 @@ int parse_args(int argc, char **argv, Options *o) {
   app.set_version_flag("--version", "nvshmrun (nvshmem) " NVSHMRUN_VERSION);
   app.footer(
       "Each PE gets NVSHMRUN_RANK, NVSHMRUN_SIZE, NVSHMRUN_LOCAL_RANK, NVSHMRUN_LOCAL_SIZE and NVSHMRUN_UNIQUEID,\n"
-      "and PMI_FD, PMI_RANK and PMI_SIZE (nvshmrun serves the PMI-1 protocol).\n"
+      "and PMI_FD, PMI_RANK and PMI_SIZE (nvshmrun serves the PMI-1 protocol; single-node jobs only).\n"
       "Exit status: the first failing PE's (128+signal for a signal), 124 on --timeout, 127 if the program cannot "
       "be run.");
   try {
@@ -227,16 +262,36 @@ int parse_args(int argc, char **argv, Options *o) {
     return 2;
   }
   std::string error;
-  if (ppn > 0 && o->np > 0 && ppn != o->np)
-    error = "-n " + std::to_string(o->np) + " and -ppn " + std::to_string(ppn) +
-            " disagree: nvshmrun starts every PE on this node, so -ppn is the number of PEs";
-  else if (ppn > 0)
-    o->np = ppn;
-  if (error.empty()) error = check_hosts(hosts, hostfile);
+  std::vector<Host> listed;
+  error = read_hosts(hosts, hostfile, &listed);
+  if (error.empty() && !launcher_exec.empty()) {
+    o->launcher_exec = launcher_exec;
+    if (listed.empty())
+      error = "-launcher-exec needs the hosts (-hosts or -hostfile)";
+    else
+      error = place_pes(listed, ppn, o);
+  } else if (error.empty()) {
+    if (ppn > 0 && o->np > 0 && ppn != o->np)
+      error = "-n " + std::to_string(o->np) + " and -ppn " + std::to_string(ppn) +
+              " disagree: nvshmrun starts every PE on this node, so -ppn is the number of PEs";
+    else if (ppn > 0)
+      o->np = ppn;
+    for (const Host &h : listed)
+      if (error.empty() && !is_this_node(h.name))
+        error = "'" + h.name +
+                "' is not this node: give --launcher-exec (ssh, or a command that runs a command on that host) to "
+                "start PEs on other hosts, or use mpirun, mpiexec or srun (docs/bootstrap.md)";
+  }
+  if (error.empty() && !node_of.empty()) {
+    char uid[520] = {};
+    if (sscanf(node_of.c_str(), "%d:%d:%519s", &o->first_rank, &o->world, uid) != 3 || o->first_rank < 0 ||
+        o->world < 1)
+      error = "--node-of needs FIRST:SIZE:UNIQUEID, got '" + node_of + "'";
+    o->node_uid = uid;
+  }
   if (error.empty() && !launcher.empty() && launcher != "fork")
-    error = "-launcher " + launcher + " is not supported: nvshmrun starts every PE on this node (-launcher fork)";
-  if (error.empty() && !launcher_exec.empty())
-    error = "-launcher-exec is not supported: nvshmrun starts every PE on this node with fork and exec";
+    error = "-launcher " + launcher +
+            " is not supported: nvshmrun starts PEs on this node (-launcher fork) or through --launcher-exec";
   for (const auto &[name, value] : o->genv)
     if (error.empty() && (name.empty() || name.find('=') != std::string::npos || name.rfind("NVSHMRUN_", 0) == 0 ||
                           name.rfind("PMI_", 0) == 0))
@@ -311,18 +366,21 @@ struct Pe {
 
 class Job {
  public:
-  Job(const Options &o, std::string uid_hex) : o_(o), uid_hex_(std::move(uid_hex)), pes_(o.np) {}
+  // The job's children: its PEs, or on several hosts one launcher command (with its nvshmrun) per host.
+  Job(const Options &o, std::string uid_hex)
+      : o_(o), uid_hex_(std::move(uid_hex)), pes_(o.hosts.empty() ? o.np : o.hosts.size()) {}
 
-  // Starts every PE, then the PMI-1 server on their PMI_FD sockets; returns -1, or 127 (after stopping
-  // those started) if the program cannot be run.
+  // Starts every PE (or host), then the PMI-1 server on their PMI_FD sockets (single-node jobs); returns
+  // -1, or 127 (after stopping those started) if the program cannot be run.
   int start() {
-    for (int r = 0; r < o_.np; ++r) {
-      if (int rc = spawn(r); rc >= 0) {
+    for (std::size_t r = 0; r < pes_.size(); ++r) {
+      if (int rc = spawn(static_cast<int>(r)); rc >= 0) {
         stop_started();
         return rc;
       }
     }
-    pmi_ = std::make_unique<nvshm::boot::Pmi1Server>(std::move(pmi_fds_), "nvshmrun-" + std::to_string(getpid()));
+    if (!pmi_fds_.empty())
+      pmi_ = std::make_unique<nvshm::boot::Pmi1Server>(std::move(pmi_fds_), "nvshmrun-" + std::to_string(getpid()));
     return -1;
   }
 
@@ -372,17 +430,48 @@ class Job {
     return n;
   }
 
-  int spawn(int rank) {
-    Pe &pe = pes_[rank];
+  // "PE 3", or "host node1 (PEs 2-3)" for a job on several hosts.
+  std::string label(int unit) const {
+    if (o_.hosts.empty()) return "PE " + std::to_string(o_.first_rank + unit);
+    const Host &h = o_.hosts[unit];
+    if (h.count == 1) return "host " + h.name + " (PE " + std::to_string(h.first) + ")";
+    return "host " + h.name + " (PEs " + std::to_string(h.first) + "-" + std::to_string(h.first + h.count - 1) + ")";
+  }
+
+  // The launcher command for host `unit`: LAUNCHER_EXEC HOST <this nvshmrun> --node-of ... program.
+  std::vector<std::string> host_command(int unit) const {
+    std::vector<std::string> argv;
+    std::istringstream words(o_.launcher_exec);
+    for (std::string w; words >> w;) argv.push_back(w);
+    const Host &h = o_.hosts[unit];
+    char self[4096] = {};
+    if (readlink("/proc/self/exe", self, sizeof self - 1) <= 0) strcpy(self, "nvshmrun");
+    for (const std::string &a : {h.name, std::string(self), std::string("--node-of"),
+                                 std::to_string(h.first) + ":" + std::to_string(o_.np) + ":" + uid_hex_,
+                                 std::string("-n"), std::to_string(h.count)})
+      argv.push_back(a);
+    if (o_.prefix) argv.push_back("-p");
+    for (const auto &g : o_.genv)
+      for (const std::string &a : {std::string("--genv"), g.first, g.second}) argv.push_back(a);
+    argv.push_back("--");
+    argv.insert(argv.end(), o_.command.begin(), o_.command.end());
+    return argv;
+  }
+
+  int spawn(int unit) {
+    Pe &pe = pes_[unit];
+    const bool front = !o_.hosts.empty();  // a host's launcher command, not a PE
+    const bool single = !front && o_.world == 0;
+    const int rank = o_.first_rank + unit;
     std::vector<std::string> vars;
-    // PMI-1 for programs built against other NVSHMEM libraries: one socketpair per PE, the PE's end
-    // inherited as PMI_FD (ours prefer the NVSHMRUN_* variables).
-    int pmi[2];
-    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pmi) != 0) {
+    // PMI-1 for programs built against other NVSHMEM libraries (single-node jobs): one socketpair per
+    // PE, the PE's end inherited as PMI_FD (ours prefer the NVSHMRUN_* variables).
+    int pmi[2] = {-1, -1};
+    if (single && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pmi) != 0) {
       fprintf(stderr, "nvshmrun: socketpair failed: %s\n", strerror(errno));
       return 1;
     }
-    pmi_fds_.emplace_back(pmi[0]);
+    if (single) pmi_fds_.emplace_back(pmi[0]);
     Fd pmi_child(pmi[1]);
     // nvshmrun's environment without its own variables and those -genv sets, then the -genv values.
     auto set_by_genv = [&](const char *e) {
@@ -393,24 +482,30 @@ class Job {
     for (char **e = environ; *e; ++e)
       if (strncmp(*e, "NVSHMRUN_", 9) != 0 && strncmp(*e, "PMI_", 4) != 0 && !set_by_genv(*e)) vars.emplace_back(*e);
     auto set = [&](const char *name, const std::string &v) { vars.push_back(std::string(name) + "=" + v); };
-    for (const auto &g : o_.genv) set(g.first.c_str(), g.second);
-    set(nvshm::kEnvLauncherRank, std::to_string(rank));
-    set(nvshm::kEnvLauncherSize, std::to_string(o_.np));
-    set(nvshm::kEnvLauncherLocalRank, std::to_string(rank));  // one node: local rank == rank
-    set(nvshm::kEnvLauncherLocalSize, std::to_string(o_.np));
-    set(nvshm::kEnvLauncherUniqueId, uid_hex_);
-    set("PMI_FD", std::to_string(pmi[1]));
-    set("PMI_RANK", std::to_string(rank));
-    set("PMI_SIZE", std::to_string(o_.np));
+    const std::vector<std::string> command = front ? host_command(unit) : o_.command;
+    if (!front) {
+      for (const auto &g : o_.genv) set(g.first.c_str(), g.second);
+      set(nvshm::kEnvLauncherRank, std::to_string(rank));
+      set(nvshm::kEnvLauncherSize, std::to_string(single ? o_.np : o_.world));
+      set(nvshm::kEnvLauncherLocalRank, std::to_string(unit));
+      set(nvshm::kEnvLauncherLocalSize, std::to_string(o_.np));
+      set(nvshm::kEnvLauncherUniqueId, uid_hex_);
+    }
+    if (single) {
+      set("PMI_FD", std::to_string(pmi[1]));
+      set("PMI_RANK", std::to_string(rank));
+      set("PMI_SIZE", std::to_string(o_.np));
+    }
     std::vector<char *> envp, argv;
     for (auto &v : vars) envp.push_back(v.data());
     envp.push_back(nullptr);
-    for (const auto &a : o_.command) argv.push_back(const_cast<char *>(a.c_str()));
+    for (const auto &a : command) argv.push_back(const_cast<char *>(a.c_str()));
     argv.push_back(nullptr);
 
+    // A host's nvshmrun prefixes its PEs' lines itself.
+    const bool prefix = o_.prefix && !front;
     int out[2] = {-1, -1}, err[2] = {-1, -1}, exec_status[2];
-    if (pipe2(exec_status, O_CLOEXEC) != 0 ||
-        (o_.prefix && (pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0))) {
+    if (pipe2(exec_status, O_CLOEXEC) != 0 || (prefix && (pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0))) {
       fprintf(stderr, "nvshmrun: pipe failed: %s\n", strerror(errno));
       return 1;
     }
@@ -430,8 +525,8 @@ class Job {
       // (src/bootstrap/bootstrap.cpp). Checked after the prctl: nvshmrun may already be gone.
       prctl(PR_SET_PDEATHSIG, SIGKILL);
       if (getppid() != launcher) _exit(127);
-      if (o_.prefix) dup2(out[1], 1), dup2(err[1], 2);
-      fcntl(pmi[1], F_SETFD, 0);  // PMI_FD survives exec
+      if (prefix) dup2(out[1], 1), dup2(err[1], 2);
+      if (single) fcntl(pmi[1], F_SETFD, 0);  // PMI_FD survives exec
       struct sigaction dfl {};
       dfl.sa_handler = SIG_DFL;
       for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGCHLD, SIGPIPE}) sigaction(sig, &dfl, nullptr);
@@ -459,13 +554,13 @@ class Job {
       if (!s->fd) continue;
       fcntl(s->fd.get(), F_SETFL, O_NONBLOCK);
       s->dest = s == &pe.out ? 1 : 2;
-      s->prefix = "[PE " + std::to_string(rank) + "] ";
+      s->prefix = "[" + label(unit) + "] ";
     }
     return -1;
   }
 
   void reap() {
-    for (int r = 0; r < o_.np; ++r) {
+    for (std::size_t r = 0; r < pes_.size(); ++r) {
       Pe &pe = pes_[r];
       int st;
       if (!pe.running || waitpid(pe.pid, &st, WNOHANG) != pe.pid) continue;
@@ -481,10 +576,10 @@ class Job {
       }
       int others = running();
       if (others > 0)
-        fprintf(stderr, "nvshmrun: PE %d (pid %d) %s; stopping the other %d PE%s\n", r, pe.pid, why, others,
-                others == 1 ? "" : "s");
+        fprintf(stderr, "nvshmrun: %s (pid %d) %s; stopping the other %d %s%s\n", label(static_cast<int>(r)).c_str(),
+                pe.pid, why, others, o_.hosts.empty() ? "PE" : "host", others == 1 ? "" : "s");
       else
-        fprintf(stderr, "nvshmrun: PE %d (pid %d) %s\n", r, pe.pid, why);
+        fprintf(stderr, "nvshmrun: %s (pid %d) %s\n", label(static_cast<int>(r)).c_str(), pe.pid, why);
       begin_stop();
     }
   }
@@ -577,14 +672,17 @@ int main(int argc, char **argv) {
                                               ssize_t ignored = write(fd, &e, sizeof e);
                                               (void)ignored;
                                             }};
+  // A host's part of a multi-host job joins the server of the nvshmrun that started it; a job on several
+  // hosts listens where NVSHMEM_BOOTSTRAP_UID_SOCK_IFNAME says (not on loopback).
+  server_options.loopback = o.hosts.empty();
   std::unique_ptr<nvshm::boot::UidServer> server;
-  if (nvshm::boot::UidServer::start(env, server_options, &server) != nvshm::Status::ok) return 1;
+  if (o.world == 0 && nvshm::boot::UidServer::start(env, server_options, &server) != nvshm::Status::ok) return 1;
   int status;
   {
-    Job job(o, nvshm::boot::uid_to_hex(server->id()));
+    Job job(o, server ? nvshm::boot::uid_to_hex(server->id()) : o.node_uid);
     status = job.start();
     if (status < 0) status = job.wait(signal_read.get(), exit_read.get());
   }
-  server->stop();
+  if (server) server->stop();
   return status;
 }

@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 required=(cmake ninja-build g++ pkg-config libgtest-dev libcli11-dev python3)
-optional=(libopenmpi-dev openmpi-bin libpmix-dev mpich abigail-tools cargo rustc slurmctld slurmd slurm-client
+optional=(libucx-dev libopenmpi-dev openmpi-bin libpmix-dev mpich abigail-tools cargo rustc slurmctld slurmd slurm-client
   python3-matplotlib)
 packages=("${required[@]}")
 packages_only=0

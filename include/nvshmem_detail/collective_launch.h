@@ -84,9 +84,10 @@ static inline int nvshm_kernel_no_residency(const void *kernel, int threads, siz
 
 /* Blocks per SM times SMs for `kernel` with `threads` threads and `shmem` dynamic shared bytes per
  * block, into *gridsize; when that is 0 stderr says why. CUDA answers 0 for some shapes that cannot
- * be resident and refuses others: a refused shape that a limit explains also gives 0 (and clears
- * CUDA's last error, which belongs to the application's next launch). Otherwise a failing query is
- * NVSHMEMX_ERROR_INTERNAL, with CUDA's message. */
+ * be resident, refuses others and overlooks a __launch_bounds__ limit: whenever a limit rules the
+ * shape out the grid is 0 (and a refusal's error is cleared: CUDA's last error belongs to the
+ * application's next launch). Otherwise a failing query is NVSHMEMX_ERROR_INTERNAL, with CUDA's
+ * message. */
 static inline int nvshm_cooperative_gridsize(const char *call, const void *kernel, int threads, size_t shmem,
                                              int *gridsize) {
   int device = 0, sms = 0, per_sm = 0;
@@ -101,8 +102,10 @@ static inline int nvshm_cooperative_gridsize(const char *call, const void *kerne
       return NVSHMEMX_ERROR_INTERNAL;
     }
     per_sm = 0;
-  } else if (per_sm == 0) {
-    (void)nvshm_kernel_no_residency(kernel, threads, shmem, why, sizeof why);
+  } else if (nvshm_kernel_no_residency(kernel, threads, shmem, why, sizeof why)) {
+    /* CUDA's occupancy calculator ignores a __launch_bounds__ thread limit (it gave 2 blocks per SM
+     * of 1024 threads for a kernel bounded to 128): a limit that rules the shape out wins. */
+    per_sm = 0;
   }
   *gridsize = per_sm * sms;
   if (*gridsize == 0) fprintf(stderr, "nvshmem error in %s: no block of the kernel can be resident: %s\n", call, why);

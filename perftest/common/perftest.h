@@ -147,6 +147,25 @@ double host_seconds(F &&f) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+/* Host operations timed on PE 0 while the other PEs wait: after a barrier, PE 0 calls op() -w times,
+ * then for each of -r runs (each after a barrier) -n times; every PE returns the median seconds per
+ * call on PE 0 (0 on the others), after a last barrier. */
+template <class F>
+double pe0_seconds_per_call(const Options &opt, F &&op) {
+  std::vector<double> seconds;
+  barrier_all();
+  for (int i = 0; my_pe() == 0 && i < opt.warmup; ++i) op();
+  for (int run = 0; run < opt.runs; ++run) {
+    barrier_all();
+    if (my_pe() == 0)
+      seconds.push_back(host_seconds([&] {
+        for (int i = 0; i < opt.iters; ++i) op();
+      }));
+  }
+  barrier_all();
+  return my_pe() == 0 ? median(seconds) / opt.iters : 0.0;
+}
+
 /* Two CUDA events around work enqueued on one stream. */
 class GpuTimer {
  public:

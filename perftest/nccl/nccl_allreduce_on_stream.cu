@@ -6,7 +6,7 @@
  * not part of the CMake build. */
 #include <nccl.h>
 
-#include "coll.cuh"
+#include "coll.h"
 
 #define NCCL_CHECK(call)                                                                 \
   do {                                                                                   \

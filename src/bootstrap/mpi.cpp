@@ -15,6 +15,7 @@
 
 #include "bootstrap/methods.hpp"
 #include "bootstrap/wire.hpp"
+#include "common/dl.hpp"
 #include "common/log.hpp"
 
 namespace nvshm::boot {
@@ -67,12 +68,7 @@ struct MpiApi {
 
   // Fills the function table; false (with *missing naming the symbol) when one is absent.
   bool load(void *h, std::string *missing) {
-    bool ok = true;
-    auto sym = [&](auto *fn, const char *name) {
-      void *p = dlsym(h, name);
-      if (!p && ok) ok = false, *missing = name;
-      *fn = reinterpret_cast<std::remove_pointer_t<decltype(fn)>>(p);
-    };
+    DlBinder sym(h);
     sym(&Initialized, "MPI_Initialized");
     sym(&Finalized, "MPI_Finalized");
     sym(&Init, "MPI_Init");
@@ -89,7 +85,8 @@ struct MpiApi {
     sym(&Test, "MPI_Test");
     sym(&Error_string, "MPI_Error_string");
     sym(&Get_library_version, "MPI_Get_library_version");
-    return ok;
+    *missing = sym.missing();
+    return missing->empty();
   }
 
   std::string error_text(int rc) const {
@@ -351,14 +348,10 @@ Status mpi_create(const void *comm, const Env &env, std::unique_ptr<Bootstrap> *
   }
   if (!h) {
     library = plugin_library(env.bootstrap_mpi_plugin, kDefaultMpiLibrary);
-    h = dlopen(library.c_str(), RTLD_NOW | RTLD_GLOBAL);
-    if (!h) {
-      log_error(where,
-                "cannot load the MPI library '%s': %s; install it (OpenMPI: libopenmpi3) or set "
-                "NVSHMEM_BOOTSTRAP_MPI_PLUGIN to the application's MPI library (e.g. libmpich.so.12)",
-                library.c_str(), dlerror());
-      return Status::not_supported;
-    }
+    h = dl_open(library, where, "MPI",
+                "install it (OpenMPI: libopenmpi3) or set NVSHMEM_BOOTSTRAP_MPI_PLUGIN to the application's MPI "
+                "library (e.g. libmpich.so.12)");
+    if (!h) return Status::not_supported;
   }
   // The library is never closed: MPI libraries do not support being unloaded.
   if (dlsym(h, "ompi_mpi_comm_world")) return create<OmpiAbi>(h, comm, env, out, library);

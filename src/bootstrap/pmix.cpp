@@ -16,6 +16,7 @@
 
 #include "bootstrap/methods.hpp"
 #include "bootstrap/wire.hpp"
+#include "common/dl.hpp"
 #include "common/log.hpp"
 
 namespace nvshm::boot {
@@ -176,21 +177,12 @@ Status pmix_create(const Env &env, std::unique_ptr<Bootstrap> *out) {
   std::lock_guard<std::mutex> lock(proc.mutex);
   if (!proc.ready) {
     std::string library = plugin_library(env.bootstrap_pmix_plugin, kDefaultPmixLibrary);
-    void *h = dlopen(library.c_str(), RTLD_NOW | RTLD_GLOBAL);
-    if (!h) {
-      log_error(where,
-                "cannot load the PMIx library '%s': %s; install it (Debian: libpmix2) or set "
-                "NVSHMEM_BOOTSTRAP_PMIX_PLUGIN to the PMIx client library of your process manager",
-                library.c_str(), dlerror());
-      return Status::not_supported;
-    }
+    void *h = dl_open(library, where, "PMIx",
+                      "install it (Debian: libpmix2) or set NVSHMEM_BOOTSTRAP_PMIX_PLUGIN to the PMIx client library "
+                      "of your process manager");
+    if (!h) return Status::not_supported;
     PmixApi api{};
-    std::string missing;
-    auto sym = [&](auto *fn, const char *name, bool required) {
-      void *p = dlsym(h, name);
-      if (!p && required && missing.empty()) missing = name;
-      *fn = reinterpret_cast<std::remove_pointer_t<decltype(fn)>>(p);
-    };
+    DlBinder sym(h);
     sym(&api.Init, "PMIx_Init", true);
     sym(&api.Finalize, "PMIx_Finalize", true);
     sym(&api.Put, "PMIx_Put", true);
@@ -199,8 +191,8 @@ Status pmix_create(const Env &env, std::unique_ptr<Bootstrap> *out) {
     sym(&api.Get, "PMIx_Get", true);
     sym(&api.Error_string, "PMIx_Error_string", false);
     sym(&api.Value_destruct, "PMIx_Value_destruct", false);
-    if (!missing.empty()) {
-      log_error(where, "the PMIx library '%s' has no %s", library.c_str(), missing.c_str());
+    if (!sym.missing().empty()) {
+      log_error(where, "the PMIx library '%s' has no %s", library.c_str(), sym.missing().c_str());
       return Status::not_supported;
     }
     pmix_proc_t me{};

@@ -6,15 +6,20 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <set>
 #include <string>
+#include <utility>
 
 namespace nvshm {
 namespace {
-uint64_t pid_namespace() {
+// Inode of /proc/self/ns/<kind>, 0 when unknown.
+uint64_t namespace_id(const char *kind) {
+  char path[32];
+  snprintf(path, sizeof path, "/proc/self/ns/%s", kind);
   struct stat st {};
-  return stat("/proc/self/ns/pid", &st) == 0 ? static_cast<uint64_t>(st.st_ino) : 0;
+  return stat(path, &st) == 0 ? static_cast<uint64_t>(st.st_ino) : 0;
 }
 }  // namespace
 
@@ -24,26 +29,38 @@ Status node_discover(Bootstrap &boot, NodeInfo *out) {
     char host[kNameBytes];
     int64_t pid;
     uint64_t pid_ns;  // inode of /proc/self/ns/pid, 0 when unknown
+    uint64_t net_ns;  // inode of /proc/self/ns/net, 0 when unknown
   } mine{};
   gethostname(mine.host, kNameBytes - 1);
   mine.pid = getpid();
-  mine.pid_ns = pid_namespace();
+  mine.pid_ns = namespace_id("pid");
+  mine.net_ns = namespace_id("net");
   std::vector<Record> all(boot.size());
   NVSHM_TRY(boot.allgather(&mine, all.data(), sizeof mine));
   NodeInfo info;
-  std::set<std::string> hosts;
+  // A node is one host name and one network namespace: the heap's descriptors travel over abstract Unix
+  // sockets, which exist per network namespace (docs/remote.md).
+  std::set<std::pair<std::string, uint64_t>> nodes;
   for (int pe = 0; pe < boot.size(); ++pe) {
     const Record &r = all[pe];
-    hosts.insert(std::string(r.host, strnlen(r.host, kNameBytes)));
-    if (strncmp(r.host, mine.host, kNameBytes) == 0) {
+    nodes.emplace(std::string(r.host, strnlen(r.host, kNameBytes)), r.net_ns);
+    if (strncmp(r.host, mine.host, kNameBytes) == 0 && r.net_ns == mine.net_ns) {
       if (pe == boot.rank()) info.my_index = static_cast<int>(info.pes.size());
       info.pes.push_back(pe);
       info.pids.push_back(mine.pid_ns != 0 && r.pid_ns == mine.pid_ns ? r.pid : 0);
     }
   }
-  info.n_nodes = static_cast<int>(hosts.size());
+  info.n_nodes = static_cast<int>(nodes.size());
   *out = info;
   return Status::ok;
+}
+
+NodeInfo node_self(const NodeInfo &node) {
+  NodeInfo self;
+  self.pes = {node.pes[node.my_index]};
+  self.pids = {node.pids[node.my_index]};
+  self.n_nodes = node.n_nodes;
+  return self;
 }
 
 bool NodeInfo::has_exited(int index) const {

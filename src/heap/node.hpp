@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Which PEs share this PE's node (same host name) and their process ids, from one bootstrap allgather.
+// Which PEs share this PE's node (same host name and network namespace) and their process ids, from one
+// bootstrap allgather.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -22,5 +23,7 @@ struct NodeInfo {
 };
 
 Status node_discover(Bootstrap &boot, NodeInfo *out);
+// This PE alone as a node (the heap maps only its own slot: NVSHMEM_DISABLE_P2P); n_nodes is kept.
+NodeInfo node_self(const NodeInfo &node);
 
 }  // namespace nvshm

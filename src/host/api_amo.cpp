@@ -29,12 +29,12 @@ T host_amo(const char *call, AtomicOp op, const T *dest, T value, T cond, int pe
   static_assert(sizeof(T) == 4 || sizeof(T) == 8 || (sizeof(T) == 2 && std::is_same<T, __half>::value),
                 "AMO types are 4 or 8 bytes, or __half");
   Runtime &rt = require_init(call);
-  void *remote = require_remote(rt, dest, sizeof(T), pe, call, "dest");
+  const Target remote = require_target(rt, dest, sizeof(T), pe, call, "dest");
   if (reinterpret_cast<uintptr_t>(dest) % sizeof(T) != 0)
     fatal(call, "dest %p is not aligned to its type's size (%zu bytes)", static_cast<const void *>(dest), sizeof(T));
   ContextGuard guard(rt.context);
   uint64_t old = 0;
-  require_ok(rt.transport->atomic(remote, AtomicArgs{op, sizeof(T), bits(value), bits(cond)}, &old), call);
+  require_ok(rt.peers->atomic(remote, AtomicArgs{op, sizeof(T), bits(value), bits(cond)}, &old), call);
   T result;
   memcpy(static_cast<void *>(&result), &old, sizeof(T));
   return result;

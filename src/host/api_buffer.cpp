@@ -46,7 +46,7 @@ void unpin(Runtime::UserBuffer &b, const char *start, const char *call) {
 
 // Complete this PE's RMA, which may still read or write a buffer about to be unregistered.
 Status complete_operations(Runtime &rt, const char *call) {
-  NVSHM_TRY(rt.transport->quiet());
+  NVSHM_TRY(rt.peers->quiet());
   if (rt.on_device()) NVSHM_CU(call, cuCtxSynchronize());
   return Status::ok;
 }

@@ -28,7 +28,7 @@ bool symmetric(const Runtime &rt, const void *p, std::size_t bytes, const char *
 // `bytes` of member `member`'s symmetric `source` into this PE's `local` (a heap or host address).
 Status pull(const Runtime &rt, const Team &t, int member, void *local, const void *source, std::size_t bytes) {
   if (bytes == 0) return Status::ok;
-  return rt.transport->get(local, rt.heap->translate(source, t.world_pe(member)), bytes);
+  return rt.peers->get(local, rt.peers->target(source, t.world_pe(member)), bytes);
 }
 
 // The shape every host collective has: check, sync (every member's source is ready and its dest

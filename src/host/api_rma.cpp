@@ -17,23 +17,23 @@ void rma(const char *call, Op op, void *dest, const void *source, std::size_t by
   Runtime &rt = require_init(call);
   if (bytes == 0) return;
   const bool is_put = op == Op::put || op == Op::put_nbi;
-  void *remote = require_remote(rt, is_put ? dest : source, bytes, pe, call, is_put ? "dest" : "source");
+  const Target remote = require_target(rt, is_put ? dest : source, bytes, pe, call, is_put ? "dest" : "source");
   require_local(is_put ? source : dest, bytes, call, is_put ? "source" : "dest");
   ContextGuard guard(rt.context);
-  Transport &t = *rt.transport;
+  Peers &p = *rt.peers;
   Status st = Status::ok;
   switch (op) {
     case Op::put:
-      st = t.put(remote, source, bytes);
+      st = p.put(remote, source, bytes);
       break;
     case Op::get:
-      st = t.get(dest, remote, bytes);
+      st = p.get(dest, remote, bytes);
       break;
     case Op::put_nbi:
-      st = t.put_nbi(remote, source, bytes);
+      st = p.put_nbi(remote, source, bytes);
       break;
     case Op::get_nbi:
-      st = t.get_nbi(dest, remote, bytes);
+      st = p.get_nbi(dest, remote, bytes);
       break;
   }
   require_ok(st, call);
@@ -47,12 +47,13 @@ void strided(const char *call, bool is_put, void *dest, const void *source, std:
   if (nelems == 0) return;
   const std::ptrdiff_t sym_stride = is_put ? dst : sst;
   const std::size_t span = (nelems - 1) * static_cast<std::size_t>(sym_stride) * elem + elem;
-  void *remote = require_remote(rt, is_put ? dest : source, span, pe, call, is_put ? "dest" : "source");
+  const Target remote = require_target(rt, is_put ? dest : source, span, pe, call, is_put ? "dest" : "source");
   require_local(is_put ? source : dest, nelems * elem, call, is_put ? "source" : "dest");
   ContextGuard guard(rt.context);
   const std::ptrdiff_t e = static_cast<std::ptrdiff_t>(elem);
-  require_ok(is_put ? rt.transport->strided(remote, dst * e, source, sst * e, elem, nelems)
-                    : rt.transport->strided(dest, dst * e, remote, sst * e, elem, nelems),
+  // The local side of a put is only read.
+  require_ok(is_put ? rt.peers->strided(true, remote, dst * e, const_cast<void *>(source), sst * e, elem, nelems)
+                    : rt.peers->strided(false, remote, sst * e, dest, dst * e, elem, nelems),
              call);
 }
 }  // namespace

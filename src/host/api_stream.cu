@@ -36,7 +36,7 @@ void stream_rma(const char *call, bool is_put, void *dest, const void *source, s
   Runtime &rt = require_init(call);
   if (bytes == 0) return;
   require_device_heap(rt, call);
-  void *remote = require_remote(rt, is_put ? dest : source, bytes, pe, call, is_put ? "dest" : "source");
+  void *remote = require_mapped(rt, is_put ? dest : source, bytes, pe, call, is_put ? "dest" : "source");
   require_local(is_put ? source : dest, bytes, call, is_put ? "source" : "dest");
   ContextGuard guard(rt.context);
   require_ok(is_put ? rt.transport->copy_on_stream(remote, source, bytes, stream)
@@ -60,7 +60,7 @@ __global__ void p_kernel_8(uint64_t *remote, uint64_t v) {
 template <typename T>
 void stream_p(const char *call, T *dest, T value, int pe, cudaStream_t stream) {
   Runtime &rt = require_device_heap(call);
-  void *remote = require_remote(rt, dest, sizeof(T), pe, call, "dest");
+  void *remote = require_mapped(rt, dest, sizeof(T), pe, call, "dest");
   ContextGuard guard(rt.context);
   uint64_t bits = 0;
   memcpy(&bits, &value, sizeof(T));
@@ -84,7 +84,7 @@ void stream_p(const char *call, T *dest, T value, int pe, cudaStream_t stream) {
 template <typename T>
 T stream_g(const char *call, const T *source, int pe, cudaStream_t stream) {
   Runtime &rt = require_device_heap(call);
-  void *remote = require_remote(rt, source, sizeof(T), pe, call, "source");
+  void *remote = require_mapped(rt, source, sizeof(T), pe, call, "source");
   ContextGuard guard(rt.context);
   T value;
   require_ok(rt.transport->copy_on_stream(&value, remote, sizeof(T), stream), call);
@@ -100,7 +100,7 @@ void stream_strided(const char *call, bool is_put, void *dest, const void *sourc
   if (nelems == 0) return;
   require_device_heap(rt, call);
   const std::size_t span = (nelems - 1) * static_cast<std::size_t>(is_put ? dst : sst) * elem + elem;
-  void *remote = require_remote(rt, is_put ? dest : source, span, pe, call, is_put ? "dest" : "source");
+  void *remote = require_mapped(rt, is_put ? dest : source, span, pe, call, is_put ? "dest" : "source");
   require_local(is_put ? source : dest, nelems * elem, call, is_put ? "source" : "dest");
   ContextGuard guard(rt.context);
   const std::ptrdiff_t e = static_cast<std::ptrdiff_t>(elem);
@@ -118,7 +118,7 @@ AtomicArgs signal_args(const char *call, uint64_t signal, int sig_op) {
 void stream_signal(const char *call, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, cudaStream_t stream) {
   const AtomicArgs args = signal_args(call, signal, sig_op);
   Runtime &rt = require_device_heap(call);
-  void *remote = require_remote(rt, sig_addr, sizeof(uint64_t), pe, call, "sig_addr");
+  void *remote = require_mapped(rt, sig_addr, sizeof(uint64_t), pe, call, "sig_addr");
   ContextGuard guard(rt.context);
   require_ok(rt.transport->atomic_on_stream(remote, args, stream), call);
 }
@@ -146,7 +146,7 @@ void stream_wait(const char *call, T *ivars, size_t n, const int *status, int cm
   Runtime &rt = require_device_heap(call);
   if (cmp < NVSHMEM_CMP_EQ || cmp > NVSHMEM_CMP_GE) fatal(call, "cmp %d is not one of NVSHMEM_CMP_*", cmp);
   if (n == 0) return;
-  (void)require_remote(rt, ivars, n * sizeof(T), rt.boot->rank(), call, "ivars");
+  (void)require_mapped(rt, ivars, n * sizeof(T), rt.boot->rank(), call, "ivars");
   ContextGuard guard(rt.context);
   wait_kernel<T><<<1, 1, 0, stream>>>(ivars, n, status, cmp, value, values);
   check_launch(call, "the wait kernel");

@@ -13,7 +13,7 @@ namespace {
 Status team_barrier(nvshmem_team_t team, bool quiet_first, const char *call) {
   Runtime &rt = require_init(call);
   ContextGuard guard(rt.context);
-  if (quiet_first) NVSHM_TRY(rt.transport->quiet());
+  if (quiet_first) NVSHM_TRY(rt.peers->quiet());
   return rt.teams->sync(team, call);
 }
 }  // namespace
@@ -23,13 +23,13 @@ extern "C" {
 void nvshmem_quiet(void) {
   Runtime &rt = require_init("nvshmem_quiet");
   ContextGuard guard(rt.context);
-  require_ok(rt.transport->quiet(), "nvshmem_quiet");
+  require_ok(rt.peers->quiet(), "nvshmem_quiet");
 }
 
 void nvshmem_fence(void) {
   Runtime &rt = require_init("nvshmem_fence");
   ContextGuard guard(rt.context);
-  require_ok(rt.transport->fence(), "nvshmem_fence");
+  require_ok(rt.peers->fence(), "nvshmem_fence");
 }
 
 // Local completion of this PE's nonblocking host puts: their copies are complete, which is quiet here.

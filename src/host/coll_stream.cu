@@ -53,17 +53,17 @@ __global__ void barrier_kernel(nvshmem_team_t team) {
 __global__ void __launch_bounds__(kCollThreads)
     broadcast_kernel(nvshmem_team_t team, void *dest, const void *source, size_t nbytes, int root, size_t ll_max) {
   coll_kernel_begin();
-  nvshm_dev::broadcast<Scope::block>(team, dest, source, nbytes, root, grid_parts(), ll_max);
+  nvshm_dev::broadcast<Scope::block, nvshm_dev::StreamBatches>(team, dest, source, nbytes, root, grid_parts(), ll_max);
 }
 __global__ void __launch_bounds__(kCollThreads)
     fcollect_kernel(nvshmem_team_t team, void *dest, const void *source, size_t nbytes, size_t ll_max) {
   coll_kernel_begin();
-  nvshm_dev::fcollect<Scope::block>(team, dest, source, nbytes, grid_parts(), ll_max);
+  nvshm_dev::fcollect<Scope::block, nvshm_dev::StreamBatches>(team, dest, source, nbytes, grid_parts(), ll_max);
 }
 __global__ void __launch_bounds__(kCollThreads)
     alltoall_kernel(nvshmem_team_t team, void *dest, const void *source, size_t nbytes, size_t ll_max) {
   coll_kernel_begin();
-  nvshm_dev::alltoall<Scope::block>(team, dest, source, nbytes, grid_parts(), ll_max);
+  nvshm_dev::alltoall<Scope::block, nvshm_dev::StreamBatches>(team, dest, source, nbytes, grid_parts(), ll_max);
 }
 
 int stream_barrier(const char *call, nvshmem_team_t team, bool quiet_first, cudaStream_t stream) {

@@ -22,7 +22,7 @@ Runtime &coll_stream_check(const char *call, nvshmem_team_t team, const void *de
 // 1 and at most NVSHMEM_COLL_MAX_BLOCKS (at most NVSHM_TEAM_PART_ROWS; docs/collectives.md). Up to
 // `ll_max` (LL words) one per kCollLLBlockBytes instead: each thread then sends and polls one batch.
 constexpr int kCollThreads = 512;
-constexpr size_t kCollLLBlockBytes = kCollThreads * nvshm_dev::kLLBatchWords<nvshm_dev::Scope::block> * 4;
+constexpr size_t kCollLLBlockBytes = kCollThreads * nvshm_dev::StreamBatches::ll * 4;
 int coll_blocks(const Runtime &rt, size_t bytes, size_t ll_max);
 // Enqueues `kernel` with `blocks` x `threads` on `stream`, with programmatic dependent launch where
 // rt.coll_pdl (NVSHMEM_COLL_PDL on a GPU of compute capability 9.0 or later): the GPU may then set the
@@ -60,7 +60,7 @@ __global__ void __launch_bounds__(kCollThreads)
     coll_reduce_kernel(nvshmem_team_t team, T *dest, const T *source, size_t count, bool scatter, size_t one_shot_max,
                        size_t ll_max) {
   coll_kernel_begin();
-  nvshm_dev::reduce<nvshm_dev::Scope::block, Op, T>(
+  nvshm_dev::reduce<nvshm_dev::Scope::block, Op, T, nvshm_dev::StreamBatches>(
       team, dest, source, count, scatter, nvshm_dev::Parts{static_cast<int>(blockIdx.x), static_cast<int>(gridDim.x)},
       one_shot_max, ll_max);
 }

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <thread>
 #include <vector>
 
 #include "common/log.hpp"
@@ -93,15 +94,15 @@ Status init_device_state(Runtime &rt) {
   s.initialized = 1;
   s.my_pe = rt.boot->rank();
   s.n_pes = rt.boot->size();
-  s.node_my_pe = rt.node.my_index;
-  s.node_n_pes = static_cast<int>(rt.node.pes.size());
-  s.node_pe_start = rt.node.pes.front();
+  s.node_my_pe = rt.mapped.my_index;
+  s.node_n_pes = static_cast<int>(rt.mapped.pes.size());
+  s.node_pe_start = rt.mapped.pes.front();
   s.heap_on_device = rt.on_device();
   s.heap_base_code = reinterpret_cast<uintptr_t>(rt.heap->world_base()) ^ NVSHM_HEAP_BASE_MASK;
   s.heap_stride = rt.heap->stride();
   s.heap_size = rt.heap->span();
   s.my_heap = rt.heap->local();
-  NVSHM_TRY(TeamTable::create(*rt.boot, rt.node, *rt.heap, *rt.transport, static_cast<int>(rt.env.max_teams),
+  NVSHM_TRY(TeamTable::create(*rt.boot, rt.node, rt.mapped, *rt.heap, *rt.peers, static_cast<int>(rt.env.max_teams),
                               rt.env.reduce_scratch_size, ll_slot_words(rt, rt.heap->kind()),
                               static_cast<int>(rt.env.bootstrap_timeout), &rt.teams));
   s.teams = rt.teams->device_table();
@@ -131,6 +132,43 @@ Status check_tma_policy(const std::string &policy) {
   return Status::not_supported;
 }
 
+// NVSHMEM_REMOTE_TRANSPORT for a PE that has remote peers: ucx (NVIDIA's InfiniBand names are taken
+// as ucx, which drives InfiniBand itself), or a message naming why the job cannot run.
+Status check_remote_transport(const Runtime &rt) {
+  const std::string &want = rt.env.remote_transport;
+  const std::string why = rt.node.n_nodes > 1 ? "the job spans " + std::to_string(rt.node.n_nodes) + " nodes"
+                                              : std::string("NVSHMEM_DISABLE_P2P=1 maps no peer");
+  if (!strcasecmp(want.c_str(), "ucx")) return Status::ok;
+  if (!strcasecmp(want.c_str(), "ibrc") || !strcasecmp(want.c_str(), "ibdevx") || !strcasecmp(want.c_str(), "ibgda")) {
+    NVSHM_WARN(kInit, "NVSHMEM_REMOTE_TRANSPORT=%s is served by UCX here (UCX drives InfiniBand itself)", want.c_str());
+    return Status::ok;
+  }
+  if (!strcasecmp(want.c_str(), "none")) {
+    log_error(kInit, "%s, but NVSHMEM_REMOTE_TRANSPORT=none: other PEs cannot be reached; unset it (ucx)", why.c_str());
+    return Status::not_supported;
+  }
+  log_error(kInit, "NVSHMEM_REMOTE_TRANSPORT='%s' is not an engine of this library (ucx, or none); %s", want.c_str(),
+            why.c_str());
+  return Status::invalid_value;
+}
+
+RemoteOptions remote_options(const Runtime &rt) {
+  RemoteOptions o;
+  o.timeout_s = static_cast<int>(rt.env.bootstrap_timeout);
+  const std::string &mode = rt.env.remote_progress;
+  if (!strcasecmp(mode.c_str(), "spin")) {
+    o.spin_progress = true;
+  } else if (strcasecmp(mode.c_str(), "event") != 0) {
+    if (strcasecmp(mode.c_str(), "auto") != 0)
+      NVSHM_WARN(kInit, "NVSHMEM_REMOTE_PROGRESS='%s' is not spin, event or auto: auto", mode.c_str());
+    // A spinning thread per PE needs cores to spare: other PEs (also of other fake hosts on this
+    // machine), their calling threads and the application's.
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    o.spin_progress = rt.node.pes.size() * 4 <= cores;
+  }
+  return o;
+}
+
 Status init_steps(Runtime &rt, unsigned flags, const nvshmemx_init_attr_t *attr) {
   NVSHM_TRY(env_load(&rt.env));
   log_configure(rt.env.debug.c_str());  // a configuration file may set NVSHMEM_DEBUG
@@ -155,26 +193,37 @@ Status init_steps(Runtime &rt, unsigned flags, const nvshmemx_init_attr_t *attr)
     fprintf(stderr, "nvshmem version %s (NVSHMEM API level %d.%d.%d), %d PEs\n", NVSHM_RELEASE_STRING,
             NVSHMEM_VENDOR_MAJOR_VERSION, NVSHMEM_VENDOR_MINOR_VERSION, NVSHMEM_VENDOR_PATCH_VERSION, rt.boot->size());
   NVSHM_TRY(node_discover(*rt.boot, &rt.node));
-  if (rt.node.n_nodes > 1) {
-    log_error(kInit, "the job spans %d nodes; this version supports one node (no remote transport yet)",
-              rt.node.n_nodes);
-    return agree(*rt.boot, Status::not_supported);
-  }
+  rt.mapped = rt.env.disable_p2p ? node_self(rt.node) : rt.node;
+  const bool my_remote = rt.mapped.pes.size() < static_cast<std::size_t>(rt.boot->size());
+  NVSHM_TRY(agree(*rt.boot, my_remote ? check_remote_transport(rt) : Status::ok));
   HeapKind kind = HeapKind::host;
   Status st = choose_heap_kind(rt, &kind);
   if (st == Status::ok && kind == HeapKind::device) st = select_gpu(rt, attr);
   NVSHM_TRY(agree(*rt.boot, st));
-  std::vector<int32_t> kinds(rt.boot->size());
-  const int32_t my_kind = static_cast<int32_t>(kind);
-  NVSHM_TRY(rt.boot->allgather(&my_kind, kinds.data(), sizeof my_kind));
+  struct Choice {
+    int32_t kind;
+    int32_t remote;  // this PE has remote peers
+  };
+  std::vector<Choice> choices(rt.boot->size());
+  const Choice mine{static_cast<int32_t>(kind), my_remote};
+  NVSHM_TRY(rt.boot->allgather(&mine, choices.data(), sizeof mine));
+  bool any_remote = false;
   for (int pe = 0; pe < rt.boot->size(); ++pe) {
-    if (kinds[pe] != my_kind) {
+    any_remote = any_remote || choices[pe].remote;
+    if (choices[pe].kind != mine.kind) {
       log_error(kInit,
                 "PEs disagree on the heap kind (PE %d: %s, PE %d: %s): some see a GPU and some do not; "
                 "set NVSHMEM_HEAP_KIND",
-                pe, kinds[pe] ? "host" : "device", rt.boot->rank(), my_kind ? "host" : "device");
+                pe, choices[pe].kind ? "host" : "device", rt.boot->rank(), mine.kind ? "host" : "device");
       return Status::symmetry;
     }
+  }
+  if (any_remote && kind == HeapKind::device) {
+    log_error(kInit,
+              "the job has remote PEs (%d nodes%s) and the heap is in GPU memory: this version reaches remote PEs "
+              "on the host heap only; set NVSHMEM_HEAP_KIND=SYSMEM",
+              rt.node.n_nodes, rt.env.disable_p2p ? ", NVSHMEM_DISABLE_P2P=1" : "");
+    return Status::not_supported;
   }
   {
     ContextGuard guard(rt.context);
@@ -183,17 +232,22 @@ Status init_steps(Runtime &rt, unsigned flags, const nvshmemx_init_attr_t *attr)
                                                         rt.boot->size(), ll_slot_words(rt, kind));
     // Registered symmetric buffers need CUDA VMM: the host heap's slots hold the heap only.
     const std::size_t slot_bytes = kind == HeapKind::device ? rt.env.max_memory_per_gpu : 0;
-    NVSHM_TRY(SymmetricHeap::create(*rt.boot, rt.node, kind, rt.device, rt.env.symmetric_size, reserved, slot_bytes,
+    NVSHM_TRY(SymmetricHeap::create(*rt.boot, rt.mapped, kind, rt.device, rt.env.symmetric_size, reserved, slot_bytes,
                                     rt.env.cumem_granularity, static_cast<int>(rt.env.bootstrap_timeout), &rt.heap));
     if (kind == HeapKind::device)
       NVSHM_TRY(agree(*rt.boot, make_cuda_transport(&rt.transport)));
     else
       rt.transport = make_host_transport();
+    std::unique_ptr<RemoteEngine> engine;
+    if (any_remote)
+      NVSHM_TRY(make_ucx_engine(*rt.boot, rt.heap->local(), rt.heap->span(), remote_options(rt), &engine));
+    rt.peers = std::make_unique<Peers>(*rt.heap, *rt.transport, std::move(engine));
     NVSHM_TRY(agree(*rt.boot, init_device_state(rt)));
   }
   NVSHM_TRY(rt.boot->barrier());
-  NVSHM_INFO(kInit, "PE %d of %d ready: heap of %zu bytes in %s memory, bootstrap '%s'", rt.boot->rank(),
-             rt.boot->size(), rt.heap->size(), kind == HeapKind::device ? "GPU" : "host shared", rt.boot->name());
+  NVSHM_INFO(kInit, "PE %d of %d ready: heap of %zu bytes in %s memory, bootstrap '%s', %zu PEs mapped, %s",
+             rt.boot->rank(), rt.boot->size(), rt.heap->size(), kind == HeapKind::device ? "GPU" : "host shared",
+             rt.boot->name(), rt.mapped.pes.size(), rt.peers->remote() ? "remote engine UCX" : "no remote engine");
   return Status::ok;
 }
 }  // namespace
@@ -224,12 +278,14 @@ void runtime_finalize() {
   if (!rt) return;
   {
     ContextGuard guard(rt->context);
-    require_ok(rt->transport->quiet(), "nvshmem_finalize");
+    require_ok(rt->peers->quiet(), "nvshmem_finalize");
     if (rt->on_device()) driver().cuCtxSynchronize();
     unregister_user_buffers(*rt);
+    if (rt->peers->remote()) rt->peers->remote()->prepare_finalize();
     require_ok(rt->boot->barrier(), "nvshmem_finalize");
     withdraw_device_state();
     rt->teams.reset();
+    rt->peers.reset();
     rt->transport.reset();
     rt->heap.reset();
   }
@@ -252,13 +308,22 @@ void require_pe(const Runtime &rt, int pe, const char *call) {
   if (pe < 0 || pe >= rt.boot->size()) fatal(call, "PE %d is out of range (the job has %d PEs)", pe, rt.boot->size());
 }
 
-void *require_remote(const Runtime &rt, const void *sym, std::size_t bytes, int pe, const char *call,
-                     const char *arg_name) {
+Target require_target(const Runtime &rt, const void *sym, std::size_t bytes, int pe, const char *call,
+                      const char *arg_name) {
   require_pe(rt, pe, call);
   if (!rt.heap->contains(sym, bytes ? bytes : 1))
     fatal(call, "%s=%p (%zu bytes) is not inside the symmetric heap [%p, %p)", arg_name, sym, bytes,
           static_cast<void *>(rt.heap->local()), static_cast<void *>(rt.heap->local() + rt.heap->size()));
-  return rt.heap->translate(sym, pe);
+  return rt.peers->target(sym, pe);
+}
+
+void *require_mapped(const Runtime &rt, const void *sym, std::size_t bytes, int pe, const char *call,
+                     const char *arg_name) {
+  const Target t = require_target(rt, sym, bytes, pe, call, arg_name);
+  if (!t.mapped)
+    fatal(call, "PE %d is remote (another node, or NVSHMEM_DISABLE_P2P=1): this call does not reach remote PEs yet",
+          pe);
+  return t.mapped;
 }
 
 void require_local(const void *ptr, std::size_t bytes, const char *call, const char *arg_name) {

@@ -15,6 +15,7 @@
 #include "heap/symmetric_heap.hpp"
 #include "nvshmem_detail/device_state.h"
 #include "team/team_table.hpp"
+#include "remote/peers.hpp"
 #include "transport/transport.hpp"
 
 namespace nvshm {
@@ -22,12 +23,14 @@ namespace nvshm {
 struct Runtime {
   Env env;
   std::unique_ptr<Bootstrap> boot;
-  NodeInfo node;
+  NodeInfo node;    // the PEs of this host and network namespace
+  NodeInfo mapped;  // the PEs whose heaps this process maps: `node`, or this PE alone (NVSHMEM_DISABLE_P2P)
   int device = -1;  // CUDA device ordinal, -1 for the host heap
   CUcontext context = nullptr;
   bool coll_pdl = false;  // on-stream collectives use programmatic dependent launch (coll_stream.cuh)
   std::unique_ptr<SymmetricHeap> heap;
-  std::unique_ptr<Transport> transport;
+  std::unique_ptr<Transport> transport;  // mapped peers
+  std::unique_ptr<Peers> peers;          // every peer: `transport` or the remote engine (remote/peers.hpp)
   std::unique_ptr<TeamTable> teams;
   nvshm_device_state device_state{};
   // Local buffers registered with nvshmemx_buffer_register, by start address (api_buffer.cpp).
@@ -57,8 +60,11 @@ Runtime *runtime();
 // The runtime, or abort if the library is not initialised.
 Runtime &require_init(const char *call);
 void require_pe(const Runtime &rt, int pe, const char *call);
-// `pe`'s mapped address of symmetric [sym, sym+bytes), or abort naming the argument.
-void *require_remote(const Runtime &rt, const void *sym, std::size_t bytes, int pe, const char *call,
+// `pe`'s copy of symmetric [sym, sym+bytes) (mapped or remote), or abort naming the argument.
+Target require_target(const Runtime &rt, const void *sym, std::size_t bytes, int pe, const char *call,
+                      const char *arg_name);
+// As require_target, for calls that need the PE's heap mapped (the stream interface): its address.
+void *require_mapped(const Runtime &rt, const void *sym, std::size_t bytes, int pe, const char *call,
                      const char *arg_name);
 // Abort naming the argument when the local buffer `ptr` of a transfer of `bytes` (> 0) is NULL.
 void require_local(const void *ptr, std::size_t bytes, const char *call, const char *arg_name);

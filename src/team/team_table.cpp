@@ -66,12 +66,12 @@ std::size_t TeamTable::workspace_bytes(int max_teams, std::size_t scratch_bytes,
   return Layout(max_teams, scratch_bytes, n_pes, ll_slot_words).total;
 }
 
-TeamTable::TeamTable(Bootstrap &boot, const NodeInfo &node, SymmetricHeap &heap, Transport &transport, int max_teams,
+TeamTable::TeamTable(Bootstrap &boot, const NodeInfo &node, SymmetricHeap &heap, Peers &peers, int max_teams,
                      std::size_t scratch_bytes, std::size_t ll_slot_words, int timeout_s)
     : boot_(boot),
       node_(node),
       heap_(heap),
-      transport_(transport),
+      peers_(peers),
       my_pe_(boot.rank()),
       n_pes_(boot.size()),
       scratch_bytes_(scratch_bytes),
@@ -79,9 +79,9 @@ TeamTable::TeamTable(Bootstrap &boot, const NodeInfo &node, SymmetricHeap &heap,
       timeout_s_(timeout_s),
       slots_(static_cast<std::size_t>(max_teams)) {}
 
-Status TeamTable::create(Bootstrap &boot, const NodeInfo &node, SymmetricHeap &heap, Transport &transport,
-                         int max_teams, std::size_t scratch_bytes, std::size_t ll_slot_words, int timeout_s,
-                         std::unique_ptr<TeamTable> *out) {
+Status TeamTable::create(Bootstrap &boot, const NodeInfo &node, const NodeInfo &shared, SymmetricHeap &heap,
+                         Peers &peers, int max_teams, std::size_t scratch_bytes, std::size_t ll_slot_words,
+                         int timeout_s, std::unique_ptr<TeamTable> *out) {
   constexpr const char *kInit = "nvshmem_init";
   if (max_teams < NVSHMEM_TEAMS_MIN || max_teams > kMaxTeamsLimit) {
     log_error(kInit, "NVSHMEM_MAX_TEAMS=%d is outside [%d, %d] (slots 0..%d hold the predefined teams)", max_teams,
@@ -89,7 +89,7 @@ Status TeamTable::create(Bootstrap &boot, const NodeInfo &node, SymmetricHeap &h
     return Status::invalid_value;
   }
   std::unique_ptr<TeamTable> t(
-      new TeamTable(boot, node, heap, transport, max_teams, scratch_bytes, ll_slot_words, timeout_s));
+      new TeamTable(boot, node, heap, peers, max_teams, scratch_bytes, ll_slot_words, timeout_s));
   const Layout layout(max_teams, scratch_bytes, boot.size(), ll_slot_words);
   void *pool = nullptr;
   NVSHM_TRY(heap.allocate(boot, layout.total, kAlign, kInit, &pool));
@@ -103,16 +103,20 @@ Status TeamTable::create(Bootstrap &boot, const NodeInfo &node, SymmetricHeap &h
   world.size = boot.size();
   world.my_index = me;
   t->slots_[NVSHMEM_TEAM_WORLD] = world;
-  Team shared;  // the node's PEs (consecutive world ids on one node)
-  shared.size = node_n;
-  shared.my_index = node.my_index;
-  shared.start = node.pes.front();
-  if (!node.consecutive()) shared.pes = node.pes;
-  t->slots_[NVSHMEM_TEAM_SHARED] = shared;
-  t->slots_[NVSHMEMX_TEAM_NODE] = shared;
-  // No multicast here: the multicast-shared team (NVSHMEM 3.7) is the node's PEs, in a slot of its own
-  // as NVIDIA's takes one (its collectives keep their own sync words and scratch).
-  t->slots_[NVSHMEM_TEAM_MC_SHARED] = shared;
+  // A team of consecutive world PEs, or of the listed ones: a node, or the PEs whose heaps are mapped.
+  auto node_team = [](const NodeInfo &n) {
+    Team team;
+    team.size = static_cast<int>(n.pes.size());
+    team.my_index = n.my_index;
+    team.start = n.pes.front();
+    if (!n.consecutive()) team.pes = n.pes;
+    return team;
+  };
+  t->slots_[NVSHMEM_TEAM_SHARED] = node_team(shared);
+  t->slots_[NVSHMEMX_TEAM_NODE] = node_team(node);
+  // No multicast here: the multicast-shared team (NVSHMEM 3.7) is NVSHMEM_TEAM_SHARED's PEs, in a slot of its
+  // own as NVIDIA's takes one (its collectives keep their own sync words and scratch).
+  t->slots_[NVSHMEM_TEAM_MC_SHARED] = node_team(shared);
   Team same;  // the PEs with this PE's node-local index, one per node (nodes of equal size, in blocks)
   same.size = node.n_nodes;
   same.my_index = (me - node.my_index) / node_n;
@@ -169,9 +173,9 @@ int *TeamTable::world_pes(int slot) const {
 Status TeamTable::write_device_entry(int slot) {
   if (!device_table_) return Status::ok;
   const Team &t = slots_[slot];
-  if (!t.pes.empty()) NVSHM_TRY(transport_.put(world_pes(slot), t.pes.data(), t.pes.size() * sizeof(int)));
+  if (!t.pes.empty()) NVSHM_TRY(peers_.mapped().put(world_pes(slot), t.pes.data(), t.pes.size() * sizeof(int)));
   const nvshm_team_device d = device_entry(slot);
-  return transport_.put(device_table_ + slot, &d, sizeof d);
+  return peers_.mapped().put(device_table_ + slot, &d, sizeof d);
 }
 
 Status TeamTable::install(int slot, Team team) {
@@ -191,14 +195,15 @@ int TeamTable::translate(nvshmem_team_t src, int src_pe, nvshmem_team_t dest) co
   return d->index_of(s->world_pe(src_pe));
 }
 
-Status TeamTable::wait_words(const uint64_t *remote, int n, uint32_t tag, const char *what,
+Status TeamTable::wait_words(int pe, const uint64_t *words, int n, uint32_t tag, const char *what,
                              const std::vector<int> &names, std::vector<uint64_t> *seen, const char *call) {
+  const Target at = peers_.target(words, pe);
   using clock = std::chrono::steady_clock;
   const auto t0 = clock::now();
   auto next_check = std::chrono::duration_cast<clock::duration>(std::chrono::milliseconds(100));
   seen->assign(static_cast<std::size_t>(n), 0);
   for (unsigned polls = 0;; ++polls) {
-    NVSHM_TRY(transport_.get(seen->data(), remote, static_cast<std::size_t>(n) * sizeof(uint64_t)));
+    NVSHM_TRY(peers_.get(seen->data(), at, static_cast<std::size_t>(n) * sizeof(uint64_t)));
     std::vector<int> missing;
     for (int i = 0; i < n; ++i)
       if (static_cast<uint32_t>((*seen)[i] >> 32) != tag) missing.push_back(names[i]);
@@ -240,14 +245,14 @@ Status TeamTable::exchange(int slot, uint32_t mine, std::vector<uint32_t> *value
   const uint64_t word = (static_cast<uint64_t>(tag) << 32) | mine;
   for (int k = 1; k < t.size; ++k) {
     const int member = (t.my_index + k) % t.size;
-    void *remote = heap_.translate(bank + t.my_index, t.world_pe(member));
-    NVSHM_TRY(transport_.atomic(remote, AtomicArgs{AtomicOp::set, 8, word, 0}, nullptr));
+    NVSHM_TRY(peers_.atomic(peers_.target(bank + t.my_index, t.world_pe(member)), AtomicArgs{AtomicOp::set, 8, word, 0},
+                            nullptr));
   }
-  NVSHM_TRY(transport_.put(bank + t.my_index, &word, sizeof word));  // own word: the wait checks every member
+  NVSHM_TRY(peers_.mapped().put(bank + t.my_index, &word, sizeof word));  // own word: the wait checks every member
   std::vector<int> names(static_cast<std::size_t>(t.size));
   for (int i = 0; i < t.size; ++i) names[i] = t.world_pe(i);
   std::vector<uint64_t> seen;
-  NVSHM_TRY(wait_words(bank, t.size, tag, "PEs", names, &seen, call));
+  NVSHM_TRY(wait_words(my_pe_, bank, t.size, tag, "PEs", names, &seen, call));
   values->resize(seen.size());
   for (std::size_t i = 0; i < seen.size(); ++i) (*values)[i] = static_cast<uint32_t>(seen[i]);
   return Status::ok;
@@ -455,7 +460,7 @@ Status TeamTable::destroy(nvshmem_team_t team, const char *call) {
   }
   // After this round no member writes this PE's words of the slot any more, and no member reuses
   // the slot before this PE offers it again (after zeroing), so the next team starts from zeros.
-  NVSHM_TRY(transport_.quiet());
+  NVSHM_TRY(peers_.quiet());
   NVSHM_TRY(sync(team, call));
   const Layout l(max_teams(), scratch_bytes_, n_pes_, ll_slot_words_);
   NVSHM_TRY(heap_.zero(sync_flags(team), l.sync_words * sizeof(uint64_t)));
@@ -476,8 +481,8 @@ Status TeamTable::make_uniqueid(nvshmemx_team_uniqueid_t *id, const char *call) 
   // The entry: the AND of the members' free-slot masks, then one word per member.
   std::vector<uint64_t> entry(l.rendezvous_words, 0);
   std::fill(entry.begin(), entry.begin() + static_cast<std::ptrdiff_t>(l.mask_words), ~0ull);
-  NVSHM_TRY(transport_.put(rendezvous(static_cast<int>(serial % kRendezvousEntries)), entry.data(),
-                           entry.size() * sizeof(uint64_t)));
+  NVSHM_TRY(peers_.mapped().put(rendezvous(static_cast<int>(serial % kRendezvousEntries)), entry.data(),
+                                entry.size() * sizeof(uint64_t)));
   *id = (static_cast<uint64_t>(my_pe_ + 1) << 32) | serial;
   return Status::ok;
 }
@@ -504,23 +509,23 @@ Status TeamTable::init_from_uniqueid(const nvshmem_team_config_t *config, long c
     return Status::invalid_value;
   }
   const Layout l(max_teams(), scratch_bytes_, n_pes_, ll_slot_words_);
-  auto *entry =
-      static_cast<uint64_t *>(heap_.translate(rendezvous(static_cast<int>(serial % kRendezvousEntries)), owner));
+  uint64_t *entry = rendezvous(static_cast<int>(serial % kRendezvousEntries));  // on the id's owner
   // AND this PE's free-slot mask into the id owner's entry, then announce this PE; a member that
   // sees every announcement sees every mask.
   for (std::size_t w = 0; w < l.mask_words; ++w) {
     const uint64_t mask = static_cast<uint64_t>(free_mask_chunk(static_cast<int>(2 * w))) |
                           static_cast<uint64_t>(free_mask_chunk(static_cast<int>(2 * w + 1))) << 32;
-    NVSHM_TRY(transport_.atomic(entry + w, AtomicArgs{AtomicOp::and_, 8, mask, 0}, nullptr));
+    NVSHM_TRY(peers_.atomic(peers_.target(entry + w, owner), AtomicArgs{AtomicOp::and_, 8, mask, 0}, nullptr));
   }
   const uint64_t me = (static_cast<uint64_t>(serial) << 32) | static_cast<uint32_t>(my_pe_ + 1);
-  NVSHM_TRY(transport_.atomic(entry + l.mask_words + my_index, AtomicArgs{AtomicOp::set, 8, me, 0}, nullptr));
+  NVSHM_TRY(peers_.atomic(peers_.target(entry + l.mask_words + my_index, owner), AtomicArgs{AtomicOp::set, 8, me, 0},
+                          nullptr));
   std::vector<int> indices(static_cast<std::size_t>(npes));
   for (int i = 0; i < npes; ++i) indices[i] = i;
   std::vector<uint64_t> seen;
-  NVSHM_TRY(wait_words(entry + l.mask_words, npes, serial, "the PEs with team indices", indices, &seen, call));
+  NVSHM_TRY(wait_words(owner, entry + l.mask_words, npes, serial, "the PEs with team indices", indices, &seen, call));
   std::vector<uint64_t> masks(l.mask_words);
-  NVSHM_TRY(transport_.get(masks.data(), entry, masks.size() * sizeof(uint64_t)));
+  NVSHM_TRY(peers_.get(masks.data(), peers_.target(entry, owner), masks.size() * sizeof(uint64_t)));
   Team t;
   t.size = npes;
   t.my_index = my_index;

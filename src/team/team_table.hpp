@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The team table (docs/teams.md): NVSHMEM_MAX_TEAMS slots, the predefined teams, team creation
-// agreed over the parent team through the transport, and the host-side team synchronisation every
-// host collective is built on. May use: transport/, heap/, bootstrap/, common/. See src/team/README.md.
+// agreed over the parent team through the peers seam (mapped or remote PEs alike), and the host-side team
+// synchronisation every host collective is built on. May use: remote/, transport/, heap/, bootstrap/,
+// common/. See src/team/README.md.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -14,7 +15,7 @@
 #include "heap/symmetric_heap.hpp"
 #include "nvshmem_detail/device_state.h"
 #include "nvshmem_detail/types.h"
-#include "transport/transport.hpp"
+#include "remote/peers.hpp"
 
 namespace nvshm {
 
@@ -45,9 +46,10 @@ class TeamTable {
   // NVSHMEM_SYMMETRIC_SIZE). `ll_slot_words`: LL words per member and half of each team (0: no LL
   // words, as on the CPU backend, where no device collective runs).
   static std::size_t workspace_bytes(int max_teams, std::size_t scratch_bytes, int n_pes, std::size_t ll_slot_words);
-  // Collective over all PEs: allocates and zeroes the workspace, sets up the predefined teams.
-  static Status create(Bootstrap &boot, const NodeInfo &node, SymmetricHeap &heap, Transport &transport, int max_teams,
-                       std::size_t scratch_bytes, std::size_t ll_slot_words, int timeout_s,
+  // Collective over all PEs: allocates and zeroes the workspace, sets up the predefined teams
+  // (NVSHMEMX_TEAM_NODE: `node`; NVSHMEM_TEAM_SHARED: `shared`, the PEs whose heaps are mapped).
+  static Status create(Bootstrap &boot, const NodeInfo &node, const NodeInfo &shared, SymmetricHeap &heap, Peers &peers,
+                       int max_teams, std::size_t scratch_bytes, std::size_t ll_slot_words, int timeout_s,
                        std::unique_ptr<TeamTable> *out);
 
   int max_teams() const { return static_cast<int>(slots_.size()); }
@@ -85,7 +87,7 @@ class TeamTable {
   Status sync(nvshmem_team_t team, const char *call, std::initializer_list<CollArg> args = {});
 
  private:
-  TeamTable(Bootstrap &boot, const NodeInfo &node, SymmetricHeap &heap, Transport &transport, int max_teams,
+  TeamTable(Bootstrap &boot, const NodeInfo &node, SymmetricHeap &heap, Peers &peers, int max_teams,
             std::size_t scratch_bytes, std::size_t ll_slot_words, int timeout_s);
   struct Span {  // a team inside its parent: members start + i * stride, i < size
     int start, stride, size;
@@ -104,8 +106,9 @@ class TeamTable {
                nvshmem_team_t *out, const char *call);
   Status install(int slot, Team team);
   Status write_device_entry(int slot);
-  Status wait_words(const uint64_t *remote, int n, uint32_t tag, const char *what, const std::vector<int> &pes_of,
-                    std::vector<uint64_t> *seen, const char *call);
+  // Polls n words at symmetric `words` on `pe` until each carries `tag` in its upper half.
+  Status wait_words(int pe, const uint64_t *words, int n, uint32_t tag, const char *what,
+                    const std::vector<int> &pes_of, std::vector<uint64_t> *seen, const char *call);
 
   uint64_t *sync_flags(int slot) const;
   int *world_pes(int slot) const;  // the device array [n_pes] of a team of arbitrary PEs
@@ -117,7 +120,7 @@ class TeamTable {
   Bootstrap &boot_;
   const NodeInfo &node_;  // the runtime's, alive as long as the table
   SymmetricHeap &heap_;
-  Transport &transport_;
+  Peers &peers_;
   int my_pe_, n_pes_;
   std::size_t scratch_bytes_, ll_slot_words_;
   int timeout_s_;

@@ -2,8 +2,9 @@
 // Kernels shaped like NVIDIA's perftests and MoE token shuffles, launched with 1024-thread blocks
 // (which need 64 registers per thread or fewer, docs/registers.md), moving random data that is
 // checked on every PE: a loop of block puts with a grid-wide counter sync and a final quiet, the same
-// with byte puts at unaligned offsets (the out-of-line copy), and a token dispatch whose grid comes
-// from nvshmemx_collective_launch_query_gridsize.
+// with byte puts at unaligned offsets (the out-of-line copy), a token dispatch whose grid comes
+// from nvshmemx_collective_launch_query_gridsize, and a training step: block reductions at sizes that
+// take each path (LL, one-shot, two-shot) and a block broadcast, on a team passed at run time.
 #include <cuda_runtime.h>
 
 #include "../registers/grid_sync.cuh"
@@ -56,6 +57,18 @@ __global__ void moe_dispatch(char *recv, const char *send, const int *expert_pe,
     for (int pe = 0; pe < npes; ++pe) nvshmemx_signal_op(signals + me, 1, NVSHMEM_SIGNAL_ADD, pe);
     for (int pe = 0; pe < npes; ++pe) nvshmem_signal_wait_until(signals + pe, NVSHMEM_CMP_GE, 1);
   }
+}
+
+// A training step: block sum-reduces of the gradients of `layers` layers in place, then a block
+// broadcast of the parameters from `root`, on the team passed at run time.
+__global__ void training_step(nvshmem_team_t team, int *grad, const size_t *sizes, int layers, int *params,
+                              size_t nparams, int root) {
+  size_t offset = 0;
+  for (int l = 0; l < layers; ++l) {
+    nvshmemx_int_sum_reduce_block(team, grad + offset, grad + offset, sizes[l]);
+    offset += sizes[l];
+  }
+  nvshmemx_int_broadcast_block(team, params, params, nparams, root);
 }
 
 template <typename K>
@@ -166,6 +179,63 @@ TEST(Launch1024, MoeDispatchGetsAGridAndRuns) {
   nvshmem_free(signals);
   nvshmem_free(recv);
   nvshmem_free(send);
+}
+
+// Values below 2^16, so that sums over the PEs stay exact in an int.
+std::vector<int> small_ints(size_t n, int pe, int salt) {
+  const auto bytes = random_bytes(n * sizeof(int), pe, salt);
+  std::vector<int> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = (bytes[4 * i] << 8 | bytes[4 * i + 1]) + 1;
+  return v;
+}
+
+TEST(Launch1024, TrainingStepOfBlockReducesAndABroadcast) {
+  EXPECT_LE(registers_of(training_step), 64);
+  const int me = nvshmem_my_pe(), npes = nvshmem_n_pes(), root = npes - 1;
+  // Layers of 800 bytes (LL), 12004 (one-shot, not a whole number of vectors), 160000 (two-shot).
+  const std::vector<size_t> sizes = {200, 3001, 40000};
+  size_t total = 0;
+  for (size_t c : sizes) total += c;
+  // Parameters of 800 bytes (LL) and of 160000 (pushed to every member), one launch each.
+  for (const size_t nparams : {size_t{200}, size_t{40000}}) {
+    auto *grad = static_cast<int *>(nvshmem_malloc(total * sizeof(int)));
+    auto *params = static_cast<int *>(nvshmem_malloc(nparams * sizeof(int)));
+    size_t *d_sizes;
+    CUDA_CHECK(cudaMalloc(&d_sizes, sizes.size() * sizeof(size_t)));
+    CUDA_CHECK(cudaMemcpy(d_sizes, sizes.data(), sizes.size() * sizeof(size_t), cudaMemcpyHostToDevice));
+    const auto my_grad = small_ints(total, me, 4);
+    CUDA_CHECK(cudaMemcpy(grad, my_grad.data(), total * sizeof(int), cudaMemcpyHostToDevice));
+    if (me == root) {
+      const auto p = small_ints(nparams, root, 5);
+      CUDA_CHECK(cudaMemcpy(params, p.data(), nparams * sizeof(int), cudaMemcpyHostToDevice));
+    } else {
+      CUDA_CHECK(cudaMemset(params, kPoison, nparams * sizeof(int)));
+    }
+    gpu_test::barrier();
+    training_step<<<1, kThreads>>>(NVSHMEM_TEAM_WORLD, grad, d_sizes, static_cast<int>(sizes.size()), params, nparams,
+                                   root);
+    LAUNCH_CHECK();
+    gpu_test::barrier();
+    std::vector<int> sum(total, 0);
+    for (int pe = 0; pe < npes; ++pe) {
+      const auto theirs = small_ints(total, pe, 4);
+      for (size_t i = 0; i < total; ++i) sum[i] += theirs[i];
+    }
+    std::vector<int> got_grad(total), got_params(nparams);
+    CUDA_CHECK(cudaMemcpy(got_grad.data(), grad, total * sizeof(int), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(got_params.data(), params, nparams * sizeof(int), cudaMemcpyDeviceToHost));
+    size_t at = 0;
+    for (size_t c : sizes) {
+      for (size_t i = at; i < at + c; ++i)
+        ASSERT_EQ(got_grad[i], sum[i]) << "layer of " << c << " ints, element " << i - at;
+      at += c;
+    }
+    EXPECT_EQ(got_params, small_ints(nparams, root, 5)) << "broadcast of " << nparams << " ints";
+    gpu_test::barrier();
+    CUDA_CHECK(cudaFree(d_sizes));
+    nvshmem_free(params);
+    nvshmem_free(grad);
+  }
 }
 
 }  // namespace

@@ -21,15 +21,15 @@ TEST(HostQuery, PeAndTeams) {
   EXPECT_LT(me, n);
   EXPECT_EQ(nvshmem_team_my_pe(NVSHMEM_TEAM_WORLD), me);
   EXPECT_EQ(nvshmem_team_n_pes(NVSHMEM_TEAM_WORLD), n);
-  EXPECT_EQ(nvshmem_team_n_pes(NVSHMEMX_TEAM_NODE), n);  // one node
-  EXPECT_EQ(nvshmem_team_my_pe(NVSHMEMX_TEAM_NODE), me);
-  EXPECT_EQ(nvshmem_team_n_pes(NVSHMEM_TEAM_SHARED), n);
-  // NVSHMEM 3.7's multicast-shared team: the node's PEs here (no multicast), in slot 6.
+  EXPECT_EQ(nvshmem_team_n_pes(NVSHMEMX_TEAM_NODE), static_cast<int>(pe_test::node_pes().size()));
+  EXPECT_EQ(nvshmem_team_my_pe(NVSHMEMX_TEAM_NODE), me - pe_test::node_pes().front());
+  EXPECT_EQ(nvshmem_team_n_pes(NVSHMEM_TEAM_SHARED), static_cast<int>(pe_test::shared_pes().size()));
+  // NVSHMEM 3.7's multicast-shared team: NVSHMEM_TEAM_SHARED's PEs here (no multicast), in slot 6.
   EXPECT_EQ(NVSHMEM_TEAM_MC_SHARED, 6);
   EXPECT_EQ(NVSHMEM_TEAMS_MIN, 7);
-  EXPECT_EQ(nvshmem_team_n_pes(NVSHMEM_TEAM_MC_SHARED), n);
-  EXPECT_EQ(nvshmem_team_my_pe(NVSHMEM_TEAM_MC_SHARED), me);
-  EXPECT_EQ(nvshmem_team_translate_pe(NVSHMEM_TEAM_MC_SHARED, n - 1, NVSHMEM_TEAM_WORLD), n - 1);
+  EXPECT_EQ(nvshmem_team_n_pes(NVSHMEM_TEAM_MC_SHARED), static_cast<int>(pe_test::shared_pes().size()));
+  EXPECT_EQ(nvshmem_team_my_pe(NVSHMEM_TEAM_MC_SHARED), nvshmem_team_my_pe(NVSHMEM_TEAM_SHARED));
+  EXPECT_EQ(nvshmem_team_translate_pe(NVSHMEM_TEAM_MC_SHARED, 0, NVSHMEM_TEAM_WORLD), pe_test::shared_pes().front());
   EXPECT_EQ(nvshmem_team_sync(NVSHMEM_TEAM_MC_SHARED), 0);
   EXPECT_EQ(nvshmem_team_my_pe(NVSHMEM_TEAM_INVALID), -1);
   EXPECT_EQ(nvshmemx_init_status(), NVSHMEM_STATUS_IS_INITIALIZED);
@@ -225,7 +225,7 @@ TEST(HostHeap, CallocZeroesAndLayoutIsSymmetric) {
   if (me == 0) {
     for (int pe = 0; pe < n; ++pe) EXPECT_EQ(nvshmem_uint64_g(where + pe, 0), mine) << "PE " << pe;
   }
-  for (int pe = 0; pe < n; ++pe) EXPECT_NE(nvshmem_ptr(clean, pe), nullptr);
+  for (int pe = 0; pe < n; ++pe) EXPECT_EQ(nvshmem_ptr(clean, pe) != nullptr, pe_test::peer_mapped(pe)) << "PE " << pe;
   EXPECT_EQ(nvshmem_ptr(&mine, 0), nullptr);
   EXPECT_EQ(nvshmem_ptr(clean, n), nullptr);
   nvshmem_free(where);

@@ -315,10 +315,10 @@ TEST(HostColl, ReduceAndReducescatterEveryOpAndType) {
 #undef X
 }
 
-// NVSHMEM 3.7's NVSHMEM_TEAM_MC_SHARED (the node's PEs here): a sum reduction on it of random data gives
-// the sums computed locally from every PE's data.
+// NVSHMEM 3.7's NVSHMEM_TEAM_MC_SHARED (NVSHMEM_TEAM_SHARED's PEs here): a sum reduction on it of random
+// data gives the sums computed locally from its members' data.
 TEST(HostColl, McSharedTeamReduces) {
-  const int me = nvshmem_my_pe(), n = nvshmem_n_pes();
+  const int me = nvshmem_my_pe();
   constexpr size_t kCount = 300;
   long *src = static_cast<long *>(nvshmem_malloc(kCount * sizeof(long)));
   long *dst = static_cast<long *>(nvshmem_malloc(kCount * sizeof(long)));
@@ -334,7 +334,7 @@ TEST(HostColl, McSharedTeamReduces) {
   pe_test::poison_local(dst, kCount * sizeof(long));
   ASSERT_EQ(nvshmem_long_sum_reduce(NVSHMEM_TEAM_MC_SHARED, dst, src, kCount), 0);
   std::vector<long> expect(kCount, 0);
-  for (int pe = 0; pe < n; ++pe) {
+  for (int pe : pe_test::shared_pes()) {
     const auto v = data(pe);
     for (size_t i = 0; i < kCount; ++i) expect[i] += v[i];
   }

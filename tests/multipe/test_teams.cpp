@@ -56,13 +56,13 @@ TEST(Teams, SplitRightAfterInitWithLatePes) {
 }
 
 TEST(Teams, Predefined) {
-  const int me = nvshmem_my_pe(), n = nvshmem_n_pes();
+  const int n = nvshmem_n_pes();
   std::vector<int> all;
   for (int pe = 0; pe < n; ++pe) all.push_back(pe);
   expect_members(NVSHMEM_TEAM_WORLD, all);
-  expect_members(NVSHMEM_TEAM_SHARED, all);  // one node
-  expect_members(NVSHMEMX_TEAM_NODE, all);
-  expect_members(NVSHMEMX_TEAM_SAME_MYPE_NODE, {me});
+  expect_members(NVSHMEM_TEAM_SHARED, pe_test::shared_pes());
+  expect_members(NVSHMEMX_TEAM_NODE, pe_test::node_pes());
+  expect_members(NVSHMEMX_TEAM_SAME_MYPE_NODE, pe_test::same_index_pes());
   EXPECT_EQ(nvshmem_team_my_pe(NVSHMEM_TEAM_INVALID), -1);
   EXPECT_EQ(nvshmem_team_n_pes(NVSHMEM_TEAM_INVALID), -1);
   EXPECT_EQ(nvshmem_team_n_pes(max_teams()), -1);

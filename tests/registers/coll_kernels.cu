@@ -68,3 +68,27 @@ __global__ void exchange_then_barrier(char *buf, const char *src, size_t bytes, 
     nvshmemx_barrier_block(team);
   }
 }
+// Several collectives per loop iteration, or loops of different collectives one after the other: the
+// collectives' inline code adds up (each alone is within the budget; docs/registers.md).
+__global__ void reduce_and_broadcast_loop(nvshmem_team_t team, int *red, int *bcast, const int *src,
+                                          const size_t *counts, int nsizes, int root) {
+  size_t at = 0;
+  for (int k = 0; k < nsizes; ++k) {
+    nvshmemx_int_sum_reduce_block(team, red + at, src + at, counts[k]);
+    nvshmemx_int_broadcast_block(team, bcast + at, src + at, counts[k], root);
+    at += counts[k];
+  }
+}
+__global__ void reduce_loop_then_broadcast_loop(nvshmem_team_t team, int *red, int *bcast, const int *src,
+                                                const size_t *counts, int nsizes, int root) {
+  size_t at = 0;
+  for (int k = 0; k < nsizes; ++k) {
+    nvshmemx_int_sum_reduce_block(team, red + at, src + at, counts[k]);
+    at += counts[k];
+  }
+  at = 0;
+  for (int k = 0; k < nsizes; ++k) {
+    nvshmemx_int_broadcast_block(team, bcast + at, src + at, counts[k], root);
+    at += counts[k];
+  }
+}

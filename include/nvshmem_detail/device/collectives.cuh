@@ -18,7 +18,7 @@
  * sync words of barriers and the tile API (word i counts member i's sync rounds, by adds);
  * sync_epoch[0] the round counter, sync_epoch[1] (low 32 bits) the block arrival counter of
  * multi-block kernels, sync_epoch[2] the sync round counter; ll_words the LL slots of small
- * collectives (push_ll, reduce_ll), scratch the slots of one-shot reductions (reduce_one_shot). */
+ * collectives (push_ll, reduce_ll), scratch the slots of one-shot reductions (reduce_shots). */
 #ifndef NVSHMEM_DETAIL_DEVICE_COLLECTIVES_CUH
 #define NVSHMEM_DETAIL_DEVICE_COLLECTIVES_CUH
 
@@ -202,7 +202,7 @@ __device__ __forceinline__ void part_slice(size_t n, size_t granule, Parts p, si
  * A half is rewritten two collectives later at the earliest, when every member has finished reading
  * it: an LL collective returns on a member only after that member has heard from every other member
  * (its data, or for broadcast an arrival), so no member finishes collective e + 1 before every member
- * has started it, i.e. finished e (as for the scratch of reduce_one_shot). The flag is never 0, and
+ * has started it, i.e. finished e (as for the scratch of a one-shot reduction). The flag is never 0, and
  * a word repeats its flag only after 2 x (2^32 - 1) collectives on the team. */
 
 /* The flag of the collective at `epoch`, in the upper half of its LL words. */
@@ -226,21 +226,32 @@ __device__ __forceinline__ bool ll_fits(const nvshm_team_device &t, const void *
          (reinterpret_cast<uintptr_t>(dest) | reinterpret_cast<uintptr_t>(source)) % chunk == 0;
 }
 
-/* A thread moves its chunks (W words each) B at a time, kLLBatchWords<S> words per batch
- * (kLLReduceBatchWords<S> in a reduction), and issues every load of a batch before it uses the first
- * value, so the loads are in flight together: one word at a time would wait a memory latency per
- * word (a store is asm with a memory clobber, which no later load passes; a poll waits on its flag),
- * 48.6 us for 512 B by a lone thread (thread scope). The batches are as large as the register budget
- * allows in the realistic kernels of tests/registers (loops, run-time teams, -rdc and not): 4 words
- * for a lone thread's data collectives, 2 where a group shares the work, 1 in reductions, whose
- * combining takes the rest (docs/registers.md). */
+/* What a thread keeps in flight. An LL collective's thread moves its chunks (W words each) `ll` at a
+ * time (`ll_reduce` in a reduction) and issues every load of a batch before it uses the first value,
+ * so the loads are in flight together: one word at a time would wait a memory latency per word (a
+ * store is asm with a memory clobber, which no later load passes; a poll waits on its flag), 48.6 us
+ * for 512 B by a lone thread (thread scope). Copies keep `copy` 16-byte vectors in flight per thread,
+ * reductions `reduce` vectors of each source.
+ *
+ * ApiBatches<S>, the device API's: as large as the register budget allows in the realistic kernels of
+ * tests/registers (loops, run-time teams, -rdc and not), since everything is inlined into the user's
+ * kernel: a lone thread batches 4 LL words, a warp 2, a block 1 (a block of 1024 threads still has 4 KiB
+ * in flight); copies and reductions keep 2 vectors, a block 1 (docs/registers.md).
+ * StreamBatches, the on-stream kernels': our own 512-thread kernels, with no user code to leave
+ * registers for. */
 template <Scope S>
-constexpr size_t kLLBatchWords = S == Scope::thread ? 4 : 2;
-template <Scope S>
-constexpr size_t kLLReduceBatchWords = 1;
-/* Vectors in flight per thread in the collectives' copies (RMA keeps 4), by the same register budget. */
-template <Scope S>
-constexpr int kCollCopyWords = 2;
+struct ApiBatches {
+  static constexpr size_t ll = S == Scope::thread ? 4 : S == Scope::block ? 1 : 2;
+  static constexpr size_t ll_reduce = 1;
+  static constexpr int copy = S == Scope::block ? 1 : 2;
+  static constexpr int reduce = S == Scope::block ? 1 : 2;
+};
+struct StreamBatches {
+  static constexpr size_t ll = 2;
+  static constexpr size_t ll_reduce = 1;
+  static constexpr int copy = 2;
+  static constexpr int reduce = 2;
+};
 
 /* Chunks c0, c0 + g, ... (at most B, below `end`) of W words each, in registers: loaded from a
  * source, then sent as LL words into a slot. Every load of a batch is issued before its first use. */
@@ -303,10 +314,10 @@ __device__ __forceinline__ void ll_read_batch(const uint64_t *slot, uint32_t fla
  * bytes land here (null if i sends nothing to this PE). `arrivals`: every member also raises its
  * word of the part's round row on every other member to the epoch (relaxed: it carries no data) and
  * waits for theirs, for broadcast, whose root would otherwise hear from nobody. */
-template <Scope S, class Dest, class Src>
+template <Scope S, class K, class Dest, class Src>
 __device__ __forceinline__ void push_ll(const nvshm_team_device &t, Parts p, size_t nbytes, Dest dest_of, Src src_of,
                                         bool arrivals) {
-  constexpr size_t B = kLLBatchWords<S>;
+  constexpr size_t B = K::ll;
   size_t begin, end;
   part_slice(nbytes / 4, 1, p, &begin, &end);
   const size_t g = static_cast<size_t>(Group<S>::size()), r = static_cast<size_t>(Group<S>::rank());
@@ -328,8 +339,8 @@ __device__ __forceinline__ void push_ll(const nvshm_team_device &t, Parts p, siz
   const void *own = src_of(t.my_pe);
   void *own_dest = dest_of(t.my_pe);
   if (own && own_dest && own != own_dest)
-    copy_bytes<S, kCollCopyWords<S>>(static_cast<char *>(own_dest) + begin * 4,
-                                     static_cast<const char *>(own) + begin * 4, (end - begin) * 4);
+    copy_bytes<S, K::copy>(static_cast<char *>(own_dest) + begin * 4, static_cast<const char *>(own) + begin * 4,
+                           (end - begin) * 4);
   for (int k = 1; k < t.size; ++k) {
     const int i = (t.my_pe + t.size - k) % t.size;
     uint32_t *dst = static_cast<uint32_t *>(dest_of(i));
@@ -351,7 +362,7 @@ __device__ __forceinline__ void push_ll(const nvshm_team_device &t, Parts p, siz
 
 /* Push of different bytes to each member (alltoall): each part stores its slice of `src_of(j)` into
  * the symmetric address `dest` on member j, then the last part runs one round. */
-template <Scope S, class Src>
+template <Scope S, class K, class Src>
 __device__ __forceinline__ void push_round(const nvshm_team_device &t, Parts p, size_t nbytes, char *dest, Src src_of) {
   const uint64_t epoch = take_epochs<S>(t, p, 1);
   size_t begin, end;
@@ -361,7 +372,7 @@ __device__ __forceinline__ void push_round(const nvshm_team_device &t, Parts p, 
       /* Start at a different member on each PE and in each part, so that the parts' local copies
        * run beside other parts' stores to peers instead of all before them. */
       const int j = (t.my_pe + k + p.index) % t.size;
-      copy_bytes<S, kCollCopyWords<S>>(member_address(t, dest, j) + begin, src_of(j) + begin, end - begin);
+      copy_bytes<S, K::copy>(member_address(t, dest, j) + begin, src_of(j) + begin, end - begin);
     }
   }
   closing_round<S>(t, p, epoch);
@@ -401,62 +412,62 @@ __device__ __forceinline__ void fan_out_bytes(const nvshm_team_device &t, char *
 
 /* Push of the same bytes to every member (broadcast, fcollect): each part fans its slice of `src`
  * (null: this PE sends nothing) out to `dest` on the members, then the last part runs one round. */
-template <Scope S>
+template <Scope S, class K>
 __device__ __forceinline__ void fan_out_round(const nvshm_team_device &t, Parts p, size_t nbytes, void *dest,
                                               const void *src, bool to_self) {
   const uint64_t epoch = take_epochs<S>(t, p, 1);
   size_t begin, end;
   part_slice(nbytes, 16, p, &begin, &end);
   if (src && begin < end)
-    fan_out_bytes<S, kCollCopyWords<S>>(t, static_cast<char *>(dest) + begin, static_cast<const char *>(src) + begin,
-                                        end - begin, to_self);
+    fan_out_bytes<S, K::copy>(t, static_cast<char *>(dest) + begin, static_cast<const char *>(src) + begin, end - begin,
+                              to_self);
   closing_round<S>(t, p, epoch);
 }
 
 /* broadcast, fcollect and alltoall: LL words up to `ll_max` bytes per member (kLLMaxBytes<S> in the
  * device API, NVSHMEM_COLL_LL_MAX on a stream), else a push and one round. */
-template <Scope S>
+template <Scope S, class K = ApiBatches<S>>
 __device__ __forceinline__ int broadcast(nvshmem_team_t team, void *dest, const void *source, size_t nbytes, int root,
                                          Parts p = one_part(), size_t ll_max = kLLMaxBytes<S>) {
   const nvshm_team_device &t = team_or_trap(team);
   const bool is_root = t.my_pe == root;
   if (ll_fits(t, dest, source, nbytes, 4, ll_max)) {
-    push_ll<S>(
+    push_ll<S, K>(
         t, p, nbytes, [&](int i) -> void * { return i == root ? dest : nullptr; },
         [&](int) -> const void * { return is_root ? source : nullptr; }, true);
   } else {
-    fan_out_round<S>(t, p, nbytes, dest, is_root ? source : nullptr, dest != source);
+    fan_out_round<S, K>(t, p, nbytes, dest, is_root ? source : nullptr, dest != source);
   }
   return 0;
 }
 
-template <Scope S>
+template <Scope S, class K = ApiBatches<S>>
 __device__ __forceinline__ int fcollect(nvshmem_team_t team, void *dest, const void *source, size_t nbytes,
                                         Parts p = one_part(), size_t ll_max = kLLMaxBytes<S>) {
   const nvshm_team_device &t = team_or_trap(team);
   char *block = static_cast<char *>(dest);
   if (ll_fits(t, dest, source, nbytes, 4, ll_max)) {
-    push_ll<S>(
+    push_ll<S, K>(
         t, p, nbytes, [&](int i) -> void * { return block + static_cast<size_t>(i) * nbytes; },
         [&](int) { return source; }, false);
   } else {
     char *slot = block + static_cast<size_t>(t.my_pe) * nbytes;
-    fan_out_round<S>(t, p, nbytes, slot, source, slot != source);
+    fan_out_round<S, K>(t, p, nbytes, slot, source, slot != source);
   }
   return 0;
 }
 
-template <Scope S>
+template <Scope S, class K = ApiBatches<S>>
 __device__ __forceinline__ int alltoall(nvshmem_team_t team, void *dest, const void *source, size_t nbytes,
                                         Parts p = one_part(), size_t ll_max = kLLMaxBytes<S>) {
   const nvshm_team_device &t = team_or_trap(team);
   char *block = static_cast<char *>(dest);
   auto block_for = [&](int j) { return static_cast<const char *>(source) + static_cast<size_t>(j) * nbytes; };
   if (ll_fits(t, dest, source, nbytes, 4, ll_max)) {
-    push_ll<S>(
+    push_ll<S, K>(
         t, p, nbytes, [&](int i) -> void * { return block + static_cast<size_t>(i) * nbytes; }, block_for, false);
   } else {
-    push_round<S>(t, p, nbytes, block + static_cast<size_t>(t.my_pe) * nbytes, block_for);
+    push_round<S, K>(t, p, nbytes, block + static_cast<size_t>(t.my_pe) * nbytes, block_for);
   }
   return 0;
 }
@@ -541,12 +552,11 @@ __device__ __forceinline__ void reduce_words(size_t w, size_t g, int nsrc, SrcAt
 
 /* The group computes out[k] = src_at(0)[k] op src_at(1)[k] ... op src_at(nsrc-1)[k] for k in [0, n)
  * (in member order, so every PE gets the same bits) and stores it at dst_at(d)[k] for each of the
- * ndst destinations; 16-byte words, two in flight per thread (registers: docs/collectives.md), where
- * every pointer allows. */
-template <Scope S, ROp Op, typename T, class SrcAt, class DstAt>
+ * ndst destinations; 16-byte words, U of each source in flight per thread, where every pointer
+ * allows. */
+template <Scope S, int U, ROp Op, typename T, class SrcAt, class DstAt>
 __device__ __forceinline__ void reduce_range(size_t n, int nsrc, SrcAt src_at, int ndst, DstAt dst_at) {
   constexpr size_t V = 16 / sizeof(T);
-  constexpr int U = 2;
   uintptr_t bits = 0;
   for (int i = 0; i < nsrc; ++i) bits |= reinterpret_cast<uintptr_t>(src_at(i));
   for (int d = 0; d < ndst; ++d) bits |= reinterpret_cast<uintptr_t>(dst_at(d));
@@ -585,7 +595,7 @@ union LLChunk {
  * every member's chunks and combines them in member order. Each thread sends and then receives the
  * same chunks, so an in-place reduce (dest == source) never overwrites a chunk another thread has
  * still to send. */
-template <Scope S, ROp Op, typename T>
+template <Scope S, class K, ROp Op, typename T>
 __device__ __forceinline__ void reduce_ll(const nvshm_team_device &t, T *dest, const T *source, size_t count,
                                           bool scatter, Parts p) {
   constexpr size_t C = kLLChunk<T>, W = C / 4;
@@ -595,7 +605,7 @@ __device__ __forceinline__ void reduce_ll(const nvshm_team_device &t, T *dest, c
   size_t begin, end;
   part_slice(count * sizeof(T) / C, 1, p, &begin, &end);
   const size_t g = static_cast<size_t>(Group<S>::size()), r = static_cast<size_t>(Group<S>::rank());
-  constexpr size_t B = (kLLReduceBatchWords<S> + W - 1) / W;
+  constexpr size_t B = (K::ll_reduce + W - 1) / W;
   LLBatch<W, B> ahead;
   if (t.size > 1) ahead.load(words_of((t.my_pe + 1) % t.size), begin + r, g, end);
   const uint64_t epoch = take_epochs<S>(t, p, 1);
@@ -640,75 +650,73 @@ __device__ __forceinline__ void reduce_ll(const nvshm_team_device &t, T *dest, c
   finish_parts<S>(t, p, epoch);
 }
 
-/* One-shot: every member pushes what each member needs into that member's scratch slot, one round,
+/* One-shot and two-shot, one function: they share the reduction loop, and one loop inline instead of
+ * two keeps a kernel within the register budget (docs/registers.md).
+ *
+ * One-shot: every member pushes what each member needs into that member's scratch slot, one round,
  * then every member reduces its slots locally into dest. `scatter`: member j needs block j of source
  * (reducescatter), else the whole source (reduce). The parts of an on-stream kernel each move and
  * reduce one slice, with a round of their own (part_flags row p.index), so no part waits for another
  * part of its PE. The scratch half of epoch e is rewritten at epoch e + 2 at the earliest, which no
- * member reaches before every member started collective e + 1 on the team, i.e. finished e. */
-template <Scope S, ROp Op, typename T>
-__device__ __forceinline__ void reduce_one_shot(const nvshm_team_device &t, T *dest, const T *source, size_t count,
-                                                bool scatter, Parts p) {
-  const uint64_t epoch = take_epochs<S>(t, p, 1);
-  const size_t slot = scratch_slot_bytes(t);
-  char *half = t.scratch + (epoch & 1) * slot * t.size;
-  size_t begin, end;
-  part_slice(count, 16 / sizeof(T), p, &begin, &end);
-  auto part_of = [&](int j) { return source + (scatter ? static_cast<size_t>(j) * count : 0) + begin; };
-  auto slot_of = [&](int i) { return reinterpret_cast<T *>(half + static_cast<size_t>(i) * slot) + begin; };
-  /* Every part takes part in its round, also with an empty slice: every collective ends with a full
-   * round, which the scratch halves rely on. */
-  for (int k = 1; k < t.size; ++k) {
-    const int j = (t.my_pe + k) % t.size;
-    copy_bytes<S, kCollCopyWords<S>>(member_address(t, slot_of(t.my_pe), j), part_of(j), (end - begin) * sizeof(T));
-  }
-  part_round<S>(t, p, epoch);
-  reduce_range<S, Op, T>(
-      end - begin, t.size, [&](int i) { return i == t.my_pe ? part_of(i) : slot_of(i); }, 1,
-      [&](int) { return dest + begin; });
-  Group<S>::sync();
-  finish_parts<S>(t, p, epoch);
-}
-
-/* Two-shot by loads (any size, any number of parts): round 1 says every source is ready; member j
+ * member reaches before every member started collective e + 1 on the team, i.e. finished e.
+ *
+ * Two-shot by loads (any size, any number of parts): round 1 says every source is ready; member j
  * reduces block j (reduce: 1/size of the elements; reducescatter: its own block) from every member's
  * source, and for reduce stores the result into every member's dest (all-gather by stores); round 2
  * says every store landed and no member still reads a source. */
-template <Scope S, ROp Op, typename T>
-__device__ __forceinline__ void reduce_two_shot(const nvshm_team_device &t, T *dest, const T *source, size_t count,
-                                                bool scatter, Parts p) {
-  const uint64_t epoch = take_epochs<S>(t, p, 2);
-  part_round<S>(t, p, epoch);
+template <Scope S, class K, ROp Op, typename T>
+__device__ __forceinline__ void reduce_shots(const nvshm_team_device &t, T *dest, const T *source, size_t count,
+                                             bool scatter, Parts p, bool one_shot) {
   constexpr size_t V = 16 / sizeof(T);
-  size_t first, n;
-  if (scatter) {
-    first = static_cast<size_t>(t.my_pe) * count;
-    n = count;
-  } else {
+  const uint64_t epoch = take_epochs<S>(t, p, one_shot ? 1 : 2);
+  const size_t slot = scratch_slot_bytes(t);
+  char *half = t.scratch + (epoch & 1) * slot * t.size;
+  // The elements this PE reduces: one-shot all of them (of its block), two-shot its share.
+  size_t first = scatter ? static_cast<size_t>(t.my_pe) * count : 0, n = count;
+  if (!one_shot && !scatter) {
     const size_t per = ((count + t.size - 1) / t.size + V - 1) / V * V;
     first = min(count, per * static_cast<size_t>(t.my_pe));
     n = min(count, first + per) - first;
   }
   size_t begin, end;
   part_slice(n, V, p, &begin, &end);
-  const size_t out = (scatter ? 0 : first) + begin;
-  reduce_range<S, Op, T>(
-      end - begin, t.size, [&](int i) { return member_address(t, source + first + begin, i); }, scatter ? 1 : t.size,
-      [&](int d) { return scatter ? dest + out : member_address(t, dest + out, d); });
-  closing_round<S>(t, p, epoch + 1);
+  auto slot_of = [&](int i) { return reinterpret_cast<T *>(half + static_cast<size_t>(i) * slot) + begin; };
+  if (one_shot) {
+    /* Every part takes part in its round, also with an empty slice: every collective ends with a full
+     * round, which the scratch halves rely on. */
+    for (int k = 1; k < t.size; ++k) {
+      const int j = (t.my_pe + k) % t.size;
+      copy_bytes<S, K::copy>(member_address(t, slot_of(t.my_pe), j),
+                             source + (scatter ? static_cast<size_t>(j) * count : 0) + begin,
+                             (end - begin) * sizeof(T));
+    }
+  }
+  part_round<S>(t, p, epoch);
+  const T *own = source + first + begin;
+  T *out = dest + (scatter ? 0 : first) + begin;
+  reduce_range<S, K::reduce, Op, T>(
+      end - begin, t.size,
+      [&](int i) -> const T * { return one_shot ? (i == t.my_pe ? own : slot_of(i)) : member_address(t, own, i); },
+      one_shot || scatter ? 1 : t.size, [&](int d) { return one_shot || scatter ? out : member_address(t, out, d); });
+  if (one_shot) {
+    Group<S>::sync();
+    finish_parts<S>(t, p, epoch);
+  } else {
+    closing_round<S>(t, p, epoch + 1);
+  }
 }
 
-template <Scope S, ROp Op, typename T>
+template <Scope S, ROp Op, typename T, class K = ApiBatches<S>>
 __device__ __forceinline__ int reduce(nvshmem_team_t team, T *dest, const T *source, size_t count, bool scatter,
                                       Parts p = one_part(), size_t one_shot_max = kOneShotMaxBytes,
                                       size_t ll_max = kLLReduceMaxBytes<S>) {
   const nvshm_team_device &t = team_or_trap(team);
-  if (ll_fits(t, dest, source, count * sizeof(T), kLLChunk<T>, ll_max))
-    reduce_ll<S, Op, T>(t, dest, source, count, scatter, p);
-  else if (count * sizeof(T) <= one_shot_max && count * sizeof(T) <= scratch_slot_bytes(t))
-    reduce_one_shot<S, Op, T>(t, dest, source, count, scatter, p);
+  const size_t bytes = count * sizeof(T);
+  if (ll_fits(t, dest, source, bytes, kLLChunk<T>, ll_max))
+    reduce_ll<S, K, Op, T>(t, dest, source, count, scatter, p);
   else
-    reduce_two_shot<S, Op, T>(t, dest, source, count, scatter, p);
+    reduce_shots<S, K, Op, T>(t, dest, source, count, scatter, p,
+                              bytes <= one_shot_max && bytes <= scratch_slot_bytes(t));
   return 0;
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-/* fcollect_on_stream: latency of nvshmemx_*fcollect*_on_stream over NVSHMEM_TEAM_WORLD (perftest/common/coll.cuh). */
-#include "coll.cuh"
+/* fcollect_on_stream: latency of nvshmemx_*fcollect*_on_stream over NVSHMEM_TEAM_WORLD (perftest/common/coll.h). */
+#include "coll.h"
 
 int main(int argc, char **argv) {
   return perftest::run_coll_on_stream(argc, argv, "fcollect_on_stream", "on-stream fcollect latency (us) and bandwidth",

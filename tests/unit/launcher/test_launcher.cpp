@@ -398,7 +398,8 @@ TEST(Launcher, HydraOptionsRefusedWithAMessage) {
       {{"-n", "2", "-hostfile", "/no/such/hostfile"}, "cannot read the host file '/no/such/hostfile'"},
       {{"-np", "4", "-ppn", "2"}, "-n 4 and -ppn 2 disagree"},
       {{"-n", "2", "-launcher", "ssh"}, "-launcher ssh is not supported"},
-      {{"-n", "2", "-launcher-exec", "/usr/bin/ssh"}, "-launcher-exec is not supported"},
+      {{"-n", "2", "-launcher-exec", "/usr/bin/ssh"}, "-launcher-exec needs the hosts"},
+      {{"-n", "3", "-hosts", "a,b", "-ppn", "2", "-launcher-exec", "ssh"}, "-n 3 and the hosts' PE counts (4 in all)"},
       {{"-n", "2", "-genv", "PMI_RANK", "7"}, "-genv PMI_RANK: not a variable name"},
       {{"-n", "2", "-genv", "ONLY_NAME"}, "no program given"},  // the program became the value
       {{"-n", "2", "-bind-to", "core"}, "bind-to"},

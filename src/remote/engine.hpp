@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The remote engine: reaches PEs whose heaps this process has not mapped (other nodes, or every peer
+// under NVSHMEM_DISABLE_P2P), addressed by (PE, byte offset in that PE's heap slot), never by pointers
+// (docs/remote.md). One engine today: UCX (ucx_engine.cpp, libucp loaded at run time).
+// May use: transport/ (AtomicArgs), heap/, bootstrap/, common/. See src/remote/README.md.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "bootstrap/bootstrap.hpp"
+#include "transport/transport.hpp"
+
+namespace nvshm {
+
+class RemoteEngine {
+ public:
+  virtual ~RemoteEngine() = default;
+  virtual const char *name() const = 0;
+  // Blocking put: on return the data is in `pe`'s heap (remote completion, stronger than NVSHMEM asks:
+  // the runtime's synchronisations rely on blocking operations being complete, as on mapped peers).
+  virtual Status put(int pe, std::size_t offset, const void *local, std::size_t bytes) = 0;
+  // Blocking get: on return `local` holds the data.
+  virtual Status get(void *local, int pe, std::size_t offset, std::size_t bytes) = 0;
+  // Non-blocking: complete at the next quiet(); `local` must stay valid until then.
+  virtual Status put_nbi(int pe, std::size_t offset, const void *local, std::size_t bytes) = 0;
+  virtual Status get_nbi(void *local, int pe, std::size_t offset, std::size_t bytes) = 0;
+  // Blocking atomic on the word at `offset` of `pe`'s heap, atomic with the target's own atomics on a
+  // host heap; *old (if not null) receives the previous value, zero-extended.
+  virtual Status atomic(int pe, std::size_t offset, const AtomicArgs &args, uint64_t *old) = 0;
+  // Order earlier puts and atomics before later ones, per target PE.
+  virtual Status fence() = 0;
+  // Complete every operation issued through this engine (remote completion).
+  virtual Status quiet() = 0;
+  // Every PE calls it at finalize before the last barrier: after it, a peer that goes away is expected
+  // (its endpoints closing are not reported as failures).
+  virtual void prepare_finalize() = 0;
+};
+
+// Engine settings from the environment (NVSHMEM_REMOTE_*), resolved by the runtime.
+struct RemoteOptions {
+  bool spin_progress = false;  // progress thread polls; otherwise it sleeps on the worker's events
+  int timeout_s = 120;         // NVSHMEM_BOOTSTRAP_TIMEOUT: every wait of the engine is bounded by it
+};
+
+// Collective over all PEs (every PE calls it, also those that reach no PE through it, so that the
+// exchange of addresses completes). Registers this PE's slot [slot, slot + slot_bytes) and exchanges
+// worker addresses, slot bases and remote keys through `boot`. Fails with a message naming the package
+// when libucp cannot be loaded.
+Status make_ucx_engine(Bootstrap &boot, void *slot, std::size_t slot_bytes, const RemoteOptions &options,
+                       std::unique_ptr<RemoteEngine> *out);
+
+}  // namespace nvshm

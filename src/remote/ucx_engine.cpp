@@ -1,0 +1,504 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The UCX engine (docs/remote.md): UCP one-sided operations on the peers' registered slots. libucp is
+// loaded at run time (common/dl.hpp), so a one-node job never needs it; the types come from libucx-dev's
+// headers at build time. One context and one worker per PE (thread mode multi: the calling threads and
+// the progress thread all drive it); endpoints and remote keys are made on first use of a PE; a
+// progress thread keeps the worker moving, which UCX over TCP needs for other PEs' operations on this
+// PE's memory to complete at all. Every wait is bounded by NVSHMEM_BOOTSTRAP_TIMEOUT.
+#include <poll.h>
+#include <sched.h>
+#include <ucp/api/ucp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "common/dl.hpp"
+#include "common/log.hpp"
+#include "heap/symmetric_heap.hpp"
+#include "remote/engine.hpp"
+
+namespace nvshm {
+namespace {
+
+constexpr const char *kUcpLibrary = "libucp.so.0";
+constexpr const char *kWhere = "remote engine (UCX)";
+
+// The libucp functions the engine calls, bound once per process; the library is never unloaded.
+struct UcpApi {
+  decltype(&::ucp_get_version) get_version;
+  decltype(&::ucp_config_read) config_read;
+  decltype(&::ucp_config_modify) config_modify;
+  decltype(&::ucp_config_release) config_release;
+  decltype(&::ucp_init_version) init_version;
+  decltype(&::ucp_cleanup) cleanup;
+  decltype(&::ucp_worker_create) worker_create;
+  decltype(&::ucp_worker_destroy) worker_destroy;
+  decltype(&::ucp_worker_get_address) worker_get_address;
+  decltype(&::ucp_worker_release_address) worker_release_address;
+  decltype(&::ucp_worker_progress) worker_progress;
+  decltype(&::ucp_worker_get_efd) worker_get_efd;
+  decltype(&::ucp_worker_arm) worker_arm;
+  decltype(&::ucp_worker_signal) worker_signal;
+  decltype(&::ucp_worker_fence) worker_fence;
+  decltype(&::ucp_worker_flush_nbx) worker_flush_nbx;
+  decltype(&::ucp_mem_map) mem_map;
+  decltype(&::ucp_mem_unmap) mem_unmap;
+  decltype(&::ucp_rkey_pack) rkey_pack;
+  decltype(&::ucp_rkey_buffer_release) rkey_buffer_release;
+  decltype(&::ucp_ep_create) ep_create;
+  decltype(&::ucp_ep_close_nbx) ep_close_nbx;
+  decltype(&::ucp_ep_flush_nbx) ep_flush_nbx;
+  decltype(&::ucp_ep_rkey_unpack) ep_rkey_unpack;
+  decltype(&::ucp_rkey_destroy) rkey_destroy;
+  decltype(&::ucp_put_nbx) put_nbx;
+  decltype(&::ucp_get_nbx) get_nbx;
+  decltype(&::ucp_atomic_op_nbx) atomic_op_nbx;
+  decltype(&::ucp_request_check_status) request_check_status;
+  decltype(&::ucp_request_free) request_free;
+  decltype(&::ucs_status_string) status_string;
+};
+
+// The bound API, or nullptr (with the message logged) when libucp cannot be loaded.
+const UcpApi *ucp_api() {
+  static std::mutex mutex;
+  static UcpApi api;
+  static bool loaded = false;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (loaded) return &api;
+  void *h = dl_open(kUcpLibrary, kWhere, "UCX",
+                    "the job has PEs on other nodes (or NVSHMEM_DISABLE_P2P=1): install UCX (Debian: libucx0) or set "
+                    "NVSHMEM_REMOTE_TRANSPORT=none for a job on one node");
+  if (!h) return nullptr;
+  DlBinder bind(h);
+  bind(&api.get_version, "ucp_get_version");
+  bind(&api.config_read, "ucp_config_read");
+  bind(&api.config_modify, "ucp_config_modify");
+  bind(&api.config_release, "ucp_config_release");
+  bind(&api.init_version, "ucp_init_version");
+  bind(&api.cleanup, "ucp_cleanup");
+  bind(&api.worker_create, "ucp_worker_create");
+  bind(&api.worker_destroy, "ucp_worker_destroy");
+  bind(&api.worker_get_address, "ucp_worker_get_address");
+  bind(&api.worker_release_address, "ucp_worker_release_address");
+  bind(&api.worker_progress, "ucp_worker_progress");
+  bind(&api.worker_get_efd, "ucp_worker_get_efd");
+  bind(&api.worker_arm, "ucp_worker_arm");
+  bind(&api.worker_signal, "ucp_worker_signal");
+  bind(&api.worker_fence, "ucp_worker_fence");
+  bind(&api.worker_flush_nbx, "ucp_worker_flush_nbx");
+  bind(&api.mem_map, "ucp_mem_map");
+  bind(&api.mem_unmap, "ucp_mem_unmap");
+  bind(&api.rkey_pack, "ucp_rkey_pack");
+  bind(&api.rkey_buffer_release, "ucp_rkey_buffer_release");
+  bind(&api.ep_create, "ucp_ep_create");
+  bind(&api.ep_close_nbx, "ucp_ep_close_nbx");
+  bind(&api.ep_flush_nbx, "ucp_ep_flush_nbx");
+  bind(&api.ep_rkey_unpack, "ucp_ep_rkey_unpack");
+  bind(&api.rkey_destroy, "ucp_rkey_destroy");
+  bind(&api.put_nbx, "ucp_put_nbx");
+  bind(&api.get_nbx, "ucp_get_nbx");
+  bind(&api.atomic_op_nbx, "ucp_atomic_op_nbx");
+  bind(&api.request_check_status, "ucp_request_check_status");
+  bind(&api.request_free, "ucp_request_free");
+  bind(&api.status_string, "ucs_status_string");
+  if (!bind.missing().empty()) {
+    log_error(kWhere, "the UCX library '%s' has no %s: UCX 1.10 or later is needed", kUcpLibrary,
+              bind.missing().c_str());
+    return nullptr;
+  }
+  loaded = true;
+  return &api;
+}
+
+// What each PE publishes at init: its slot's base address, then its worker address and packed rkey.
+struct BlobHeader {
+  uint64_t base;
+  uint32_t address_bytes;
+  uint32_t rkey_bytes;
+};
+
+class UcxEngine final : public RemoteEngine {
+ public:
+  UcxEngine(const UcpApi &api, int my_pe, const RemoteOptions &options) : api_(api), my_pe_(my_pe), opt_(options) {}
+  ~UcxEngine() override;
+  // Local set-up: context, worker, registration of the slot; *blob receives what the peers need.
+  Status open(void *slot, std::size_t slot_bytes, std::vector<char> *blob);
+  // Collective: every PE's blob to every PE, then the progress thread starts.
+  Status connect(Bootstrap &boot, std::vector<char> mine);
+
+  const char *name() const override { return "UCX"; }
+  Status put(int pe, std::size_t offset, const void *local, std::size_t bytes) override;
+  Status get(void *local, int pe, std::size_t offset, std::size_t bytes) override;
+  Status put_nbi(int pe, std::size_t offset, const void *local, std::size_t bytes) override;
+  Status get_nbi(void *local, int pe, std::size_t offset, std::size_t bytes) override;
+  Status atomic(int pe, std::size_t offset, const AtomicArgs &args, uint64_t *old) override;
+  Status fence() override;
+  Status quiet() override;
+  void prepare_finalize() override { closing_.store(true); }
+
+ private:
+  struct Peer {
+    UcxEngine *engine = nullptr;
+    int pe = -1;
+    uint64_t base = 0;
+    std::vector<char> address, rkey_blob;
+    ucp_ep_h ep = nullptr;
+    ucp_rkey_h rkey = nullptr;
+    std::atomic<bool> connected{false};  // ep and rkey are set (release), read without the lock
+    std::atomic<bool> failed{false};
+  };
+  // The connected peer (endpoint and rkey made on first use), or an error naming the PE and `op`.
+  Status peer(int pe, const char *op, Peer **out);
+  // Completes `request` (a ucs_status_ptr_t of a *_nbx call), progressing the worker; bounded by the
+  // timeout. `op` and `pe` (-1: all PEs) name it in messages.
+  Status wait(ucs_status_ptr_t request, const char *op, int pe);
+  // Hands an operation's request to UCX to complete by itself (it completes at the next flush).
+  Status detach(ucs_status_ptr_t request, const char *op, int pe);
+  Status failure(ucs_status_t status, const char *op, int pe);
+  void progress_loop();
+  static void on_peer_error(void *arg, ucp_ep_h ep, ucs_status_t status);
+
+  const UcpApi &api_;
+  const int my_pe_;
+  const RemoteOptions opt_;
+  ucp_context_h context_ = nullptr;
+  ucp_worker_h worker_ = nullptr;
+  ucp_mem_h memh_ = nullptr;
+  std::vector<Peer> peers_;
+  std::mutex connect_mutex_;
+  std::thread progress_;
+  std::atomic<bool> stop_{false};
+  std::atomic<bool> closing_{false};
+};
+
+Status UcxEngine::failure(ucs_status_t status, const char *op, int pe) {
+  if (pe >= 0)
+    log_error(kWhere, "%s to PE %d failed: %s", op, pe, api_.status_string(status));
+  else
+    log_error(kWhere, "%s failed: %s", op, api_.status_string(status));
+  return status == UCS_ERR_UNREACHABLE || status == UCS_ERR_CONNECTION_RESET || status == UCS_ERR_ENDPOINT_TIMEOUT
+             ? Status::peer_failed
+             : Status::internal;
+}
+
+Status UcxEngine::open(void *slot, std::size_t slot_bytes, std::vector<char> *blob) {
+  ucp_config_t *config = nullptr;
+  ucs_status_t s = api_.config_read(nullptr, nullptr, &config);
+  if (s != UCS_OK) return failure(s, "ucp_config_read", -1);
+  // Network atomics that are atomic with the target CPU's own (UCX's software path where the NIC's are
+  // not), unless the user chose otherwise.
+  if (!getenv("UCX_ATOMIC_MODE")) (void)api_.config_modify(config, "ATOMIC_MODE", "cpu");
+  ucp_params_t params{};
+  params.field_mask = UCP_PARAM_FIELD_FEATURES;
+  params.features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 | UCP_FEATURE_WAKEUP;
+  s = api_.init_version(UCP_API_MAJOR, UCP_API_MINOR, &params, config, &context_);
+  api_.config_release(config);
+  if (s != UCS_OK) return failure(s, "ucp_init", -1);
+  ucp_worker_params_t wp{};
+  wp.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
+  wp.thread_mode = UCS_THREAD_MODE_MULTI;
+  if ((s = api_.worker_create(context_, &wp, &worker_)) != UCS_OK) return failure(s, "ucp_worker_create", -1);
+  ucp_mem_map_params_t mp{};
+  mp.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH;
+  mp.address = slot;
+  mp.length = slot_bytes;
+  if ((s = api_.mem_map(context_, &mp, &memh_)) != UCS_OK) return failure(s, "ucp_mem_map of the heap", -1);
+
+  ucp_address_t *address = nullptr;
+  std::size_t address_bytes = 0;
+  if ((s = api_.worker_get_address(worker_, &address, &address_bytes)) != UCS_OK)
+    return failure(s, "ucp_worker_get_address", -1);
+  void *rkey = nullptr;
+  std::size_t rkey_bytes = 0;
+  if ((s = api_.rkey_pack(context_, memh_, &rkey, &rkey_bytes)) != UCS_OK) {
+    api_.worker_release_address(worker_, address);
+    return failure(s, "ucp_rkey_pack", -1);
+  }
+  const BlobHeader header{reinterpret_cast<uint64_t>(slot), static_cast<uint32_t>(address_bytes),
+                          static_cast<uint32_t>(rkey_bytes)};
+  std::vector<char> &mine = *blob;
+  mine.resize(sizeof header + address_bytes + rkey_bytes);
+  memcpy(mine.data(), &header, sizeof header);
+  memcpy(mine.data() + sizeof header, address, address_bytes);
+  memcpy(mine.data() + sizeof header + address_bytes, rkey, rkey_bytes);
+  api_.worker_release_address(worker_, address);
+  api_.rkey_buffer_release(rkey);
+  return Status::ok;
+}
+
+Status UcxEngine::connect(Bootstrap &boot, std::vector<char> mine) {
+  // Two rounds: the sizes, then every blob padded to the largest (the bootstrap gathers equal sizes).
+  const int n = boot.size();
+  const uint64_t my_size = mine.size();
+  std::vector<uint64_t> sizes(n);
+  NVSHM_TRY(boot.allgather(&my_size, sizes.data(), sizeof my_size));
+  const std::size_t width = *std::max_element(sizes.begin(), sizes.end());
+  mine.resize(width);
+  std::vector<char> all(width * n);
+  NVSHM_TRY(boot.allgather(mine.data(), all.data(), width));
+  peers_ = std::vector<Peer>(n);
+  for (int pe = 0; pe < n; ++pe) {
+    const char *blob = all.data() + static_cast<std::size_t>(pe) * width;
+    BlobHeader h;
+    memcpy(&h, blob, sizeof h);
+    Peer &p = peers_[pe];
+    p.engine = this;
+    p.pe = pe;
+    p.base = h.base;
+    p.address.assign(blob + sizeof h, blob + sizeof h + h.address_bytes);
+    p.rkey_blob.assign(blob + sizeof h + h.address_bytes, blob + sizeof h + h.address_bytes + h.rkey_bytes);
+  }
+  progress_ = std::thread([this] { progress_loop(); });
+  unsigned major = 0, minor = 0, release = 0;
+  api_.get_version(&major, &minor, &release);
+  NVSHM_INFO(kWhere, "UCX %u.%u.%u, %zu-byte init blob per PE, %s progress", major, minor, release, width,
+             opt_.spin_progress ? "spin" : "event");
+  return Status::ok;
+}
+
+void UcxEngine::progress_loop() {
+  int efd = -1;
+  if (!opt_.spin_progress && api_.worker_get_efd(worker_, &efd) != UCS_OK) efd = -1;
+  while (!stop_.load(std::memory_order_acquire)) {
+    if (api_.worker_progress(worker_) != 0) continue;
+    if (efd < 0) {  // spin: give the worker's lock to a calling thread between empty rounds
+      sched_yield();
+      continue;
+    }
+    if (api_.worker_arm(worker_) == UCS_ERR_BUSY) continue;  // events arrived meanwhile: progress again
+    pollfd p{efd, POLLIN, 0};
+    (void)poll(&p, 1, 100);
+  }
+}
+
+void UcxEngine::on_peer_error(void *arg, ucp_ep_h, ucs_status_t status) {
+  Peer *p = static_cast<Peer *>(arg);
+  p->failed.store(true);
+  if (!p->engine->closing_.load())
+    log_error(kWhere, "PE %d is unreachable (%s): its process or the network between us failed", p->pe,
+              p->engine->api_.status_string(status));
+}
+
+Status UcxEngine::peer(int pe, const char *op, Peer **out) {
+  Peer &p = peers_[pe];
+  if (p.failed.load(std::memory_order_relaxed)) {
+    log_error(kWhere, "%s to PE %d: the PE is unreachable (reported earlier)", op, pe);
+    return Status::peer_failed;
+  }
+  if (!p.connected.load(std::memory_order_acquire)) {
+    std::lock_guard<std::mutex> lock(connect_mutex_);
+    if (!p.ep) {
+      ucp_ep_params_t ep{};
+      ep.field_mask =
+          UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE | UCP_EP_PARAM_FIELD_ERR_HANDLER;
+      ep.address = reinterpret_cast<const ucp_address_t *>(p.address.data());
+      ep.err_mode = UCP_ERR_HANDLING_MODE_PEER;
+      ep.err_handler.cb = on_peer_error;
+      ep.err_handler.arg = &p;
+      const ucs_status_t s = api_.ep_create(worker_, &ep, &p.ep);
+      if (s != UCS_OK) return failure(s, "connecting (ucp_ep_create)", pe);
+    }
+    if (!p.rkey) {
+      const ucs_status_t s = api_.ep_rkey_unpack(p.ep, p.rkey_blob.data(), &p.rkey);
+      if (s != UCS_OK) return failure(s, "ucp_ep_rkey_unpack", pe);
+    }
+    p.connected.store(true, std::memory_order_release);
+  }
+  *out = &p;
+  return Status::ok;
+}
+
+Status UcxEngine::wait(ucs_status_ptr_t request, const char *op, int pe) {
+  if (request == nullptr) return Status::ok;
+  if (UCS_PTR_IS_ERR(request)) return failure(UCS_PTR_STATUS(request), op, pe);
+  using clock = std::chrono::steady_clock;
+  const auto deadline = clock::now() + std::chrono::seconds(opt_.timeout_s);
+  for (unsigned polls = 0;; ++polls) {
+    api_.worker_progress(worker_);
+    const ucs_status_t s = api_.request_check_status(request);
+    if (s != UCS_INPROGRESS) {
+      api_.request_free(request);
+      return s == UCS_OK ? Status::ok : failure(s, op, pe);
+    }
+    if (pe >= 0 && peers_[pe].failed.load(std::memory_order_relaxed)) {
+      api_.request_free(request);
+      log_error(kWhere, "%s to PE %d cannot complete: the PE is unreachable", op, pe);
+      return Status::peer_failed;
+    }
+    if ((polls & 63) == 63) {
+      if (clock::now() > deadline) {
+        api_.request_free(request);
+        if (pe >= 0)
+          log_error(kWhere, "%s to PE %d did not complete within %d s (NVSHMEM_BOOTSTRAP_TIMEOUT)", op, pe,
+                    opt_.timeout_s);
+        else
+          log_error(kWhere, "%s did not complete within %d s (NVSHMEM_BOOTSTRAP_TIMEOUT)", op, opt_.timeout_s);
+        return Status::timeout;
+      }
+      sched_yield();
+    }
+  }
+}
+
+Status UcxEngine::detach(ucs_status_ptr_t request, const char *op, int pe) {
+  if (request == nullptr) return Status::ok;
+  if (UCS_PTR_IS_ERR(request)) return failure(UCS_PTR_STATUS(request), op, pe);
+  api_.request_free(request);  // released by UCX when it completes; the next flush waits for it
+  return Status::ok;
+}
+
+Status UcxEngine::put(int pe, std::size_t offset, const void *local, std::size_t bytes) {
+  Peer *p = nullptr;
+  NVSHM_TRY(peer(pe, "put", &p));
+  ucp_request_param_t param{};
+  NVSHM_TRY(detach(api_.put_nbx(p->ep, local, bytes, p->base + offset, p->rkey, &param), "put", pe));
+  return wait(api_.ep_flush_nbx(p->ep, &param), "put (endpoint flush)", pe);
+}
+
+Status UcxEngine::get(void *local, int pe, std::size_t offset, std::size_t bytes) {
+  Peer *p = nullptr;
+  NVSHM_TRY(peer(pe, "get", &p));
+  ucp_request_param_t param{};
+  return wait(api_.get_nbx(p->ep, local, bytes, p->base + offset, p->rkey, &param), "get", pe);
+}
+
+Status UcxEngine::put_nbi(int pe, std::size_t offset, const void *local, std::size_t bytes) {
+  Peer *p = nullptr;
+  NVSHM_TRY(peer(pe, "put_nbi", &p));
+  ucp_request_param_t param{};
+  return detach(api_.put_nbx(p->ep, local, bytes, p->base + offset, p->rkey, &param), "put_nbi", pe);
+}
+
+Status UcxEngine::get_nbi(void *local, int pe, std::size_t offset, std::size_t bytes) {
+  Peer *p = nullptr;
+  NVSHM_TRY(peer(pe, "get_nbi", &p));
+  ucp_request_param_t param{};
+  return detach(api_.get_nbx(p->ep, local, bytes, p->base + offset, p->rkey, &param), "get_nbi", pe);
+}
+
+Status UcxEngine::atomic(int pe, std::size_t offset, const AtomicArgs &args, uint64_t *old) {
+  Peer *p = nullptr;
+  NVSHM_TRY(peer(pe, "atomic", &p));
+  // UCP's operand (`operand`) and reply buffer, in the word's width; compare-swap takes the compare
+  // value as operand and the new value in the reply buffer, which returns the old one.
+  union Word {
+    uint32_t w4;
+    uint64_t w8;
+  } operand{}, reply{};
+  auto set = [&](Word *w, uint64_t v) {
+    if (args.width == 4)
+      w->w4 = static_cast<uint32_t>(v);
+    else
+      w->w8 = v;
+  };
+  ucp_atomic_op_t op = UCP_ATOMIC_OP_ADD;
+  bool fetch = old != nullptr;
+  switch (args.op) {
+    case AtomicOp::fetch:  // OR with 0 reads the word atomically
+      op = UCP_ATOMIC_OP_OR;
+      set(&operand, 0);
+      fetch = true;
+      break;
+    case AtomicOp::set:
+    case AtomicOp::swap:
+      op = UCP_ATOMIC_OP_SWAP;
+      set(&operand, args.value);
+      fetch = true;  // UCP's swap always returns the old value
+      break;
+    case AtomicOp::compare_swap:
+      op = UCP_ATOMIC_OP_CSWAP;
+      set(&operand, args.cond);
+      set(&reply, args.value);
+      fetch = true;
+      break;
+    case AtomicOp::add:
+      op = UCP_ATOMIC_OP_ADD;
+      set(&operand, args.value);
+      break;
+    case AtomicOp::and_:
+      op = UCP_ATOMIC_OP_AND;
+      set(&operand, args.value);
+      break;
+    case AtomicOp::or_:
+      op = UCP_ATOMIC_OP_OR;
+      set(&operand, args.value);
+      break;
+    case AtomicOp::xor_:
+      op = UCP_ATOMIC_OP_XOR;
+      set(&operand, args.value);
+      break;
+  }
+  ucp_request_param_t param{};
+  param.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE;
+  param.datatype = ucp_dt_make_contig(args.width);
+  if (fetch) {
+    param.op_attr_mask |= UCP_OP_ATTR_FIELD_REPLY_BUFFER;
+    param.reply_buffer = &reply;
+  }
+  NVSHM_TRY(wait(api_.atomic_op_nbx(p->ep, op, &operand, 1, p->base + offset, p->rkey, &param), "atomic", pe));
+  if (!fetch) {
+    // A non-fetching atomic completes locally; the remote side is done once the endpoint is flushed.
+    ucp_request_param_t flush{};
+    NVSHM_TRY(wait(api_.ep_flush_nbx(p->ep, &flush), "atomic (endpoint flush)", pe));
+  }
+  if (old) *old = args.width == 4 ? reply.w4 : reply.w8;
+  return Status::ok;
+}
+
+Status UcxEngine::fence() {
+  const ucs_status_t s = api_.worker_fence(worker_);
+  return s == UCS_OK ? Status::ok : failure(s, "fence (ucp_worker_fence)", -1);
+}
+
+Status UcxEngine::quiet() {
+  ucp_request_param_t param{};
+  return wait(api_.worker_flush_nbx(worker_, &param), "quiet (worker flush)", -1);
+}
+
+UcxEngine::~UcxEngine() {
+  closing_.store(true);
+  if (progress_.joinable()) {
+    stop_.store(true, std::memory_order_release);
+    api_.worker_signal(worker_);
+    progress_.join();
+  }
+  for (Peer &p : peers_) {
+    if (p.rkey) api_.rkey_destroy(p.rkey);
+    if (!p.ep) continue;
+    ucp_request_param_t param{};
+    param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+    param.flags = UCP_EP_CLOSE_FLAG_FORCE;
+    ucs_status_ptr_t r = api_.ep_close_nbx(p.ep, &param);
+    if (r && !UCS_PTR_IS_ERR(r)) {
+      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(opt_.timeout_s);
+      while (api_.request_check_status(r) == UCS_INPROGRESS && std::chrono::steady_clock::now() < deadline)
+        api_.worker_progress(worker_);
+      api_.request_free(r);
+    }
+  }
+  if (memh_) api_.mem_unmap(context_, memh_);
+  if (worker_) api_.worker_destroy(worker_);
+  if (context_) api_.cleanup(context_);
+}
+
+}  // namespace
+
+Status make_ucx_engine(Bootstrap &boot, void *slot, std::size_t slot_bytes, const RemoteOptions &options,
+                       std::unique_ptr<RemoteEngine> *out) {
+  const UcpApi *api = ucp_api();
+  NVSHM_TRY(agree(boot, api ? Status::ok : Status::not_supported));
+  auto engine = std::make_unique<UcxEngine>(*api, boot.rank(), options);
+  std::vector<char> blob;
+  NVSHM_TRY(agree(boot, engine->open(slot, slot_bytes, &blob)));
+  NVSHM_TRY(engine->connect(boot, std::move(blob)));
+  *out = std::move(engine);
+  return Status::ok;
+}
+
+}  // namespace nvshm

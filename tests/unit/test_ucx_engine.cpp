@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The UCX engine (src/remote/ucx_engine.cpp) in one process: every operation on a registered range
+// reached through UCX (the engine's peer is this process itself), checked on the memory; and the init
+// exchange with a fake bootstrap of up to 1024 PEs, whose bytes per PE must not grow with the PE count
+// (lazy endpoints: nothing is connected at init).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstring>
+#include <vector>
+
+#include "remote/engine.hpp"
+
+namespace nvshm {
+namespace {
+
+// `size` PEs of which this process is `rank`; every allgather hands this PE's contribution to all
+// slots (the other PEs "published" the same blob), counting the bytes this PE contributes.
+class FakeBootstrap : public Bootstrap {
+ public:
+  FakeBootstrap(int rank, int size) {
+    rank_ = rank;
+    size_ = size;
+  }
+  const char *name() const override { return "fake"; }
+  Status allgather(const void *in, void *out, std::size_t bytes) override {
+    contributed += bytes;
+    for (int pe = 0; pe < size_; ++pe) memcpy(static_cast<char *>(out) + pe * bytes, in, bytes);
+    return Status::ok;
+  }
+  Status barrier() override { return Status::ok; }
+  std::size_t contributed = 0;
+};
+
+RemoteOptions options() {
+  RemoteOptions o;
+  o.timeout_s = 30;
+  return o;
+}
+
+TEST(UcxEngine, EveryOperationThroughUcxOnARegisteredRange) {
+  std::vector<uint64_t> slot(1 << 16);  // 512 KiB "heap"
+  FakeBootstrap boot(0, 1);
+  std::unique_ptr<RemoteEngine> engine;
+  ASSERT_EQ(make_ucx_engine(boot, slot.data(), slot.size() * sizeof(uint64_t), options(), &engine), Status::ok);
+  ASSERT_STREQ(engine->name(), "UCX");
+  char *base = reinterpret_cast<char *>(slot.data());
+
+  // Blocking put of 100 KiB at an odd offset, then get it back into another buffer.
+  std::vector<unsigned char> data(100 * 1024), back(data.size());
+  for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<unsigned char>(i * 7 + 3);
+  ASSERT_EQ(engine->put(0, 1001, data.data(), data.size()), Status::ok);
+  EXPECT_EQ(memcmp(base + 1001, data.data(), data.size()), 0);
+  ASSERT_EQ(engine->get(back.data(), 0, 1001, back.size()), Status::ok);
+  EXPECT_EQ(back, data);
+
+  // Non-blocking: 64 puts of 1 KiB and 64 gets, complete at quiet.
+  std::vector<unsigned char> chunks(64 * 1024), gathered(chunks.size());
+  for (std::size_t i = 0; i < chunks.size(); ++i) chunks[i] = static_cast<unsigned char>(i * 13 + 5);
+  for (int c = 0; c < 64; ++c) ASSERT_EQ(engine->put_nbi(0, 200000 + c * 1024, &chunks[c * 1024], 1024), Status::ok);
+  ASSERT_EQ(engine->fence(), Status::ok);
+  ASSERT_EQ(engine->quiet(), Status::ok);
+  EXPECT_EQ(memcmp(base + 200000, chunks.data(), chunks.size()), 0);
+  for (int c = 0; c < 64; ++c) ASSERT_EQ(engine->get_nbi(&gathered[c * 1024], 0, 200000 + c * 1024, 1024), Status::ok);
+  ASSERT_EQ(engine->quiet(), Status::ok);
+  EXPECT_EQ(gathered, chunks);
+
+  // Atomics on an 8-byte and a 4-byte word against a reference model: each returns the previous value
+  // and leaves the new one (compare-swap once with a matching and once with a different compare value).
+  const uint64_t start8 = 0x1122334455667788ull;
+  const uint32_t start4 = 0x0A0B0C0Du;
+  for (const std::size_t width : {std::size_t{8}, std::size_t{4}}) {
+    const std::size_t at = width == 8 ? 300000 : 300012;
+    const uint64_t mask = width == 8 ? ~0ull : 0xFFFFFFFFull;
+    uint64_t model = width == 8 ? start8 : start4;
+    memcpy(base + at, &model, width);
+    struct Case {
+      AtomicOp op;
+      uint64_t value;
+      bool cond_matches;  // compare_swap: compare with the current value, or with another one
+    };
+    const Case cases[] = {{AtomicOp::add, 0x10, false},        {AtomicOp::and_, 0xFFFF0000FFFF00F0ull, false},
+                          {AtomicOp::or_, 0x0F, false},        {AtomicOp::xor_, 0xFF, false},
+                          {AtomicOp::compare_swap, 42, false}, {AtomicOp::swap, 0xDEADBEEFCAFEF00Dull, false},
+                          {AtomicOp::compare_swap, 77, true},  {AtomicOp::set, 5, false},
+                          {AtomicOp::fetch, 0, false}};
+    for (const Case &c : cases) {
+      const uint64_t cond = c.cond_matches ? model : model ^ 1;
+      uint64_t want = model;
+      switch (c.op) {
+        case AtomicOp::add:
+          want = model + c.value;
+          break;
+        case AtomicOp::and_:
+          want = model & c.value;
+          break;
+        case AtomicOp::or_:
+          want = model | c.value;
+          break;
+        case AtomicOp::xor_:
+          want = model ^ c.value;
+          break;
+        case AtomicOp::swap:
+        case AtomicOp::set:
+          want = c.value;
+          break;
+        case AtomicOp::compare_swap:
+          want = cond == model ? c.value : model;
+          break;
+        case AtomicOp::fetch:
+          break;
+      }
+      want &= mask;
+      uint64_t old = ~0ull, now = 0;
+      ASSERT_EQ(engine->atomic(0, at, AtomicArgs{c.op, width, c.value & mask, cond & mask}, &old), Status::ok);
+      memcpy(&now, base + at, width);
+      EXPECT_EQ(old, model) << width << "-byte op " << static_cast<int>(c.op);
+      EXPECT_EQ(now, want) << width << "-byte op " << static_cast<int>(c.op);
+      model = want;
+    }
+    // A non-fetching add is complete on return.
+    ASSERT_EQ(engine->atomic(0, at, AtomicArgs{AtomicOp::add, width, 1000, 0}, nullptr), Status::ok);
+    uint64_t now = 0;
+    memcpy(&now, base + at, width);
+    EXPECT_EQ(now, (model + 1000) & mask);
+  }
+}
+
+TEST(UcxEngine, InitExchangeBytesPerPeDoNotGrowWithThePeCount) {
+  std::vector<uint64_t> slot(1 << 12);
+  std::size_t per_pe_at_2 = 0;
+  for (int n : {2, 64, 1024}) {
+    FakeBootstrap boot(1, n);
+    std::unique_ptr<RemoteEngine> engine;
+    const auto t0 = std::chrono::steady_clock::now();
+    ASSERT_EQ(make_ucx_engine(boot, slot.data(), slot.size() * sizeof(uint64_t), options(), &engine), Status::ok);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    engine.reset();
+    printf("%4d PEs: %zu bytes contributed by this PE (so %zu received), init %.3f s\n", n, boot.contributed,
+           boot.contributed * n, s);
+    if (n == 2) per_pe_at_2 = boot.contributed;
+    EXPECT_EQ(boot.contributed, per_pe_at_2) << n << " PEs";
+    EXPECT_LT(boot.contributed, 1024u);
+    EXPECT_LT(s, 1.0) << n << " PEs";
+  }
+}
+
+}  // namespace
+}  // namespace nvshm
