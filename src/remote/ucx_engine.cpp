@@ -138,6 +138,7 @@ class UcxEngine final : public RemoteEngine {
   Status put_nbi(int pe, std::size_t offset, const void *local, std::size_t bytes) override;
   Status get_nbi(void *local, int pe, std::size_t offset, std::size_t bytes) override;
   Status atomic(int pe, std::size_t offset, const AtomicArgs &args, uint64_t *old) override;
+  Status float_add(int pe, std::size_t offset, const AtomicArgs &args, uint64_t *old);
   Status fence() override;
   Status quiet() override;
   void prepare_finalize() override { closing_.store(true); }
@@ -433,6 +434,8 @@ Status UcxEngine::atomic(int pe, std::size_t offset, const AtomicArgs &args, uin
       op = UCP_ATOMIC_OP_XOR;
       set(&operand, args.value);
       break;
+    case AtomicOp::float_add:
+      return float_add(pe, offset, args, old);
   }
   ucp_request_param_t param{};
   param.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE;
@@ -449,6 +452,28 @@ Status UcxEngine::atomic(int pe, std::size_t offset, const AtomicArgs &args, uin
   }
   if (old) *old = args.width == 4 ? reply.w4 : reply.w8;
   return Status::ok;
+}
+
+// UCP has no floating-point atomics: a compare-and-swap loop on the word, a __half on the aligned
+// 4-byte word that holds it (the other half is written back as it was seen).
+Status UcxEngine::float_add(int pe, std::size_t offset, const AtomicArgs &args, uint64_t *old) {
+  const bool half = args.width == 2;
+  const std::size_t at = half ? offset & ~std::size_t{3} : offset, word = half ? 4 : args.width;
+  const unsigned shift = half ? static_cast<unsigned>(offset & 2) * 8 : 0;
+  const uint64_t mask = args.width == 8 ? ~uint64_t{0} : (uint64_t{1} << (args.width * 8)) - 1;
+  uint64_t seen = 0;
+  NVSHM_TRY(atomic(pe, at, AtomicArgs{AtomicOp::fetch, word, 0, 0}, &seen));
+  for (;;) {
+    const uint64_t current = seen >> shift & mask;
+    const uint64_t next = (seen & ~(mask << shift)) | float_add_bits(args.width, current, args.value) << shift;
+    uint64_t got = 0;
+    NVSHM_TRY(atomic(pe, at, AtomicArgs{AtomicOp::compare_swap, word, next, seen}, &got));
+    if (got == seen) {
+      if (old) *old = current;
+      return Status::ok;
+    }
+    seen = got;
+  }
 }
 
 Status UcxEngine::fence() {

@@ -11,6 +11,43 @@
 
 namespace nvshm {
 namespace {
+float widen(__half v) {
+  return __half2float(v);
+}
+double widen(float v) {
+  return v;
+}
+double widen(double v) {
+  return v;
+}
+__half narrow(float v, __half) {
+  return __float2half_rn(v);
+}
+float narrow(double v, float) {
+  return static_cast<float>(v);
+}
+double narrow(double v, double) {
+  return v;
+}
+template <typename F>
+uint64_t float_sum(uint64_t current_bits, uint64_t value_bits) {
+  F current, value;
+  memcpy(static_cast<void *>(&current), &current_bits, sizeof(F));
+  memcpy(static_cast<void *>(&value), &value_bits, sizeof(F));
+  const F sum = narrow(widen(current) + widen(value), F{});
+  uint64_t bits = 0;
+  memcpy(&bits, static_cast<const void *>(&sum), sizeof(F));
+  return bits;
+}
+}  // namespace
+
+uint64_t float_add_bits(std::size_t width, uint64_t current, uint64_t value) {
+  if (width == 2) return float_sum<__half>(current, value);
+  if (width == 4) return float_sum<float>(current, value);
+  return float_sum<double>(current, value);
+}
+
+namespace {
 
 class HostTransport final : public Transport {
  public:
@@ -87,31 +124,19 @@ class HostTransport final : public Transport {
   // Floating-point add by compare-and-swap on the word's bits (CPUs have no floating-point fetch-add).
   // The sum is computed in a type of at least twice the precision plus two bits (float for half, double
   // for float and double), so rounding it to F is the correctly rounded sum. Returns the previous bits.
-  static float widen(__half v) { return __half2float(v); }
-  static double widen(float v) { return v; }
-  static double widen(double v) { return v; }
-  static __half narrow(float v, __half) { return __float2half_rn(v); }
-  static float narrow(double v, float) { return static_cast<float>(v); }
-  static double narrow(double v, double) { return v; }
-  template <typename F, typename W>
-  static uint64_t float_add_as(void *remote, uint64_t value_bits) {
-    static_assert(sizeof(F) == sizeof(W), "the word holds the value");
+  template <typename W>
+  static uint64_t float_add_as(void *remote, std::size_t width, uint64_t value_bits) {
     W *p = static_cast<W *>(remote);
-    F value;
-    memcpy(static_cast<void *>(&value), &value_bits, sizeof(F));
     W seen = __atomic_load_n(p, __ATOMIC_SEQ_CST), next;
     do {
-      F current;
-      memcpy(static_cast<void *>(&current), &seen, sizeof(F));
-      const F sum = narrow(widen(current) + widen(value), F{});
-      memcpy(&next, &sum, sizeof(F));
+      next = static_cast<W>(float_add_bits(width, seen, value_bits));
     } while (!__atomic_compare_exchange_n(p, &seen, next, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST));
     return seen;
   }
   static uint64_t float_add(void *remote, std::size_t width, uint64_t value_bits) {
-    if (width == 2) return float_add_as<__half, uint16_t>(remote, value_bits);
-    if (width == 4) return float_add_as<float, uint32_t>(remote, value_bits);
-    return float_add_as<double, uint64_t>(remote, value_bits);
+    if (width == 2) return float_add_as<uint16_t>(remote, width, value_bits);
+    if (width == 4) return float_add_as<uint32_t>(remote, width, value_bits);
+    return float_add_as<uint64_t>(remote, width, value_bits);
   }
   static Status unsupported() {
     log_error("stream interface",

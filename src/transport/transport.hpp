@@ -26,6 +26,9 @@ struct AtomicArgs {
   uint64_t value;     // operand (low `width` bytes)
   uint64_t cond;      // compare_swap only
 };
+// The bits of current + value for float_add's type (width 2: __half, 4: float, 8: double), summed in
+// the wider type and rounded once, as every transport's float_add does it.
+uint64_t float_add_bits(std::size_t width, uint64_t current, uint64_t value);
 
 class Transport {
  public:

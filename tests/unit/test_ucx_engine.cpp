@@ -109,6 +109,8 @@ TEST(UcxEngine, EveryOperationThroughUcxOnARegisteredRange) {
           break;
         case AtomicOp::fetch:
           break;
+        default:
+          FAIL() << "no model of this operation";
       }
       want &= mask;
       uint64_t old = ~0ull, now = 0;
