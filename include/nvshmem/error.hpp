@@ -11,29 +11,10 @@
 
 namespace nvshmem {
 
-/// Name of an nvshmemx_status code ("NVSHMEMX_ERROR_OUT_OF_MEMORY", ...), or "unknown status" for a
-/// value outside the enum. Thread safe; never throws.
+/// Name of an nvshmemx_status code ("NVSHMEMX_ERROR_OUT_OF_MEMORY", ...), or "NVSHMEMX_ERROR_<unknown>" for
+/// a value outside the enum (nvshmemx_status_string). Thread safe; never throws.
 inline const char *status_name(int status) noexcept {
-  switch (status) {
-    case NVSHMEMX_SUCCESS:
-      return "NVSHMEMX_SUCCESS";
-    case NVSHMEMX_ERROR_INVALID_VALUE:
-      return "NVSHMEMX_ERROR_INVALID_VALUE";
-    case NVSHMEMX_ERROR_OUT_OF_MEMORY:
-      return "NVSHMEMX_ERROR_OUT_OF_MEMORY";
-    case NVSHMEMX_ERROR_NOT_SUPPORTED:
-      return "NVSHMEMX_ERROR_NOT_SUPPORTED";
-    case NVSHMEMX_ERROR_SYMMETRY:
-      return "NVSHMEMX_ERROR_SYMMETRY";
-    case NVSHMEMX_ERROR_GPU_NOT_SELECTED:
-      return "NVSHMEMX_ERROR_GPU_NOT_SELECTED";
-    case NVSHMEMX_ERROR_COLLECTIVE_LAUNCH_FAILED:
-      return "NVSHMEMX_ERROR_COLLECTIVE_LAUNCH_FAILED";
-    case NVSHMEMX_ERROR_INTERNAL:
-      return "NVSHMEMX_ERROR_INTERNAL";
-    default:
-      return "unknown status";
-  }
+  return nvshmemx_status_string(status);
 }
 
 /// Thrown by every fallible call of the C++ layer.

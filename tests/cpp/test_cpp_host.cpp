@@ -57,7 +57,7 @@ TEST(ErrorType, CarriesStatusCallAndMessage) {
   EXPECT_EQ(e.call(), "nvshmem_malloc");
   EXPECT_EQ(e.message(), "no room");
   EXPECT_STREQ(e.what(), "nvshmem_malloc: no room (NVSHMEMX_ERROR_OUT_OF_MEMORY)");
-  EXPECT_STREQ(nvshmem::status_name(12345), "unknown status");
+  EXPECT_STREQ(nvshmem::status_name(12345), "NVSHMEMX_ERROR_<unknown>");
 }
 
 TEST(InitMethodType, SameDescribeAndIdBytes) {
