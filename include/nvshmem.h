@@ -10,7 +10,13 @@
  * NVSHMEM_HOSTLIB_ONLY, defined before the first include, leaves the device interface out (no
  * device definitions, no device state; the routines NVSHMEM declares host+device are declared for
  * the host only, so a device call fails to compile) and the cooperative-groups and libcu++
- * includes with it: a CUDA unit built for any architecture can call the host interface. */
+ * includes with it: a CUDA unit built for any architecture can call the host interface.
+ *
+ * NVSHM_NO_EXTRA_INCLUDES (this project's own tests, perftests and library units; not for
+ * applications) leaves out what NVIDIA's header brings beyond NVSHMEM itself: the cooperative-groups
+ * and libcu++ includes here, and the tile API from nvshmemx.h (include
+ * device/tile/nvshmemx_tile_api.hpp for it). They cost about 5 s of CPU in every CUDA unit
+ * (docs/build.md). */
 #ifndef NVSHMEM_H
 #define NVSHMEM_H
 
@@ -21,7 +27,7 @@
 #endif
 
 #if NVSHM_DEVICE_API
-#if !defined(__CUDACC_RTC__)
+#if !defined(__CUDACC_RTC__) && !defined(NVSHM_NO_EXTRA_INCLUDES)
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 #include <cuda/atomic>

@@ -8,7 +8,10 @@
 /* Host part: the stream-ordered collectives. */
 #include "nvshmem_detail/coll_stream_api.h"
 
-/* The tile API (nvshmemx:: C++ templates): CUDA C++17 with libcu++'s cuda/std/tuple. */
+/* The tile API (nvshmemx:: C++ templates): CUDA C++17 with libcu++'s cuda/std/tuple; left out under
+ * NVSHM_NO_EXTRA_INCLUDES (nvshmem.h). */
+#if !defined(NVSHM_NO_EXTRA_INCLUDES)
 #include "nvshmem_detail/device/tile_api.h"
+#endif
 
 #endif /* NVSHMEMX_H */

@@ -10,6 +10,10 @@
 #                                        [--no-coverage] [--targets TARGETS] [--perf TESTS]
 # --perf TESTS: perftests for tools/perf-compare.sh ("all", "coll", "devcoll", or names); none by default;
 #   PERF_RUNS=<n> program runs per test and size (default 5); PERF_BUDGET_S, PERF_NCCL etc. pass through.
+#   PERF_BEFORE=<source tree> (e.g. .baseline, an export of an older commit carried with the call) also
+#   builds that tree's perftests of TESTS in build-before, meanwhile, and runs them as column "before".
+#   A cold machine builds NVIDIA's programs, ours and the older tree's at once: give TESTS few names,
+#   or make the call that builds them (with --no-tests) apart from the one that runs them.
 # --no-coverage: skip tools/api-coverage.sh (a perf-only call).
 # --targets TARGETS: build only these CMake targets (default: everything) for a short call.
 # --ctest-regex RE: only the tests that match (e.g. '^(gpu\.|cpp\.gpu|cpp\.example)', the 14 GPU tests).
@@ -62,6 +66,21 @@ if [ -n "$perf_tests" ]; then
   PERF_NV_BUILD_ONLY=1 PERF_NV_CACHE=$nv_cache tools/perf-compare.sh "$BUILD" 1 $perf_tests \
     >"$OUT/nvidia-build.log" 2>&1 &
   nv_build=$!
+  if [ -n "${PERF_BEFORE:-}" ]; then
+    # The perftests' CMake targets: perf_host_<test> for the on-stream ones, perf_device_<test> for the
+    # others; a group name (all, coll, devcoll) builds every perftest.
+    perf_targets=nvshmrun
+    for t in $perf_tests; do
+      case $t in
+        all | coll | devcoll) perf_targets+=" perftest/all" ;;
+        *_on_stream) perf_targets+=" perf_host_$t" ;;
+        *) perf_targets+=" perf_device_$t" ;;
+      esac
+    done
+    (cmake -S "$PERF_BEFORE" -B build-before -G Ninja -DCMAKE_BUILD_TYPE=Release &&
+      cmake --build build-before -j "$(( $(nproc) / 2 ))" --target $perf_targets) >"$OUT/before-build.log" 2>&1 &
+    before_build=$!
+  fi
 fi
 if cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release >"$OUT/configure.log" 2>&1 &&
    cmake --build "$BUILD" -j "$(nproc)" ${targets[@]:+--target "${targets[@]}"} >"$OUT/build.log" 2>&1; then
@@ -115,7 +134,7 @@ $(cat "$OUT"/san-"$n".*.log | grep -c '^\[       OK \]') test runs ok, $(cat "$O
   }
   # The 138 reduction pairs take about 40 s natively, too long under memcheck: one pair per op
   # family and translation unit (every path of every scope and the stream), in both one-shot limits.
-  reduce_pairs='CollReduce.int32_and:CollReduce.uchar_xor:CollReduce.float_min:CollReduce.double_max:CollReduce.half_sum:CollReduce.int64_prod'
+  reduce_pairs='CollReduce.uint_and:CollReduce.uchar_xor:CollReduce.float_min:CollReduce.double_max:CollReduce.half_sum:CollReduce.ulong_prod'
   for tool in ${SANITIZE_TOOLS:-memcheck racecheck}; do
     tool_start=$(date +%s)
     for t in ${sanitize_list:-tests/gpu/test_device_api tests/gpu/test_device_rdc tests/gpu/test_device_p2p \
@@ -160,7 +179,12 @@ fi
 if [ -n "$perf_tests" ]; then
   echo "== perftests against NVIDIA NVSHMEM"
   wait $nv_build || tail -20 "$OUT/nvidia-build.log"
-  PERF_NV_CACHE=$nv_cache PERF_OUT="$OUT/perf.txt" tools/perf-compare.sh "$BUILD" "${PERF_RUNS:-5}" $perf_tests >"$OUT/perf.log" 2>&1
+  perf_builds=""
+  if [ -n "${PERF_BEFORE:-}" ]; then
+    if wait $before_build; then perf_builds="before:$PWD/build-before"; else tail -20 "$OUT/before-build.log"; fi
+  fi
+  PERF_BUILDS=$perf_builds PERF_NV_CACHE=$nv_cache PERF_OUT="$OUT/perf.txt" \
+    tools/perf-compare.sh "$BUILD" "${PERF_RUNS:-5}" $perf_tests >"$OUT/perf.log" 2>&1
   row perf-compare "rc=$? (perf.txt)"
   cat "$OUT/perf.txt" 2>/dev/null || tail -30 "$OUT/perf.log"
 fi

@@ -7,6 +7,9 @@
 #pragma once
 #include <cuda_runtime.h>
 
+#include <cstdint>
+#include <type_traits>
+
 #include "cuda/driver.hpp"
 #include "host/runtime.hpp"
 #include "nvshmem.h"
@@ -65,15 +68,34 @@ __global__ void __launch_bounds__(kCollThreads)
       one_shot_max, ll_max);
 }
 
+// The type whose kernel reduces T with Op: integers of one width give the same bits for the bitwise
+// ops, sum and product whatever their signedness (two's complement; unsigned also makes overflow
+// defined), and differ only in min and max. So the 87 (op, type) pairs of the API need 52 kernels:
+// a smaller library, built faster (docs/build.md).
+template <nvshm_dev::ROp Op, typename T, bool = std::is_integral<T>::value>
+struct ReduceKernelType {
+  using type = T;
+};
+template <nvshm_dev::ROp Op, typename T>
+struct ReduceKernelType<Op, T, true> {
+  using bits = std::conditional_t<
+      sizeof(T) == 1, uint8_t,
+      std::conditional_t<sizeof(T) == 2, uint16_t, std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>>;
+  using type = std::conditional_t<(Op == nvshm_dev::ROp::min || Op == nvshm_dev::ROp::max) && std::is_signed<T>::value,
+                                  std::make_signed_t<bits>, bits>;
+};
+
 template <nvshm_dev::ROp Op, typename T>
 int stream_reduce(const char *call, nvshmem_team_t team, T *dest, const T *source, size_t count, bool scatter,
                   cudaStream_t stream) {
+  using K = typename ReduceKernelType<Op, T>::type;
+  static_assert(sizeof(K) == sizeof(T), "a reduction kernel's type has the width of the API's type");
   const size_t bytes = count * sizeof(T);
   const Runtime &rt = coll_stream_check(call, team, dest, bytes, source, bytes);
   ContextGuard guard(rt.context);
   const size_t one_shot_max = rt.env.reduce_one_shot_max, ll_max = rt.env.reduce_ll_max;
-  coll_launch(rt, call, coll_reduce_kernel<Op, T>, coll_blocks(rt, bytes, ll_max), kCollThreads, stream, team, dest,
-              source, count, scatter, one_shot_max, ll_max);
+  coll_launch(rt, call, coll_reduce_kernel<Op, K>, coll_blocks(rt, bytes, ll_max), kCollThreads, stream, team,
+              reinterpret_cast<K *>(dest), reinterpret_cast<const K *>(source), count, scatter, one_shot_max, ll_max);
   return 0;
 }
 

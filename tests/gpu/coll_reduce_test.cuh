@@ -89,8 +89,19 @@ bool close(T got, T want) {
   }
 }
 
-// The first name of the table (the standard list, whose first part is the bitwise list) of type T.
+// The first name of the table (the standard list, whose first part is the bitwise list, so that a
+// bitwise op finds a name of its own list) whose type gives op the same device code as T.
 NVSHM_TEST_DEFINE_FIRST_NAME(first_name, NVSHM_FOR_EACH_REDUCE_STANDARD_TYPE)
+struct SameCombine {
+  template <typename T, typename U>
+  static constexpr bool same(int op) {
+    if constexpr (std::is_integral<T>::value && std::is_integral<U>::value)
+      return sizeof(T) == sizeof(U) &&
+             ((op != kMin && op != kMax) || std::is_signed<T>::value == std::is_signed<U>::value);
+    else
+      return std::is_same<T, U>::value;
+  }
+};
 
 template <class P, int Scope>
 __global__ void reduce_kernel(bool scatter, nvshmem_team_t team, typename P::type *d, const typename P::type *s,
@@ -188,7 +199,7 @@ void check_all() {
     using type = T;                                                                                         \
     static constexpr Op op = NVSHM_TEST_OP_##OP;                                                            \
     static constexpr const char *name = #NAME "_" #OP;                                                      \
-    static constexpr bool device_scopes = same_name(first_name<T>(), #NAME);                                \
+    static constexpr bool device_scopes = same_name(first_name<SameCombine, T>(NVSHM_TEST_OP_##OP), #NAME); \
     template <int Scope>                                                                                    \
     __device__ static void call(bool scatter, nvshmem_team_t team, T *d, const T *s, size_t n) {            \
       if (Scope == kThread)                                                                                 \

@@ -39,23 +39,26 @@ inline std::vector<nvshmem_team_t> teams() {
   return list;
 }
 
-// The device scopes of a typed collective run for one name per C++ type: the fixed-width and size
-// names of the type lists are the same C++ types as other names (uint8 is unsigned char, int32 is
-// int, size is unsigned long, ...), and every device name is a one-line call of one template over
-// (scope, [op,] T), so the aliases run the very same instantiation. Compiling their kernels again
-// cost a third of the GPU tests' build and tested no other code (docs/build.md). The aliases' device
-// names are checked at compile time to take their own C type; their on_stream entry points (distinct
-// functions of the library) run every case at run time.
+// The device scopes of a typed collective run for one name per distinct machine code: every device
+// name is a one-line call of one template over (scope, [op,] T), and T reaches the machine code only
+// as its size (the data collectives move bytes: nelems * sizeof(T)) or through the reduction's
+// combine<Op, T> (one operator on two values of T). So the names whose types give the same code are
+// one test of it: the data collectives per size of T, the reductions per type, except that integers
+// of one width give the same bits for the bitwise ops, sum and product whatever their signedness
+// (min and max are per width and signedness). Compiling the other names' kernels again cost over a
+// third of the GPU tests' build and tested no other code (docs/build.md). Every name's device
+// functions are checked at compile time to take its own C type, and its on_stream entry points
+// (distinct functions of the library) run every case at run time.
 constexpr bool same_name(const char *a, const char *b) {
   return *a == *b && (*a == '\0' || same_name(a + 1, b + 1));
 }
-// NVSHM_TEST_DEFINE_FIRST_NAME(FUNC, FOR_EACH): FUNC<T>() is the first name of FOR_EACH (an X(NAME,
-// TYPE) list) whose type is T.
+// NVSHM_TEST_DEFINE_FIRST_NAME(FUNC, FOR_EACH): FUNC<Same, T>(key) is the first name of FOR_EACH (an
+// X(NAME, TYPE) list) whose type U gives the same device code as T: Same::same<T, U>(key).
 #define NVSHM_TEST_FIRST_NAME_(NAME, TYPE) \
-  if (first == nullptr && std::is_same<T, TYPE>::value) first = #NAME;
+  if (first == nullptr && Same::template same<T, TYPE>(key)) first = #NAME;
 #define NVSHM_TEST_DEFINE_FIRST_NAME(FUNC, FOR_EACH) \
-  template <typename T>                              \
-  constexpr const char *FUNC() {                     \
+  template <class Same, typename T>                  \
+  constexpr const char *FUNC(int key) {              \
     const char *first = nullptr;                     \
     FOR_EACH(NVSHM_TEST_FIRST_NAME_)                 \
     return first;                                    \

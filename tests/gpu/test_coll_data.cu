@@ -140,10 +140,16 @@ TEST(CollBarrier, Warpgroup) {
 }
 
 // ---- broadcast, fcollect, alltoall: one struct per type calls every named form ----
-// The device scopes run for the first name of each C++ type of the list (coll_test.hpp says why); the
-// device names of every type take its C type.
+// The device scopes run for the first name of each size of type in the list (coll_test.hpp says why);
+// the device names of every type take its C type.
 enum Coll { kBroadcast, kFcollect, kAlltoall };
 NVSHM_TEST_DEFINE_FIRST_NAME(first_name, NVSHM_FOR_EACH_COLL_TYPE)
+struct SameSize {
+  template <typename T, typename U>
+  static constexpr bool same(int) {
+    return sizeof(T) == sizeof(U);
+  }
+};
 #define NVSHM_TEST_COLL_SIGNATURES(PREFIX, NAME, SUFFIX, T)                                                        \
   static_assert(std::is_same<decltype(PREFIX##NAME##_broadcast##SUFFIX),                                           \
                              int(nvshmem_team_t, T *, const T *, size_t, int)>::value,                             \
@@ -161,7 +167,7 @@ NVSHM_TEST_DEFINE_FIRST_NAME(first_name, NVSHM_FOR_EACH_COLL_TYPE)
   struct Calls_##NAME {                                                                                         \
     using type = T;                                                                                             \
     static constexpr const char *name = #NAME;                                                                  \
-    static constexpr bool device_scopes = same_name(first_name<T>(), #NAME);                                    \
+    static constexpr bool device_scopes = same_name(first_name<SameSize, T>(0), #NAME);                         \
     template <int Scope>                                                                                        \
     __device__ static void call(Coll c, nvshmem_team_t team, T *d, const T *s, size_t n, int root) {            \
       if (Scope == kThread) {                                                                                   \

@@ -9,6 +9,7 @@
 // clipped elements must keep the poison).
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <device/tile/nvshmemx_tile_api.hpp>
 #include <nvshmemx.h>
 
 #include <algorithm>
