@@ -142,10 +142,10 @@ $(cat "$OUT"/san-"$n".*.log | grep -c '^\[       OK \]') test runs ok, $(cat "$O
 fi
 
 # The Rust crate's tests (contrib/nvshmem4rust): the test binary is built where cargo is (this machine
-# has none) and carried as ./nvshmem4rust-host-test; it opens this build's libnvshmem_host.so.
+# has none) and carried as ./nvshmem4rust-host-test; the loader links this build's libnvshmem_host.so.
 if [ -x nvshmem4rust-host-test ]; then
   echo "== nvshmem4rust tests"
-  NVSHMEM_HOST_LIB_PATH=$PWD/$BUILD/lib/libnvshmem_host.so timeout 200 "$BUILD/bin/nvshmrun" -n 2 --timeout 180 \
+  LD_LIBRARY_PATH=$PWD/$BUILD/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} timeout 200 "$BUILD/bin/nvshmrun" -n 2 --timeout 180 \
     ./nvshmem4rust-host-test --test-threads=1 >"$OUT/rust.log" 2>&1
   row nvshmem4rust "rc=$? ($(grep -c 'test result: ok' "$OUT/rust.log") of 2 PEs ok)"
 fi

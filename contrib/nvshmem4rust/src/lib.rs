@@ -11,9 +11,10 @@
 //!   (a typed, collectively allocated symmetric array), [`ModuleRegistration`], [`my_pe`], [`n_pes`],
 //!   [`barrier_all`], [`init_status`].
 //!
-//! The library is not linked: it is opened at run time with `dlopen(RTLD_NOW | RTLD_GLOBAL)` (see
-//! [`library`]), from `NVSHMEM_HOST_LIB_PATH`, else by name through `LD_LIBRARY_PATH`, else from the
-//! `NVSHMEM_HOST_LIB_DIR` given at build time.
+//! The library is linked from `NVSHMEM_HOST_LIB_DIR` at build time and re-opened with global
+//! visibility at init ([`library`]). The crate is the package that CMake generates beside the
+//! bindings (`<output>/nvshmem_host_runtime/`, README.md): the bindings are `../nvshmem_host.rs` and
+//! `../nvshmem_host_api.rs` of its manifest's folder.
 
 mod buffer;
 mod error;
@@ -23,19 +24,16 @@ mod runtime;
 /// The raw host API with its exact C names, generated from the installed headers.
 #[allow(non_camel_case_types, non_upper_case_globals, clippy::all)]
 pub mod sys {
-    include!(concat!(
-        env!(
-            "NVSHMEM_RUST_BINDINGS_DIR",
-            "set NVSHMEM_RUST_BINDINGS_DIR to the folder where build_bindings_rust wrote nvshmem_host.rs (README.md)"
-        ),
-        "/nvshmem_host.rs"
-    ));
+    include!(concat!(env!("CARGO_MANIFEST_DIR"), "/../nvshmem_host.rs"));
 }
+
+/// [`sys`] under its older name.
+pub use sys as bindings;
 
 /// The raw host functions without their `nvshmem_`/`nvshmemx_` prefix (all `unsafe`), except
 /// `my_pe`, `n_pes`, `barrier_all` and `init_status`, which the crate root defines safely.
 pub mod api {
-    include!(concat!(env!("NVSHMEM_RUST_BINDINGS_DIR"), "/nvshmem_host_api.rs"));
+    include!(concat!(env!("CARGO_MANIFEST_DIR"), "/../nvshmem_host_api.rs"));
 }
 
 pub use api::*;

@@ -433,7 +433,7 @@ pub fn barrier_all() {
 }
 
 /// `nvshmemx_init_status`: `NVSHMEM_STATUS_NOT_INITIALIZED` before init and after finalize,
-/// `NVSHMEM_STATUS_IS_INITIALIZED` between. Panics when the library cannot be opened.
+/// `NVSHMEM_STATUS_IS_INITIALIZED` between.
 pub fn init_status() -> i32 {
     // SAFETY: no arguments; callable at any time.
     unsafe { sys::nvshmemx_init_status() }
