@@ -37,7 +37,7 @@ pub mod api {
 }
 
 pub use api::*;
-pub use buffer::{Element, SymmetricBuffer};
+pub use buffer::{PlainData, SymmetricBuffer};
 pub use error::{Error, Result};
 pub use runtime::{
     barrier_all, init_status, my_pe, n_pes, InitMethod, ModuleRegistration, MpiComm, NvshmemRuntime, UniqueId,

@@ -343,7 +343,7 @@ impl NvshmemRuntime {
             return Err(Error::new(
                 sys::NVSHMEMX_ERROR_INVALID_VALUE,
                 call,
-                format!("PE {} is not in 0..{}", pe, self.n_pes()),
+                format!("PE {}: target PE {} is not in 0..{}", self.my_pe(), pe, self.n_pes()),
             ));
         }
         Ok(())

@@ -249,3 +249,50 @@ fn unique_id_bytes_round_trip() {
     assert_eq!(id.as_bytes(), &bytes);
     assert_eq!(UniqueId::from_bytes(*id.as_bytes()), id);
 }
+
+/// A user struct of plain data, with padding (u8 then u32).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Particle {
+    kind: u8,
+    id: u32,
+    position: [f32; 3],
+}
+unsafe impl nvshmem::PlainData for Particle {}
+
+/// Alignment beyond the heap's default.
+#[repr(C, align(4096))]
+#[derive(Clone, Copy)]
+struct Page([u8; 4096]);
+unsafe impl nvshmem::PlainData for Page {}
+
+#[derive(Clone, Copy)]
+struct Nothing;
+unsafe impl nvshmem::PlainData for Nothing {}
+
+#[test]
+fn user_plain_data() {
+    let rt = runtime();
+    let (me, n) = (rt.my_pe(), rt.n_pes());
+    let particles = SymmetricBuffer::<Particle>::new(&rt, 5).unwrap();
+    assert_eq!(particles.bytes(), 5 * std::mem::size_of::<Particle>());
+    let mine: Vec<Particle> = (0..5)
+        .map(|i| Particle {
+            kind: me as u8,
+            id: 100 * me as u32 + i,
+            position: [i as f32, me as f32, 0.5],
+        })
+        .collect();
+    particles.put(0, &mine, (me + 1) % n).unwrap();
+    rt.barrier_all();
+    let mut got = vec![mine[0]; 5];
+    particles.get(0, &mut got, me).unwrap();
+    let left = (me + n - 1) % n;
+    assert_eq!(got[4], Particle { kind: left as u8, id: 100 * left as u32 + 4, position: [4.0, left as f32, 0.5] });
+    let pages = SymmetricBuffer::<Page>::new(&rt, 2).unwrap();
+    assert_eq!(pages.as_ptr() as usize % 4096, 0);
+    let err = SymmetricBuffer::<Nothing>::new(&rt, 3).unwrap_err();
+    assert_eq!(err.status, sys::NVSHMEMX_ERROR_INVALID_VALUE);
+    assert!(err.message.contains("zero-sized") && err.message.contains(&format!("PE {}", me)), "{}", err);
+    rt.barrier_all();
+}
