@@ -4,7 +4,8 @@
 //! without their `nvshmem_`/`nvshmemx_` prefix) from an installed NVSHMEM's headers.
 //!
 //! Our headers expand typed families from X-macro tables, so the names exist only after
-//! preprocessing: the generator runs the C preprocessor over `nvshmem_host.h`, keeps the exported
+//! preprocessing: the generator runs the C preprocessor over `host/nvshmemx_coll_api.h` (`nvshmem_host.h`
+//! and the stream-ordered collectives, all host functions of the library), keeps the exported
 //! declarations (`visibility("default")`) named `nvshmem_*`/`nvshmemx_*`, the `nvshmem*` structs,
 //! typedefs and enums, and asks the C compiler (a probe program it compiles and runs) for every
 //! struct's `sizeof` and every constant's value. The headers are C++ for a host compiler (CUDA's
@@ -20,14 +21,83 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{exit, Command};
 
-/// Functions the crate wraps safely under the same prefix-stripped name (nvshmem::my_pe, ...):
-/// nvshmem_host_api.rs leaves them out so the names do not clash.
-const SAFE_WRAPPERS: &[&str] = &[
+/// Functions whose safe form the crate defines by hand (src/runtime.rs, src/safe.rs; the module
+/// registration is NvshmemRuntime::register_module): their raw alias is `raw_<name>`.
+const HAND_WRAPPED: &[&str] = &[
     "nvshmem_my_pe",
     "nvshmem_n_pes",
     "nvshmem_barrier_all",
     "nvshmemx_init_status",
+    "nvshmemx_cumodule_init",
+    "nvshmemx_cumodule_finalize",
+    "nvshmemx_barrier_all_on_stream",
+    "nvshmemx_sync_all_on_stream",
+    "nvshmemx_quiet_on_stream",
+    "nvshmemx_barrier_on_stream",
+    "nvshmemx_team_sync_on_stream",
 ];
+
+/// The typed families with a generated safe wrapper: the short name's ending, the parameter names of
+/// the C declaration, the Rust parameters of the wrapper (`T` the element type) and the call of
+/// src/safe.rs it makes (`F` the C function, `C` its name as a string).
+const FAMILIES: &[(&str, &[&str], &str, &str)] = &[
+    ("_put", &["dest", "source", "nelems", "pe"], "dest: &SymmetricBuffer<{T}>, source: &[{T}], pe: i32",
+     "put({C}, {F}, dest, source, pe)"),
+    ("_get", &["dest", "source", "nelems", "pe"], "dest: &mut [{T}], source: &SymmetricBuffer<{T}>, pe: i32",
+     "get({C}, {F}, dest, source, pe)"),
+    ("_p", &["dest", "value", "pe"], "dest: &SymmetricBuffer<{T}>, index: usize, value: {T}, pe: i32",
+     "p({C}, {F}, dest, index, value, pe)"),
+    ("_g", &["source", "pe"], "source: &SymmetricBuffer<{T}>, index: usize, pe: i32", "g({C}, {F}, source, index, pe)"),
+    ("_on_stream", &["dest", "source", "nelems", "pe", "stream"],
+     "dest: &SymmetricBuffer<{T}>, source: &SymmetricBuffer<{T}>, nelems: usize, pe: i32, stream: Stream",
+     "rma_on_stream({C}, {F}, dest, source, nelems, pe, stream)"),
+    ("_broadcast_on_stream", &["team", "dest", "source", "nelems", "pe_root", "stream"],
+     "team: nvshmem_team_t, dest: &SymmetricBuffer<{T}>, source: &SymmetricBuffer<{T}>, nelems: usize, root: i32, stream: Stream",
+     "broadcast_on_stream({C}, {F}, team, dest, source, nelems, root, stream)"),
+    ("_fcollect_on_stream", &["team", "dest", "source", "nelems", "stream"],
+     "team: nvshmem_team_t, dest: &SymmetricBuffer<{T}>, source: &SymmetricBuffer<{T}>, nelems: usize, stream: Stream",
+     "collective_on_stream({C}, {F}, Shape::Gather, team, dest, source, nelems, stream)"),
+    ("_alltoall_on_stream", &["team", "dest", "source", "nelems", "stream"],
+     "team: nvshmem_team_t, dest: &SymmetricBuffer<{T}>, source: &SymmetricBuffer<{T}>, nelems: usize, stream: Stream",
+     "collective_on_stream({C}, {F}, Shape::AllToAll, team, dest, source, nelems, stream)"),
+    ("_reduce_on_stream", &["team", "dest", "source", "nreduce", "stream"],
+     "team: nvshmem_team_t, dest: &SymmetricBuffer<{T}>, source: &SymmetricBuffer<{T}>, nreduce: usize, stream: Stream",
+     "collective_on_stream({C}, {F}, Shape::Same, team, dest, source, nreduce, stream)"),
+    ("_reducescatter_on_stream", &["team", "dest", "source", "nreduce", "stream"],
+     "team: nvshmem_team_t, dest: &SymmetricBuffer<{T}>, source: &SymmetricBuffer<{T}>, nreduce: usize, stream: Stream",
+     "collective_on_stream({C}, {F}, Shape::Scatter, team, dest, source, nreduce, stream)"),
+];
+
+/// The generated safe wrapper of `f` named `short`, when `f` is a typed function of one of the
+/// FAMILIES (its element type taken from `dest`, or `source` for `_g`: a typed pointer, not void).
+fn safe_wrapper(f: &Func, short: &str, known: &BTreeSet<String>) -> Option<String> {
+    let names: Vec<&str> = f.params.iter().map(|(n, _)| n.as_str()).collect();
+    let (_, _, params, call) = FAMILIES.iter().find(|(ending, pnames, _, _)| {
+        short.ends_with(ending) && names == *pnames
+    })?;
+    // `_on_stream` alone is the typed RMA family: put, get, put_nbi, get_nbi.
+    if names.len() == 5 && names[0] == "dest"
+        && !["_put_on_stream", "_get_on_stream", "_put_nbi_on_stream", "_get_nbi_on_stream"]
+            .iter()
+            .any(|e| short.ends_with(e))
+    {
+        return None;
+    }
+    let elem_param = if names[0] == "team" { 1 } else { 0 };
+    let elem = rust_type(&f.params[elem_param].1, known);
+    let elem = elem.strip_prefix("*mut ").or_else(|| elem.strip_prefix("*const "))?;
+    if elem == "c_void" || !f.name.starts_with("nvshmem") {
+        return None;
+    }
+    Some(format!(
+        "/// Safe `{c}` (checks and errors: [`crate::safe`]); raw: [`raw_{s}`].\npub fn {s}({p}) -> Result<{r}> {{\n    safe::{call}\n}}\n",
+        c = f.name,
+        s = short,
+        p = params.replace("{T}", elem),
+        r = if short.ends_with("_g") { elem } else { "()" },
+        call = call.replace("{C}", &format!("\"{}\"", f.name)).replace("{F}", &format!("sys::{}", f.name)),
+    ))
+}
 
 struct Func {
     name: String,
@@ -350,7 +420,7 @@ fn probe(
     structs: &[String],
     consts: &[String],
 ) -> BTreeMap<String, String> {
-    let mut src = String::from("#include <stdio.h>\n#include <nvshmem_host.h>\nint main() {\n");
+    let mut src = String::from("#include <stdio.h>\n#include <host/nvshmemx_coll_api.h>\nint main() {\n");
     for s in structs {
         writeln!(src, "  printf(\"sizeof {} %zu\\n\", sizeof({}));", s, s).unwrap();
     }
@@ -409,14 +479,14 @@ fn integer_macros(cxx: &str, includes: &[&str], wrapper: &Path) -> Vec<String> {
 fn generate(cxx: &str, include: &str, cuda_include: &str, out_dir: &Path, work_dir: &Path) {
     let includes = [include, cuda_include];
     let wrapper = work_dir.join("nvshmem4rust_wrapper.cpp");
-    fs::write(&wrapper, "#include <nvshmem_host.h>\n").unwrap_or_else(|e| die(&format!("writing the wrapper: {}", e)));
+    fs::write(&wrapper, "#include <host/nvshmemx_coll_api.h>\n").unwrap_or_else(|e| die(&format!("writing the wrapper: {}", e)));
     let mut cmd = Command::new(cxx);
     cmd.args(["-E", "-P", "-DNVSHM_NO_VERSION_REGISTRATION"]);
     for i in &includes {
         cmd.arg(format!("-I{}", i));
     }
     cmd.arg(&wrapper);
-    let api = parse(&run(&mut cmd, "preprocessing nvshmem_host.h"));
+    let api = parse(&run(&mut cmd, "preprocessing host/nvshmemx_coll_api.h"));
     if api.funcs.is_empty() {
         die("no nvshmem_*/nvshmemx_* host functions found: is the include directory right?");
     }
@@ -433,7 +503,7 @@ fn generate(cxx: &str, include: &str, cuda_include: &str, out_dir: &Path, work_d
 
     let mut host = String::new();
     host.push_str(&format!(
-        "// Generated by nvshmem4rust-bindgen from {}/nvshmem_host.h: do not edit.\n\
+        "// Generated by nvshmem4rust-bindgen from {}/host/nvshmemx_coll_api.h: do not edit.\n\
          // The host API of libnvshmem_host.so with its exact C names, linked (the crate's build.rs links\n\
          // the library from NVSHMEM_HOST_LIB_DIR).\n\n",
         include
@@ -499,14 +569,17 @@ fn generate(cxx: &str, include: &str, cuda_include: &str, out_dir: &Path, work_d
 
     let mut stripped = String::from(
         "// Generated by nvshmem4rust-bindgen: do not edit.\n\
-         // The host functions without their nvshmem_/nvshmemx_ prefix (nvshmemx_int_put_on_stream is\n\
-         // int_put_on_stream), except those the crate wraps safely under the same name.\n\n",
+         // The host functions without their nvshmem_/nvshmemx_ prefix (nvshmem_int_p is int_p), and\n\
+         // the safe wrappers of the typed families (crate::safe). A function with a safe form (here or\n\
+         // by hand in the crate) keeps its raw alias as raw_<name> (raw_int_put_on_stream).\n\n\
+         use std::os::raw::*;\n\n\
+         use crate::safe::{self, Shape};\n\
+         use crate::sys::{self, *};\n\
+         use crate::{Result, Stream, SymmetricBuffer};\n\n",
     );
     let mut seen = BTreeMap::new();
+    let mut wrapped = 0;
     for f in &api.funcs {
-        if SAFE_WRAPPERS.contains(&f.name.as_str()) {
-            continue;
-        }
         let short = f
             .name
             .trim_start_matches("nvshmemx_")
@@ -515,15 +588,26 @@ fn generate(cxx: &str, include: &str, cuda_include: &str, out_dir: &Path, work_d
         if let Some(other) = seen.insert(short.clone(), f.name.clone()) {
             die(&format!("{} and {} both strip to {}", other, f.name, short));
         }
-        writeln!(stripped, "pub use crate::sys::{} as {};", f.name, short).unwrap();
+        let wrapper = safe_wrapper(f, &short, &known);
+        let raw = if wrapper.is_some() || HAND_WRAPPED.contains(&f.name.as_str()) {
+            format!("raw_{}", short)
+        } else {
+            short.clone()
+        };
+        writeln!(stripped, "pub use crate::sys::{} as {};", f.name, raw).unwrap();
+        if let Some(w) = wrapper {
+            stripped.push_str(&w);
+            wrapped += 1;
+        }
     }
 
     write_file(&out_dir.join("nvshmem_host.rs"), &host);
     write_file(&out_dir.join("nvshmem_host_api.rs"), &stripped);
     let _ = fs::remove_file(&wrapper);
     println!(
-        "nvshmem4rust-bindgen: {} functions, {} structs, {} constants into {}",
+        "nvshmem4rust-bindgen: {} functions ({} with a generated safe wrapper), {} structs, {} constants into {}",
         api.funcs.len(),
+        wrapped,
         api.structs.len(),
         consts.len(),
         out_dir.display()

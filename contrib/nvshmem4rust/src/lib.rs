@@ -9,7 +9,9 @@
 //!   (`nvshmem::int_put_on_stream`), and the crate root re-exports [`api`].
 //! - The safe layer: [`NvshmemRuntime`] (a handle on the process-global runtime), [`SymmetricBuffer`]
 //!   (a typed, collectively allocated symmetric array), [`ModuleRegistration`], [`my_pe`], [`n_pes`],
-//!   [`barrier_all`], [`init_status`].
+//!   [`barrier_all`], [`init_status`], and the safe wrappers of the typed put/get and `_on_stream`
+//!   families ([`safe`]: `int_put`, `int_put_on_stream`, `float_sum_reduce_on_stream`, ...) with
+//!   [`Stream`], which return an [`Error`] where the C call would stop the process.
 //!
 //! The library is linked from `NVSHMEM_HOST_LIB_DIR` at build time and re-opened with global
 //! visibility at init ([`library`]). The crate is the package that CMake generates beside the
@@ -20,6 +22,8 @@ mod buffer;
 mod error;
 pub mod library;
 mod runtime;
+pub mod safe;
+mod stream;
 
 /// The raw host API with its exact C names, generated from the installed headers.
 #[allow(non_camel_case_types, non_upper_case_globals, clippy::all)]
@@ -30,8 +34,10 @@ pub mod sys {
 /// [`sys`] under its older name.
 pub use sys as bindings;
 
-/// The raw host functions without their `nvshmem_`/`nvshmemx_` prefix (all `unsafe`), except
-/// `my_pe`, `n_pes`, `barrier_all` and `init_status`, which the crate root defines safely.
+/// The host functions without their `nvshmem_`/`nvshmemx_` prefix: the safe wrappers of the typed
+/// families ([`safe`]) under the short name (`int_put_on_stream`), the raw functions (`unsafe`) under
+/// the short name where there is no safe form and as `raw_<name>` where there is one
+/// (`raw_int_put_on_stream`, `raw_cumodule_init`, `raw_my_pe`).
 pub mod api {
     include!(concat!(env!("CARGO_MANIFEST_DIR"), "/../nvshmem_host_api.rs"));
 }
@@ -42,4 +48,6 @@ pub use error::{Error, Result};
 pub use runtime::{
     barrier_all, init_status, my_pe, n_pes, InitMethod, ModuleRegistration, MpiComm, NvshmemRuntime, UniqueId,
 };
+pub use safe::{barrier_all_on_stream, barrier_on_stream, quiet_on_stream, sync_all_on_stream, team_sync_on_stream};
+pub use stream::Stream;
 pub use sys::{cudaStream_t, Bfloat16, CUlibrary, CUmodule, Half};

@@ -129,6 +129,8 @@ struct Started {
 /// The live runtime, shared by every handle, buffer and registration; dropping the last finalizes.
 struct RuntimeState {
     started: Started,
+    /// Whether the symmetric heap is in GPU memory (probed at init).
+    heap_on_device: bool,
 }
 
 /// The process-wide registry: the live state, and whether one exists (from its creation to the end
@@ -261,10 +263,48 @@ impl NvshmemRuntime {
             "nvshmemx_init_attr",
             format!("initialisation with {:?} failed", wanted),
         )?;
-        let state = Arc::new(RuntimeState { started: wanted });
+        let state = Arc::new(RuntimeState {
+            started: wanted,
+            heap_on_device: probe_heap_on_device(),
+        });
         reg.live = Some(Arc::downgrade(&state));
         reg.exists = true;
         Ok(NvshmemRuntime { state })
+    }
+
+    /// A handle on the live runtime, for the safe functions that take none. Errors with
+    /// `NVSHMEMX_ERROR_INVALID_VALUE`, naming `call`, when no runtime started by
+    /// [`NvshmemRuntime::init`] is live.
+    pub(crate) fn live(call: &'static str) -> Result<NvshmemRuntime> {
+        let live = registry().live.as_ref().and_then(Weak::upgrade);
+        live.map(|state| NvshmemRuntime { state }).ok_or_else(|| {
+            Error::new(
+                sys::NVSHMEMX_ERROR_INVALID_VALUE,
+                call,
+                "no runtime is live: call NvshmemRuntime::init first",
+            )
+        })
+    }
+
+    /// True when the symmetric heap is in GPU memory (a GPU, and not `NVSHMEM_HEAP_KIND=SYSMEM`): the
+    /// stream-ordered calls and module registration need it.
+    pub fn heap_on_device(&self) -> bool {
+        self.state.heap_on_device
+    }
+
+    /// `Ok` when the heap is in GPU memory, else `NVSHMEMX_ERROR_NOT_SUPPORTED` naming `call` and this PE.
+    pub(crate) fn require_device_heap(&self, call: &'static str) -> Result<()> {
+        if self.heap_on_device() {
+            return Ok(());
+        }
+        Err(Error::new(
+            sys::NVSHMEMX_ERROR_NOT_SUPPORTED,
+            call,
+            format!(
+                "PE {}: the symmetric heap is in host memory (no GPU, or NVSHMEM_HEAP_KIND=SYSMEM): stream-ordered calls need it in GPU memory",
+                self.my_pe()
+            ),
+        ))
     }
 
     /// True when a runtime started by [`NvshmemRuntime::init`] is live in this process.
@@ -347,6 +387,18 @@ impl NvshmemRuntime {
             ));
         }
         Ok(())
+    }
+}
+
+/// Where the heap of the just-initialised runtime lives: a one-byte allocation, asked of CUDA, freed
+/// again (collective, as init is).
+fn probe_heap_on_device() -> bool {
+    // SAFETY: the runtime is initialised; every PE makes the same calls.
+    unsafe {
+        let probe = sys::nvshmem_malloc(1);
+        let on_device = crate::stream::is_device_memory(probe);
+        sys::nvshmem_free(probe);
+        on_device
     }
 }
 

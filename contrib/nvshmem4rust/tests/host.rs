@@ -89,11 +89,11 @@ fn put_get_real_data() {
     buf.get(100, &mut theirs, right).unwrap();
     assert_eq!(theirs, random_values(me as u64 + 1, len)[100..117].to_vec());
     rt.barrier_all();
-    // Typed raw aliases: int_p / int_g on a buffer of i32.
+    // Typed raw aliases: raw_int_p / raw_int_g on a buffer of i32.
     let ints = SymmetricBuffer::<i32>::new(&rt, 2).unwrap();
-    unsafe { nvshmem::int_p(ints.as_mut_ptr().add(1), 1000 + me, right) };
+    unsafe { nvshmem::raw_int_p(ints.as_mut_ptr().add(1), 1000 + me, right) };
     rt.barrier_all();
-    assert_eq!(unsafe { nvshmem::int_g(ints.as_ptr().add(1), me) }, 1000 + left);
+    assert_eq!(unsafe { nvshmem::raw_int_g(ints.as_ptr().add(1), me) }, 1000 + left);
     // Out-of-range requests are refused before any transfer.
     assert_eq!(
         buf.put(len - 1, &[1, 2], right).unwrap_err().status,
@@ -294,5 +294,110 @@ fn user_plain_data() {
     let err = SymmetricBuffer::<Nothing>::new(&rt, 3).unwrap_err();
     assert_eq!(err.status, sys::NVSHMEMX_ERROR_INVALID_VALUE);
     assert!(err.message.contains("zero-sized") && err.message.contains(&format!("PE {}", me)), "{}", err);
+    rt.barrier_all();
+}
+
+/// The CUDA driver, for the GPU half of `safe_wrappers`: makes the primary context of this PE's GPU
+/// (the library's choice: node-local PE index modulo the visible GPUs) current and waits for it.
+fn synchronize_gpu(me: i32) {
+    use std::os::raw::{c_int, c_void};
+    // SAFETY: the driver's C functions, typed as their declarations; the library is already loaded.
+    unsafe {
+        let cuda = libloading::os::unix::Library::open(Some("libcuda.so.1"), libloading::os::unix::RTLD_NOW)
+            .expect("the CUDA driver");
+        let count: libloading::os::unix::Symbol<unsafe extern "C" fn(*mut c_int) -> c_int> =
+            cuda.get(b"cuDeviceGetCount\0").unwrap();
+        let retain: libloading::os::unix::Symbol<unsafe extern "C" fn(*mut *mut c_void, c_int) -> c_int> =
+            cuda.get(b"cuDevicePrimaryCtxRetain\0").unwrap();
+        let set: libloading::os::unix::Symbol<unsafe extern "C" fn(*mut c_void) -> c_int> =
+            cuda.get(b"cuCtxSetCurrent\0").unwrap();
+        let sync: libloading::os::unix::Symbol<unsafe extern "C" fn() -> c_int> = cuda.get(b"cuCtxSynchronize\0").unwrap();
+        let mut n = 0;
+        assert_eq!(count(&mut n), 0);
+        let mut ctx = std::ptr::null_mut();
+        assert_eq!(retain(&mut ctx, me % n), 0);
+        assert_eq!(set(ctx), 0);
+        assert_eq!(sync(), 0, "cuCtxSynchronize");
+    }
+}
+
+#[test]
+fn safe_wrappers() {
+    use nvshmem::Stream;
+    let rt = runtime();
+    let (me, n) = (rt.my_pe(), rt.n_pes());
+    let (right, left) = ((me + 1) % n, (me + n - 1) % n);
+    let world = sys::NVSHMEM_TEAM_WORLD;
+    let a = SymmetricBuffer::<i32>::new(&rt, 8).unwrap();
+    let b = SymmetricBuffer::<i32>::new(&rt, 8).unwrap();
+    let wide = SymmetricBuffer::<f32>::new(&rt, 16).unwrap();
+
+    // Blocking typed forms with host memory on the local side.
+    nvshmem::int_put(&a, &[10 * me, 10 * me + 1, 10 * me + 2], right).unwrap();
+    nvshmem::int_p(&a, 7, 70 + me, right).unwrap();
+    rt.barrier_all();
+    let mut got = [0; 3];
+    nvshmem::int_get(&mut got, &a, me).unwrap();
+    assert_eq!(got, [10 * left, 10 * left + 1, 10 * left + 2]);
+    assert_eq!(nvshmem::int_g(&a, 7, me).unwrap(), 70 + left);
+    assert_eq!(nvshmem::int_g(&a, 0, right).unwrap(), 10 * me);
+    rt.barrier_all();
+
+    // Misuse is an error naming the call and the PE, before any transfer.
+    let here = format!("PE {}", me);
+    let e = nvshmem::int_put(&a, &[0; 9], right).unwrap_err();
+    assert!(e.call == "nvshmem_int_put" && e.message.contains(&here) && e.message.contains("9"), "{}", e);
+    let e = nvshmem::int_get(&mut got, &a, n).unwrap_err();
+    assert!(e.message.contains(&format!("target PE {}", n)), "{}", e);
+    assert!(nvshmem::int_p(&a, 8, 0, right).is_err());
+    assert!(nvshmem::int_g(&a, usize::MAX, me).is_err());
+    let e = nvshmem::int_put_on_stream(&a, &b, 9, right, Stream::DEFAULT).unwrap_err();
+    assert_eq!((e.call, e.status), ("nvshmemx_int_put_on_stream", sys::NVSHMEMX_ERROR_INVALID_VALUE));
+    assert!(nvshmem::int_get_on_stream(&a, &b, 1, -1, Stream::DEFAULT).is_err());
+    let e = nvshmem::int_sum_reduce_on_stream(12345, &a, &b, 1, Stream::DEFAULT).unwrap_err();
+    assert!(e.message.contains("team 12345"), "{}", e);
+    let e = nvshmem::int_broadcast_on_stream(world, &a, &b, 1, n, Stream::DEFAULT).unwrap_err();
+    assert!(e.message.contains(&format!("root {}", n)), "{}", e);
+    // fcollect's destination holds nelems per PE: 8 elements are not 2 x 8.
+    assert!(nvshmem::int_fcollect_on_stream(world, &a, &b, 8, Stream::DEFAULT).is_err());
+    assert!(nvshmem::float_alltoall_on_stream(world, &wide, &wide, 9, Stream::DEFAULT).is_err());
+    assert!(nvshmem::float_sum_reducescatter_on_stream(world, &wide, &wide, 9, Stream::DEFAULT).is_err());
+
+    if !rt.heap_on_device() {
+        // CPU backend: every stream-ordered call is refused with an error instead of stopping the process.
+        let refused = [
+            nvshmem::int_put_on_stream(&a, &b, 1, right, Stream::DEFAULT),
+            nvshmem::int_get_nbi_on_stream(&a, &b, 1, right, Stream::DEFAULT),
+            nvshmem::int_sum_reduce_on_stream(world, &a, &b, 4, Stream::DEFAULT),
+            nvshmem::int_broadcast_on_stream(world, &a, &b, 4, 0, Stream::DEFAULT),
+            nvshmem::int_fcollect_on_stream(world, &a, &b, 4, Stream::DEFAULT),
+            nvshmem::barrier_all_on_stream(Stream::DEFAULT),
+            nvshmem::sync_all_on_stream(Stream::DEFAULT),
+            nvshmem::quiet_on_stream(Stream::DEFAULT),
+            nvshmem::barrier_on_stream(world, Stream::DEFAULT),
+            nvshmem::team_sync_on_stream(world, Stream::DEFAULT),
+        ];
+        for r in refused {
+            let e = r.unwrap_err();
+            assert_eq!(e.status, sys::NVSHMEMX_ERROR_NOT_SUPPORTED, "{}", e);
+            assert!(e.message.contains(&here) && e.message.contains("host memory"), "{}", e);
+        }
+        rt.barrier_all();
+        return;
+    }
+    // GPU heap: the stream forms move real data (the default stream, then a device-wide wait).
+    nvshmem::int_put(&b, &[me + 1; 8], me).unwrap();
+    rt.barrier_all();
+    nvshmem::int_put_on_stream(&a, &b, 8, right, Stream::DEFAULT).unwrap();
+    nvshmem::quiet_on_stream(Stream::DEFAULT).unwrap();
+    nvshmem::barrier_all_on_stream(Stream::DEFAULT).unwrap();
+    nvshmem::int_sum_reduce_on_stream(world, &b, &a, 8, Stream::DEFAULT).unwrap();
+    nvshmem::int_broadcast_on_stream(world, &a, &b, 8, 1, Stream::DEFAULT).unwrap();
+    synchronize_gpu(me);
+    rt.barrier_all();
+    let mut sums = [0; 8];
+    nvshmem::int_get(&mut sums, &a, me).unwrap();
+    // a held the left neighbour's id + 1 on every PE: the sum is 1 + 2 + ... + n.
+    assert_eq!(sums, [n * (n + 1) / 2; 8]);
     rt.barrier_all();
 }
