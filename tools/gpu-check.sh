@@ -143,9 +143,13 @@ fi
 
 # The Rust crate's tests (contrib/nvshmem4rust): the test binary is built where cargo is (this machine
 # has none) and carried as ./nvshmem4rust-host-test; the loader links this build's libnvshmem_host.so.
+# The module-registration test loads a cubin built here from contrib/nvshmem4rust/tests/module_kernel.cu.
 if [ -x nvshmem4rust-host-test ]; then
   echo "== nvshmem4rust tests"
-  LD_LIBRARY_PATH=$PWD/$BUILD/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} timeout 200 "$BUILD/bin/nvshmrun" -n 2 --timeout 180 \
+  "$(sed -n 's/^CMAKE_CUDA_COMPILER:[A-Z]*=//p' "$BUILD/CMakeCache.txt")" -cubin -std=c++17 -arch=sm_90 -Iinclude -I"$BUILD/include" contrib/nvshmem4rust/tests/module_kernel.cu \
+    -o "$OUT/nvshmem4rust_module.cubin"
+  NVSHMEM_RUST_TEST_CUBIN=$OUT/nvshmem4rust_module.cubin \
+    LD_LIBRARY_PATH=$PWD/$BUILD/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} timeout 200 "$BUILD/bin/nvshmrun" -n 2 --timeout 180 \
     ./nvshmem4rust-host-test --test-threads=1 >"$OUT/rust.log" 2>&1
   row nvshmem4rust "rc=$? ($(grep -c 'test result: ok' "$OUT/rust.log") of 2 PEs ok)"
 fi

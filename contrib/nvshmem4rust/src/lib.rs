@@ -21,6 +21,7 @@
 mod buffer;
 mod error;
 pub mod library;
+mod module;
 mod runtime;
 pub mod safe;
 mod stream;
@@ -46,8 +47,9 @@ pub use api::*;
 pub use buffer::{PlainData, SymmetricBuffer};
 pub use error::{Error, Result};
 pub use runtime::{
-    barrier_all, init_status, my_pe, n_pes, InitMethod, ModuleRegistration, MpiComm, NvshmemRuntime, UniqueId,
+    barrier_all, init_status, my_pe, n_pes, InitMethod, MpiComm, NvshmemRuntime, UniqueId,
 };
+pub use module::{LoadedModule, ModuleRegistration};
 pub use safe::{barrier_all_on_stream, barrier_on_stream, quiet_on_stream, sync_all_on_stream, team_sync_on_stream};
 pub use stream::Stream;
 pub use sys::{cudaStream_t, Bfloat16, CUlibrary, CUmodule, Half};

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-//! The process-global runtime: [`NvshmemRuntime`] handles, how it bootstraps ([`InitMethod`]), and
-//! driver-API module registrations ([`ModuleRegistration`]).
+//! The process-global runtime: [`NvshmemRuntime`] handles and how it bootstraps ([`InitMethod`]).
 
 use std::fmt;
 use std::os::raw::{c_uint, c_void};
@@ -88,7 +87,7 @@ impl MpiComm {
     /// The runtime loads the same MPI library as the application (the one `comm` belongs to), and both
     /// the communicator and the variable it points to stay valid, with MPI initialised, until the
     /// runtime initialised with it has finalized (the last [`NvshmemRuntime`], [`crate::SymmetricBuffer`]
-    /// and [`ModuleRegistration`] are dropped). A null pointer is accepted here and refused by init.
+    /// and [`crate::ModuleRegistration`] are dropped). A null pointer is accepted here and refused by init.
     pub unsafe fn from_raw(comm: *mut c_void) -> MpiComm {
         MpiComm(comm)
     }
@@ -166,7 +165,7 @@ impl Drop for RuntimeState {
 /// [`NvshmemRuntime::init`] initialises the runtime unless it is live; clones are cheap handles on the
 /// same state. The runtime finalizes (`nvshmem_finalize`, collective: every PE must drop its last
 /// owner at the same point of its program) when the last owner is dropped: the last handle,
-/// [`crate::SymmetricBuffer`] or [`ModuleRegistration`], in any order. After that, init may be called
+/// [`crate::SymmetricBuffer`] or [`crate::ModuleRegistration`], in any order. After that, init may be called
 /// again. Handles are `Send` and `Sync`; the methods are as thread safe as their C calls (barriers:
 /// one thread per PE).
 #[derive(Clone)]
@@ -357,27 +356,6 @@ impl NvshmemRuntime {
         (major, minor, patch)
     }
 
-    /// Gives the kernels of `module` (a `CUmodule` loaded with the CUDA driver API: cubin, PTX,
-    /// NVRTC) access to the device state (`nvshmemx_cumodule_init`), returning a guard that keeps the
-    /// runtime alive and unregisters the module when finalized or dropped. Every PE that loaded the
-    /// module calls it, with the module's context current. Errors with the library's status (for
-    /// example `NVSHMEMX_ERROR_NOT_SUPPORTED` when the heap is in host memory).
-    ///
-    /// # Safety
-    /// `module` is a loaded module, and stays loaded until the guard is finalized or dropped.
-    pub unsafe fn register_module(&self, module: sys::CUmodule) -> Result<ModuleRegistration> {
-        Error::check(
-            sys::nvshmemx_cumodule_init(module),
-            "nvshmemx_cumodule_init",
-            "could not register the module",
-        )?;
-        Ok(ModuleRegistration {
-            _runtime: self.clone(),
-            module,
-            done: false,
-        })
-    }
-
     pub(crate) fn check_pe(&self, pe: i32, call: &'static str) -> Result<()> {
         if pe < 0 || pe >= self.n_pes() {
             return Err(Error::new(
@@ -418,51 +396,6 @@ fn init_attr(cuda_device: Option<i32>) -> sys::nvshmemx_init_attr_t {
             cuda_device_id: cuda_device.unwrap_or(-1),
             content: [0; 92],
         },
-    }
-}
-
-/// A driver-API module's registration ([`NvshmemRuntime::register_module`]). Keeps the runtime alive.
-#[derive(Debug)]
-pub struct ModuleRegistration {
-    _runtime: NvshmemRuntime,
-    module: sys::CUmodule,
-    done: bool,
-}
-
-impl ModuleRegistration {
-    /// Unregisters now (`nvshmemx_cumodule_finalize`); the module may be unloaded afterwards. Errors
-    /// with the library's status; the registration then counts as finalized all the same.
-    pub fn finalize(mut self) -> Result<()> {
-        self.done = true;
-        // SAFETY: register_module's contract: the module is still loaded.
-        Error::check(
-            unsafe { sys::nvshmemx_cumodule_finalize(self.module) },
-            "nvshmemx_cumodule_finalize",
-            "could not unregister the module",
-        )
-    }
-
-    /// The registered module.
-    pub fn module(&self) -> sys::CUmodule {
-        self.module
-    }
-}
-
-impl Drop for ModuleRegistration {
-    /// Unregisters unless [`ModuleRegistration::finalize`] ran, printing a failure to stderr; then
-    /// releases the runtime (which may finalize it: collective).
-    fn drop(&mut self) {
-        if self.done {
-            return;
-        }
-        // SAFETY: register_module's contract: the module is still loaded.
-        let rc = unsafe { sys::nvshmemx_cumodule_finalize(self.module) };
-        if rc != sys::NVSHMEMX_SUCCESS {
-            eprintln!(
-                "{}",
-                Error::new(rc, "nvshmemx_cumodule_finalize", "ModuleRegistration dropped")
-            );
-        }
     }
 }
 

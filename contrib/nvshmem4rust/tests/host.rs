@@ -234,11 +234,39 @@ fn second_init_with_another_method_is_an_error() {
 }
 
 #[test]
-fn module_registration_errors_are_reported() {
+fn module_registration_raw_cumodule() {
     let rt = runtime();
-    // A null module is refused (on the CPU backend: no device interface at all).
-    let err = unsafe { rt.register_module(ptr::null_mut()) }.unwrap_err();
-    assert_ne!(err.status, sys::NVSHMEMX_SUCCESS);
+    let me = rt.my_pe();
+    // A null module is refused with the library's status and this PE (on the CPU backend: no device
+    // interface at all).
+    let err = unsafe { rt.register_cumodule(ptr::null_mut()) }.unwrap_err();
+    let expected = if rt.heap_on_device() { sys::NVSHMEMX_ERROR_INVALID_VALUE } else { sys::NVSHMEMX_ERROR_NOT_SUPPORTED };
+    assert_eq!((err.call, err.status), ("nvshmemx_cumodule_init", expected), "{}", err);
+    assert!(err.message.contains(&format!("PE {}", me)), "{}", err);
+    rt.barrier_all();
+    if !rt.heap_on_device() {
+        return;
+    }
+    let cubin = match std::env::var("NVSHMEM_RUST_TEST_CUBIN") {
+        Ok(path) => path,
+        Err(_) => return eprintln!("module_registration_raw_cumodule: NVSHMEM_RUST_TEST_CUBIN not set; the launch is skipped"),
+    };
+    // A real cubin: registered, launched (each PE writes its id + 1 to its right neighbour), finalized.
+    let gpu = Gpu::new(me);
+    let module = gpu.load(&cubin);
+    let dst = SymmetricBuffer::<i32>::new(&rt, 1).unwrap();
+    nvshmem::int_p(&dst, 0, 0, me).unwrap();
+    rt.barrier_all();
+    let registration = unsafe { rt.register_cumodule(module) }.unwrap();
+    assert_eq!(registration.module(), module);
+    gpu.launch(module, b"nvshmem4rust_ring\0", dst.as_mut_ptr());
+    gpu.synchronize();
+    rt.barrier_all();
+    let n = rt.n_pes();
+    assert_eq!(nvshmem::int_g(&dst, 0, me).unwrap(), (me + n - 1) % n + 1);
+    registration.finalize().unwrap();
+    // Dropping a registration unregisters too.
+    drop(unsafe { rt.register_cumodule(module) }.unwrap());
     rt.barrier_all();
 }
 
@@ -297,27 +325,77 @@ fn user_plain_data() {
     rt.barrier_all();
 }
 
-/// The CUDA driver, for the GPU half of `safe_wrappers`: makes the primary context of this PE's GPU
-/// (the library's choice: node-local PE index modulo the visible GPUs) current and waits for it.
-fn synchronize_gpu(me: i32) {
-    use std::os::raw::{c_int, c_void};
-    // SAFETY: the driver's C functions, typed as their declarations; the library is already loaded.
-    unsafe {
-        let cuda = libloading::os::unix::Library::open(Some("libcuda.so.1"), libloading::os::unix::RTLD_NOW)
-            .expect("the CUDA driver");
-        let count: libloading::os::unix::Symbol<unsafe extern "C" fn(*mut c_int) -> c_int> =
-            cuda.get(b"cuDeviceGetCount\0").unwrap();
-        let retain: libloading::os::unix::Symbol<unsafe extern "C" fn(*mut *mut c_void, c_int) -> c_int> =
-            cuda.get(b"cuDevicePrimaryCtxRetain\0").unwrap();
-        let set: libloading::os::unix::Symbol<unsafe extern "C" fn(*mut c_void) -> c_int> =
-            cuda.get(b"cuCtxSetCurrent\0").unwrap();
-        let sync: libloading::os::unix::Symbol<unsafe extern "C" fn() -> c_int> = cuda.get(b"cuCtxSynchronize\0").unwrap();
-        let mut n = 0;
-        assert_eq!(count(&mut n), 0);
-        let mut ctx = std::ptr::null_mut();
-        assert_eq!(retain(&mut ctx, me % n), 0);
-        assert_eq!(set(ctx), 0);
-        assert_eq!(sync(), 0, "cuCtxSynchronize");
+/// The CUDA driver, for the GPU halves of the tests: the primary context of this PE's GPU (the
+/// library's choice: node-local PE index modulo the visible GPUs), made current.
+struct Gpu {
+    cuda: libloading::os::unix::Library,
+}
+
+impl Gpu {
+    fn new(me: i32) -> Gpu {
+        use std::os::raw::{c_int, c_void};
+        // SAFETY: the driver's C functions, typed as their declarations; the library is already loaded.
+        unsafe {
+            let cuda = libloading::os::unix::Library::open(Some("libcuda.so.1"), libloading::os::unix::RTLD_NOW)
+                .expect("the CUDA driver");
+            let count = cuda.get::<unsafe extern "C" fn(*mut c_int) -> c_int>(b"cuDeviceGetCount\0").unwrap();
+            let retain = cuda
+                .get::<unsafe extern "C" fn(*mut *mut c_void, c_int) -> c_int>(b"cuDevicePrimaryCtxRetain\0")
+                .unwrap();
+            let set = cuda.get::<unsafe extern "C" fn(*mut c_void) -> c_int>(b"cuCtxSetCurrent\0").unwrap();
+            let mut n = 0;
+            assert_eq!(count(&mut n), 0);
+            let mut ctx = std::ptr::null_mut();
+            assert_eq!(retain(&mut ctx, me % n), 0);
+            assert_eq!(set(ctx), 0);
+            drop((count, retain, set));
+            Gpu { cuda }
+        }
+    }
+
+    fn load(&self, path: &str) -> nvshmem::CUmodule {
+        let path = std::ffi::CString::new(path).unwrap();
+        let mut module = ptr::null_mut();
+        // SAFETY: cuModuleLoad(CUmodule *, const char *).
+        unsafe {
+            let load = self
+                .cuda
+                .get::<unsafe extern "C" fn(*mut nvshmem::CUmodule, *const std::os::raw::c_char) -> i32>(b"cuModuleLoad\0")
+                .unwrap();
+            assert_eq!(load(&mut module, path.as_ptr()), 0, "cuModuleLoad {:?}", path);
+        }
+        module
+    }
+
+    /// One thread of `kernel(arg)` on the legacy default stream.
+    fn launch(&self, module: nvshmem::CUmodule, kernel: &[u8], arg: *mut i32) {
+        use std::os::raw::{c_uint, c_void};
+        type Launch = unsafe extern "C" fn(
+            *mut c_void, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, *mut c_void,
+            *mut *mut c_void, *mut *mut c_void,
+        ) -> i32;
+        // SAFETY: cuModuleGetFunction and cuLaunchKernel with one pointer argument.
+        unsafe {
+            let get = self
+                .cuda
+                .get::<unsafe extern "C" fn(*mut *mut c_void, nvshmem::CUmodule, *const i8) -> i32>(b"cuModuleGetFunction\0")
+                .unwrap();
+            let launch = self.cuda.get::<Launch>(b"cuLaunchKernel\0").unwrap();
+            let mut f = ptr::null_mut();
+            assert_eq!(get(&mut f, module, kernel.as_ptr() as *const i8), 0);
+            let mut arg = arg;
+            let mut params = [&mut arg as *mut *mut i32 as *mut c_void];
+            assert_eq!(launch(f, 1, 1, 1, 1, 1, 1, 0, ptr::null_mut(), params.as_mut_ptr(), ptr::null_mut()), 0);
+        }
+    }
+
+    /// Waits for all work of the current context.
+    fn synchronize(&self) {
+        // SAFETY: cuCtxSynchronize(void).
+        unsafe {
+            let sync = self.cuda.get::<unsafe extern "C" fn() -> i32>(b"cuCtxSynchronize\0").unwrap();
+            assert_eq!(sync(), 0, "cuCtxSynchronize");
+        }
     }
 }
 
@@ -393,7 +471,7 @@ fn safe_wrappers() {
     nvshmem::barrier_all_on_stream(Stream::DEFAULT).unwrap();
     nvshmem::int_sum_reduce_on_stream(world, &b, &a, 8, Stream::DEFAULT).unwrap();
     nvshmem::int_broadcast_on_stream(world, &a, &b, 8, 1, Stream::DEFAULT).unwrap();
-    synchronize_gpu(me);
+    Gpu::new(me).synchronize();
     rt.barrier_all();
     let mut sums = [0; 8];
     nvshmem::int_get(&mut sums, &a, me).unwrap();
