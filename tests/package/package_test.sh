@@ -240,7 +240,7 @@ case $step in
     # The full build: bindings, the crate's package, its tests and the consumer project, as 2 PEs.
     build_contrib nvshmem4rust -DNVSHMEM_SOURCE_DIR="$src" -DNVSHMEM_HOME="$prefix" \
       -DNVSHMEM_CUDA_HOME="$(dirname "$CUDA_BIN")"
-    for f in nvshmem_host.rs nvshmem_host_api.rs nvshmem_host_runtime/Cargo.toml; do
+    for f in nvshmem_host.rs nvshmem_host_api.rs nvshmem_device_cuda_oxide.rs nvshmem_host_runtime/Cargo.toml; do
       need_file "$work/contrib/nvshmem4rust-build/generated/$f"
     done
     say "the nvshmem crate built with $(cargo --version) and tested as 2 PEs"

@@ -12,8 +12,12 @@
 //! `half` and `__nv_bfloat16` are C++ types), so CXX is a C++ compiler. Standard library only; built
 //! with plain `rustc`.
 //!
-//! Usage: nvshmem4rust-bindgen CXX NVSHMEM_INCLUDE_DIR CUDA_INCLUDE_DIR OUT_DIR WORK_DIR
-//! (OUT_DIR: the bindings; WORK_DIR: the preprocessor input and the size/constant probe).
+//! With NVCC and ARCH it also writes `nvshmem_device_cuda_oxide.rs`: the C-linkage device functions
+//! of the CUDA kernel interface (`nvshmem.h`, `nvshmemx.h` preprocessed by nvcc for ARCH) as
+//! `extern "C"` declarations for CUDA-Oxide kernels.
+//!
+//! Usage: nvshmem4rust-bindgen CXX NVSHMEM_INCLUDE_DIR CUDA_INCLUDE_DIR OUT_DIR WORK_DIR [NVCC ARCH]
+//! (OUT_DIR: the bindings; WORK_DIR: the preprocessor inputs and the size/constant probe).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -105,6 +109,7 @@ struct Func {
     params: Vec<(String, String)>,
 }
 
+#[derive(Clone)]
 struct Field {
     name: String,
     ty: String,
@@ -173,7 +178,8 @@ fn tokenize(text: &str) -> Vec<String> {
 
 /// Top-level declarations: split at `;` outside brackets; a function body ends its declaration.
 /// The braces of `extern "C" { ... }` are transparent.
-fn statements(tokens: &[String]) -> Vec<Vec<String>> {
+/// Each statement with whether it has C linkage (inside `extern "C" { }`, or `extern "C"` itself).
+fn statements(tokens: &[String]) -> Vec<(Vec<String>, bool)> {
     let mut out = Vec::new();
     let mut cur: Vec<String> = Vec::new();
     let mut depth = 0i32;
@@ -196,10 +202,14 @@ fn statements(tokens: &[String]) -> Vec<Vec<String>> {
                 depth -= 1;
                 let compound = matches!(cur[0].as_str(), "typedef" | "struct" | "enum" | "union");
                 if depth == 0 && !compound {
-                    out.push(std::mem::take(&mut cur));
+                    let c = linkage_blocks > 0 || cur.iter().any(|t| t == "\"C\"");
+                    out.push((std::mem::take(&mut cur), c));
                 }
             }
-            ";" if depth == 0 => out.push(std::mem::take(&mut cur)),
+            ";" if depth == 0 => {
+                let c = linkage_blocks > 0 || cur.iter().any(|t| t == "\"C\"");
+                out.push((std::mem::take(&mut cur), c));
+            }
             _ => {}
         }
     }
@@ -268,7 +278,7 @@ fn split_declarator(tokens: &[String]) -> (String, String) {
 
 fn parse(text: &str) -> Api {
     let mut api = Api::default();
-    for stmt in statements(&tokenize(text)) {
+    for (stmt, _) in statements(&tokenize(text)) {
         let exported = stmt
             .windows(3)
             .any(|w| w[0] == "visibility" && w[1] == "(" && w[2] == "\"default\"");
@@ -321,6 +331,63 @@ fn parse_function(stmt: &[String]) -> Option<Func> {
     })
 }
 
+/// The C-linkage `__device__` functions named `nvshmem_*`/`nvshmemx_*` of a device-pass preprocessed
+/// text (declarations and inline definitions; the first of each name). Unnamed parameters are `argN`.
+fn parse_device(text: &str) -> Vec<Func> {
+    let mut funcs: BTreeMap<String, Func> = BTreeMap::new();
+    for (stmt, c_linkage) in statements(&tokenize(text)) {
+        let device = stmt.windows(4).any(|w| w[0] == "__attribute__" && w[3] == "device");
+        if !c_linkage || !device || stmt.first().map_or(true, |t| t == "template") {
+            continue;
+        }
+        let stmt: Vec<String> = strip_attributes(&stmt)
+            .into_iter()
+            .filter(|t| !matches!(t.as_str(), "\"C\"" | "inline" | "__forceinline__" | "static"))
+            .collect();
+        let open = match stmt.iter().position(|t| t == "(") {
+            Some(o) if o > 0 && is_api_name(&stmt[o - 1]) => o,
+            _ => continue,
+        };
+        let mut depth = 0;
+        let close = open
+            + stmt[open..]
+                .iter()
+                .position(|t| {
+                    depth += match t.as_str() {
+                        "(" => 1,
+                        ")" => -1,
+                        _ => 0,
+                    };
+                    depth == 0
+                })
+                .unwrap_or_else(|| die(&format!("unbalanced declaration of {}", stmt[open - 1])));
+        let inner = &stmt[open + 1..close];
+        let mut params = Vec::new();
+        if !(inner.is_empty() || inner.len() == 1 && inner[0] == "void") {
+            for (i, p) in split_commas(inner).iter().enumerate() {
+                let last = p.last().map(String::as_str).unwrap_or("");
+                let unnamed = p.len() == 1
+                    || last == "*"
+                    || matches!(last, "int" | "char" | "short" | "long" | "float" | "double" | "unsigned" | "signed")
+                    || last.ends_with("_t");
+                if unnamed {
+                    params.push((format!("arg{}", i), p.join(" ")));
+                } else {
+                    let (param, ty) = split_declarator(p);
+                    params.push((param.to_lowercase(), ty));
+                }
+            }
+        }
+        let name = stmt[open - 1].clone();
+        funcs.entry(name.clone()).or_insert(Func {
+            name,
+            ret: stmt[..open - 1].join(" "),
+            params,
+        });
+    }
+    funcs.into_values().collect()
+}
+
 fn parse_typedef(stmt: &[String], api: &mut Api) {
     let name = stmt[stmt.len() - 2].clone();
     // nvshmemx_collective_launch_attr_t wraps CUDA's cudaLaunchConfig_t for the inline (not exported)
@@ -365,13 +432,18 @@ fn parse_enum(stmt: &[String], api: &mut Api) {
 
 /// The Rust spelling of a C type (tokens joined by spaces, `*` separate).
 fn rust_type(c: &str, known: &BTreeSet<String>) -> String {
+    try_rust_type(c, known).unwrap_or_else(|| die(&format!("no Rust mapping for the C type '{}'", c)))
+}
+
+/// The Rust spelling of a C type, or None for a type without a mapping.
+fn try_rust_type(c: &str, known: &BTreeSet<String>) -> Option<String> {
     let toks: Vec<&str> = c.split(' ').filter(|t| !t.is_empty()).collect();
     if let Some(star) = toks.iter().rposition(|t| *t == "*") {
         let pointee = toks[..star].join(" ");
         let konst = toks[..star].contains(&"const");
-        let inner = rust_type(&pointee, known);
+        let inner = try_rust_type(&pointee, known)?;
         let inner = if inner == "()" { "c_void".to_string() } else { inner };
-        return format!("{} {}", if konst { "*const" } else { "*mut" }, inner);
+        return Some(format!("{} {}", if konst { "*const" } else { "*mut" }, inner));
     }
     let base: Vec<&str> = toks.into_iter().filter(|t| *t != "const").collect();
     let base = base.join(" ");
@@ -406,9 +478,9 @@ fn rust_type(c: &str, known: &BTreeSet<String>) -> String {
         "CUmodule" => "CUmodule",
         "CUlibrary" => "CUlibrary",
         other if known.contains(other) => other,
-        other => die(&format!("no Rust mapping for the C type '{}'", other)),
+        _ => return None,
     };
-    mapped.to_string()
+    Some(mapped.to_string())
 }
 
 /// Compiles and runs a C program that prints `sizeof` of every struct and the value of every
@@ -476,7 +548,158 @@ fn integer_macros(cxx: &str, includes: &[&str], wrapper: &Path) -> Vec<String> {
     names
 }
 
-fn generate(cxx: &str, include: &str, cuda_include: &str, out_dir: &Path, work_dir: &Path) {
+/// The types and constants both binding files share: CUDA's handle types and the `half`/`bfloat16`
+/// newtypes, the `nvshmem*` typedefs and structs (each with a compile-time size check against the C
+/// `sizeof` of the probe), and the `NVSHMEM*` constants. The file brings the `c_*` names into scope.
+fn type_items(api: &Api, values: &BTreeMap<String, String>, consts: &[String], known: &BTreeSet<String>) -> String {
+    let mut out = String::new();
+    out.push_str("/// A CUDA stream (`cudaStream_t`); null is the legacy default stream.\npub type cudaStream_t = *mut c_void;\n");
+    out.push_str("/// A CUDA driver-API module (`CUmodule`).\npub type CUmodule = *mut c_void;\n");
+    out.push_str("/// A CUDA driver-API library (`CUlibrary`).\npub type CUlibrary = *mut c_void;\n");
+    out.push_str("/// CUDA's `half` (IEEE binary16), as its bits.\n#[repr(transparent)]\n#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]\npub struct Half(pub u16);\n");
+    out.push_str("/// CUDA's `__nv_bfloat16`, as its bits.\n#[repr(transparent)]\n#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]\npub struct Bfloat16(pub u16);\n\n");
+    for (name, target) in &api.aliases {
+        writeln!(out, "pub type {} = {};", name, rust_type(target, known)).unwrap();
+    }
+    out.push('\n');
+    for (name, fields) in &api.structs {
+        writeln!(out, "#[repr(C)]\n#[derive(Clone, Copy)]\npub struct {} {{", name).unwrap();
+        for f in fields {
+            let ty = rust_type(&f.ty, known);
+            match &f.array {
+                Some(n) => writeln!(out, "    pub {}: [{}; {}],", f.name, ty, n).unwrap(),
+                None => writeln!(out, "    pub {}: {},", f.name, ty).unwrap(),
+            }
+        }
+        let size = values
+            .get(&format!("sizeof {}", name))
+            .unwrap_or_else(|| die(&format!("no sizeof for {}", name)));
+        writeln!(
+            out,
+            "}}\nconst _: () = assert!(core::mem::size_of::<{}>() == {}, \"{} differs from the C layout\");\n",
+            name, size, name
+        )
+        .unwrap();
+    }
+    for c in consts {
+        let v: i64 = values[&format!("const {}", c)]
+            .parse()
+            .unwrap_or_else(|_| die(&format!("value of {}", c)));
+        let ty = if i32::try_from(v).is_ok() { "c_int" } else { "i64" };
+        writeln!(out, "pub const {}: {} = {};", c, ty, v).unwrap();
+    }
+    out
+}
+
+/// `extern "C"` declarations of `funcs` (whose types all map: see try_rust_type).
+fn extern_block(funcs: &[Func], known: &BTreeSet<String>, what: &str) -> String {
+    let mut out = String::from("\nextern \"C\" {\n");
+    for f in funcs {
+        let params: Vec<String> = f
+            .params
+            .iter()
+            .map(|(n, t)| format!("{}: {}", n, rust_type(t, known)))
+            .collect();
+        let ret = rust_type(&f.ret, known);
+        let ret = if ret == "()" { String::new() } else { format!(" -> {}", ret) };
+        writeln!(
+            out,
+            "    /// `{n}` of the {w} (see its declaration in the NVSHMEM headers).\n    pub fn {n}({p}){r};",
+            n = f.name,
+            w = what,
+            p = params.join(", "),
+            r = ret
+        )
+        .unwrap();
+    }
+    out.push_str("}\n");
+    out
+}
+
+/// True when every type of `f` has a Rust mapping.
+fn mappable(f: &Func, known: &BTreeSet<String>) -> bool {
+    try_rust_type(&f.ret, known).is_some() && f.params.iter().all(|(_, t)| try_rust_type(t, known).is_some())
+}
+
+/// `nvshmem_device_cuda_oxide.rs`: the device functions of the CUDA kernel interface (`nvshmem.h` and
+/// `nvshmemx.h` preprocessed by `nvcc` for `arch`) as `extern "C"` declarations for CUDA-Oxide kernels,
+/// with the shared types; `no_std` (the `c_*` names are declared here, LP64 as CUDA's device ABI).
+#[allow(clippy::too_many_arguments)]
+fn generate_device(
+    nvcc: &str,
+    arch: &str,
+    includes: &[&str],
+    api: &Api,
+    values: &BTreeMap<String, String>,
+    consts: &[String],
+    out_dir: &Path,
+    work_dir: &Path,
+) {
+    let unit = work_dir.join("nvshmem4rust_device.cu");
+    fs::write(&unit, "#include <nvshmem.h>\n#include <nvshmemx.h>\n")
+        .unwrap_or_else(|e| die(&format!("writing {}: {}", unit.display(), e)));
+    let mut cmd = Command::new(nvcc);
+    cmd.args(["-E", "-x", "cu", "-std=c++17", "-rdc=true"]).arg(format!("-arch={}", arch));
+    for i in includes {
+        cmd.arg(format!("-I{}", i));
+    }
+    cmd.arg(&unit);
+    // Without the preprocessor's line markers (`# 12 "file"`) and pragmas.
+    let text: String = run(&mut cmd, "preprocessing nvshmem.h for the device")
+        .lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .flat_map(|l| [l, "\n"])
+        .collect();
+    let mut device_api = parse(&text);
+    let mut known: BTreeSet<String> = api.structs.iter().map(|(n, _)| n.clone()).collect();
+    known.extend(api.aliases.iter().map(|(n, _)| n.clone()));
+    // The device interface's own typedefs (queue-pair and region handles, ...) join the host's.
+    let mut shared = Api {
+        aliases: api.aliases.clone(),
+        ..Api::default()
+    };
+    for (name, target) in std::mem::take(&mut device_api.aliases) {
+        if !known.contains(&name) && try_rust_type(&target, &known).is_some() {
+            known.insert(name.clone());
+            shared.aliases.push((name, target));
+        }
+    }
+    shared.structs = api.structs.clone();
+    let (bound, unbound): (Vec<Func>, Vec<Func>) = parse_device(&text).into_iter().partition(|f| mappable(f, &known));
+    if bound.is_empty() {
+        die("no nvshmem_*/nvshmemx_* device functions found in the device pass");
+    }
+    let mut out = format!(
+        "// Generated by nvshmem4rust-bindgen from {}/nvshmem.h and nvshmemx.h (nvcc -arch={}): do not edit.\n\
+         // The device functions of NVSHMEM's CUDA kernel interface for CUDA-Oxide kernels: include!() this\n\
+         // file in device code (no_std) and link the kernels with the device library. Types as in\n\
+         // nvshmem_host.rs; the C integer names are declared here (LP64, CUDA's device ABI).\n\n",
+        includes[0], arch
+    );
+    for (c, r) in [
+        ("c_char", "i8"), ("c_schar", "i8"), ("c_uchar", "u8"), ("c_short", "i16"), ("c_ushort", "u16"),
+        ("c_int", "i32"), ("c_uint", "u32"), ("c_long", "i64"), ("c_ulong", "u64"), ("c_longlong", "i64"),
+        ("c_ulonglong", "u64"),
+    ] {
+        writeln!(out, "#[allow(non_camel_case_types)]\npub type {} = {};", c, r).unwrap();
+    }
+    out.push_str("/// C's `void`, behind pointers.\n#[repr(u8)]\npub enum c_void {\n    #[doc(hidden)]\n    Variant,\n}\n\n");
+    out.push_str(&type_items(&shared, values, consts, &known));
+    out.push_str(&extern_block(&bound, &known, "CUDA kernel interface"));
+    if !unbound.is_empty() {
+        let names: Vec<&str> = unbound.iter().map(|f| f.name.as_str()).collect();
+        writeln!(out, "\n// Not bound (a parameter or result type without a Rust mapping): {}", names.join(", ")).unwrap();
+    }
+    write_file(&out_dir.join("nvshmem_device_cuda_oxide.rs"), &out);
+    println!(
+        "nvshmem4rust-bindgen: {} device functions ({} not bound) into {}",
+        bound.len(),
+        unbound.len(),
+        out_dir.display()
+    );
+}
+
+fn generate(cxx: &str, include: &str, cuda_include: &str, out_dir: &Path, work_dir: &Path, device: Option<(&str, &str)>) {
     let includes = [include, cuda_include];
     let wrapper = work_dir.join("nvshmem4rust_wrapper.cpp");
     fs::write(&wrapper, "#include <host/nvshmemx_coll_api.h>\n").unwrap_or_else(|e| die(&format!("writing the wrapper: {}", e)));
@@ -509,63 +732,8 @@ fn generate(cxx: &str, include: &str, cuda_include: &str, out_dir: &Path, work_d
         include
     ));
     host.push_str("use std::os::raw::{c_char, c_int, c_long, c_longlong, c_schar, c_short, c_uchar, c_uint, c_ulong, c_ulonglong, c_ushort, c_void};\n\n");
-    host.push_str("/// A CUDA stream (`cudaStream_t`); null is the legacy default stream.\npub type cudaStream_t = *mut c_void;\n");
-    host.push_str("/// A CUDA driver-API module (`CUmodule`).\npub type CUmodule = *mut c_void;\n");
-    host.push_str("/// A CUDA driver-API library (`CUlibrary`).\npub type CUlibrary = *mut c_void;\n");
-    host.push_str("/// CUDA's `half` (IEEE binary16), as its bits.\n#[repr(transparent)]\n#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]\npub struct Half(pub u16);\n");
-    host.push_str("/// CUDA's `__nv_bfloat16`, as its bits.\n#[repr(transparent)]\n#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]\npub struct Bfloat16(pub u16);\n\n");
-
-    for (name, target) in &api.aliases {
-        let target = rust_type(target, &known);
-        writeln!(host, "pub type {} = {};", name, target).unwrap();
-    }
-    host.push('\n');
-    for (name, fields) in &api.structs {
-        writeln!(host, "#[repr(C)]\n#[derive(Clone, Copy)]\npub struct {} {{", name).unwrap();
-        for f in fields {
-            let ty = rust_type(&f.ty, &known);
-            match &f.array {
-                Some(n) => writeln!(host, "    pub {}: [{}; {}],", f.name, ty, n).unwrap(),
-                None => writeln!(host, "    pub {}: {},", f.name, ty).unwrap(),
-            }
-        }
-        let size = values
-            .get(&format!("sizeof {}", name))
-            .unwrap_or_else(|| die(&format!("no sizeof for {}", name)));
-        writeln!(
-            host,
-            "}}\nconst _: () = assert!(std::mem::size_of::<{}>() == {}, \"{} differs from the C layout\");\n",
-            name, size, name
-        )
-        .unwrap();
-    }
-    for c in &consts {
-        let v: i64 = values[&format!("const {}", c)]
-            .parse()
-            .unwrap_or_else(|_| die(&format!("value of {}", c)));
-        let ty = if i32::try_from(v).is_ok() { "c_int" } else { "i64" };
-        writeln!(host, "pub const {}: {} = {};", c, ty, v).unwrap();
-    }
-
-    host.push_str("\nextern \"C\" {\n");
-    for f in &api.funcs {
-        let params: Vec<String> = f
-            .params
-            .iter()
-            .map(|(n, t)| format!("{}: {}", n, rust_type(t, &known)))
-            .collect();
-        let ret = rust_type(&f.ret, &known);
-        let ret = if ret == "()" { String::new() } else { format!(" -> {}", ret) };
-        writeln!(
-            host,
-            "    /// `{n}` of the C API (see its declaration in the NVSHMEM headers).\n    pub fn {n}({p}){r};",
-            n = f.name,
-            p = params.join(", "),
-            r = ret
-        )
-        .unwrap();
-    }
-    host.push_str("}\n");
+    host.push_str(&type_items(&api, &values, &consts, &known));
+    host.push_str(&extern_block(&api.funcs, &known, "C API"));
 
     let mut stripped = String::from(
         "// Generated by nvshmem4rust-bindgen: do not edit.\n\
@@ -602,6 +770,9 @@ fn generate(cxx: &str, include: &str, cuda_include: &str, out_dir: &Path, work_d
     }
 
     write_file(&out_dir.join("nvshmem_host.rs"), &host);
+    if let Some((nvcc, arch)) = device {
+        generate_device(nvcc, arch, &includes, &api, &values, &consts, out_dir, work_dir);
+    }
     write_file(&out_dir.join("nvshmem_host_api.rs"), &stripped);
     let _ = fs::remove_file(&wrapper);
     println!(
@@ -620,12 +791,13 @@ fn write_file(path: &Path, text: &str) {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    if args.len() != 6 {
-        die("usage: nvshmem4rust-bindgen CXX NVSHMEM_INCLUDE_DIR CUDA_INCLUDE_DIR OUT_DIR WORK_DIR");
+    if args.len() != 6 && args.len() != 8 {
+        die("usage: nvshmem4rust-bindgen CXX NVSHMEM_INCLUDE_DIR CUDA_INCLUDE_DIR OUT_DIR WORK_DIR [NVCC ARCH]");
     }
+    let device = (args.len() == 8).then(|| (args[6].as_str(), args[7].as_str()));
     let (out_dir, work_dir) = (PathBuf::from(&args[4]), PathBuf::from(&args[5]));
     for dir in [&out_dir, &work_dir] {
         fs::create_dir_all(dir).unwrap_or_else(|e| die(&format!("creating {}: {}", dir.display(), e)));
     }
-    generate(&args[1], &args[2], &args[3], &out_dir, &work_dir);
+    generate(&args[1], &args[2], &args[3], &out_dir, &work_dir, device);
 }
