@@ -55,6 +55,14 @@ const FAMILIES: &[(&str, &[&str], &str, &str)] = &[
     ("_on_stream", &["dest", "source", "nelems", "pe", "stream"],
      "dest: &SymmetricBuffer<{T}>, source: &SymmetricBuffer<{T}>, nelems: usize, pe: i32, stream: Stream",
      "rma_on_stream({C}, {F}, dest, source, nelems, pe, stream)"),
+    ("_p_on_stream", &["dest", "value", "pe", "stream"],
+     "dest: &SymmetricBuffer<{T}>, index: usize, value: {T}, pe: i32, stream: Stream",
+     "p_on_stream({C}, {F}, dest, index, value, pe, stream)"),
+    ("_g_on_stream", &["source", "pe", "stream"], "source: &SymmetricBuffer<{T}>, index: usize, pe: i32, stream: Stream",
+     "g_on_stream({C}, {F}, source, index, pe, stream)"),
+    ("_on_stream", &["dest", "source", "nelems", "sig_addr", "signal", "sig_op", "pe", "stream"],
+     "dest: &SymmetricBuffer<{T}>, source: &SymmetricBuffer<{T}>, nelems: usize, signal: &SymmetricBuffer<u64>, value: u64, sig_op: i32, pe: i32, stream: Stream",
+     "put_signal_on_stream({C}, {F}, dest, source, nelems, signal, value, sig_op, pe, stream)"),
     ("_broadcast_on_stream", &["team", "dest", "source", "nelems", "pe_root", "stream"],
      "team: nvshmem_team_t, dest: &SymmetricBuffer<{T}>, source: &SymmetricBuffer<{T}>, nelems: usize, root: i32, stream: Stream",
      "broadcast_on_stream({C}, {F}, team, dest, source, nelems, root, stream)"),
@@ -87,7 +95,7 @@ fn safe_wrapper(f: &Func, short: &str, known: &BTreeSet<String>) -> Option<Strin
     {
         return None;
     }
-    let elem_param = if names[0] == "team" { 1 } else { 0 };
+    let elem_param = usize::from(names[0] == "team");
     let elem = rust_type(&f.params[elem_param].1, known);
     let elem = elem.strip_prefix("*mut ").or_else(|| elem.strip_prefix("*const "))?;
     if elem == "c_void" || !f.name.starts_with("nvshmem") {
@@ -98,7 +106,7 @@ fn safe_wrapper(f: &Func, short: &str, known: &BTreeSet<String>) -> Option<Strin
         c = f.name,
         s = short,
         p = params.replace("{T}", elem),
-        r = if short.ends_with("_g") { elem } else { "()" },
+        r = if short.ends_with("_g") || short.ends_with("_g_on_stream") { elem } else { "()" },
         call = call.replace("{C}", &format!("\"{}\"", f.name)).replace("{F}", &format!("sys::{}", f.name)),
     ))
 }

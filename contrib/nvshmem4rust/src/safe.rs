@@ -151,6 +151,76 @@ pub(crate) fn rma_on_stream<T: PlainData>(
     Ok(())
 }
 
+/// Stream-ordered store of `value` into element `index` of `pe`'s `dest`.
+pub(crate) fn p_on_stream<T: PlainData>(
+    call: &'static str,
+    f: unsafe extern "C" fn(*mut T, T, c_int, cudaStream_t),
+    dest: &SymmetricBuffer<T>,
+    index: usize,
+    value: T,
+    pe: i32,
+    stream: Stream,
+) -> Result<()> {
+    let rt = dest.runtime();
+    check_host(rt, call, dest, index.saturating_add(1), pe)?;
+    rt.require_device_heap(call)?;
+    // SAFETY: checked: `pe`, `index`, the heap in GPU memory; the stream by Stream's contract.
+    unsafe { f(dest.as_mut_ptr().add(index), value, pe, stream.as_raw()) };
+    Ok(())
+}
+
+/// Load of element `index` of `pe`'s `source` in stream order (the call waits for the stream).
+pub(crate) fn g_on_stream<T: PlainData>(
+    call: &'static str,
+    f: unsafe extern "C" fn(*const T, c_int, cudaStream_t) -> T,
+    source: &SymmetricBuffer<T>,
+    index: usize,
+    pe: i32,
+    stream: Stream,
+) -> Result<T> {
+    let rt = source.runtime();
+    check_host(rt, call, source, index.saturating_add(1), pe)?;
+    rt.require_device_heap(call)?;
+    // SAFETY: as p_on_stream.
+    Ok(unsafe { f(source.as_ptr().add(index), pe, stream.as_raw()) })
+}
+
+/// Stream-ordered put of `nelems` elements into `pe`'s `dest`, then `sig_op` (`NVSHMEM_SIGNAL_SET` or
+/// `NVSHMEM_SIGNAL_ADD`) with `value` on element 0 of `pe`'s `signal`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn put_signal_on_stream<T: PlainData>(
+    call: &'static str,
+    f: unsafe extern "C" fn(*mut T, *const T, usize, *mut u64, u64, c_int, c_int, cudaStream_t),
+    dest: &SymmetricBuffer<T>,
+    source: &SymmetricBuffer<T>,
+    nelems: usize,
+    signal: &SymmetricBuffer<u64>,
+    value: u64,
+    sig_op: i32,
+    pe: i32,
+    stream: Stream,
+) -> Result<()> {
+    let rt = dest.runtime();
+    rt.check_pe(pe, call)?;
+    check_len(rt, call, "dest", dest, Some(nelems))?;
+    check_len(rt, call, "source", source, Some(nelems))?;
+    check_len(rt, call, "signal", signal, Some(1))?;
+    if sig_op != sys::NVSHMEM_SIGNAL_SET && sig_op != sys::NVSHMEM_SIGNAL_ADD {
+        return Err(Error::new(
+            sys::NVSHMEMX_ERROR_INVALID_VALUE,
+            call,
+            format!("PE {}: sig_op {} is neither NVSHMEM_SIGNAL_SET nor NVSHMEM_SIGNAL_ADD", rt.my_pe(), sig_op),
+        ));
+    }
+    rt.require_device_heap(call)?;
+    // SAFETY: checked: `pe`, the counts, the signal, the operation, the heap in GPU memory; the stream
+    // by Stream's contract.
+    unsafe {
+        f(dest.as_mut_ptr(), source.as_ptr(), nelems, signal.as_mut_ptr(), value, sig_op, pe, stream.as_raw())
+    };
+    Ok(())
+}
+
 /// How many elements a stream collective reads from `source` and writes to `dest`, as multiples of
 /// its count: reduce, broadcast 1 and 1; reducescatter team size and 1; fcollect 1 and team size;
 /// alltoall team size and team size.

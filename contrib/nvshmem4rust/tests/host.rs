@@ -440,6 +440,10 @@ fn safe_wrappers() {
     assert!(nvshmem::int_fcollect_on_stream(world, &a, &b, 8, Stream::DEFAULT).is_err());
     assert!(nvshmem::float_alltoall_on_stream(world, &wide, &wide, 9, Stream::DEFAULT).is_err());
     assert!(nvshmem::float_sum_reducescatter_on_stream(world, &wide, &wide, 9, Stream::DEFAULT).is_err());
+    let sig = SymmetricBuffer::<u64>::new(&rt, 1).unwrap();
+    let e = nvshmem::int_put_signal_on_stream(&a, &b, 1, &sig, 1, 7, right, Stream::DEFAULT).unwrap_err();
+    assert!(e.message.contains("sig_op 7"), "{}", e);
+    assert!(nvshmem::int_p_on_stream(&a, 8, 0, right, Stream::DEFAULT).is_err());
 
     if !rt.heap_on_device() {
         // CPU backend: every stream-ordered call is refused with an error instead of stopping the process.
@@ -449,6 +453,9 @@ fn safe_wrappers() {
             nvshmem::int_sum_reduce_on_stream(world, &a, &b, 4, Stream::DEFAULT),
             nvshmem::int_broadcast_on_stream(world, &a, &b, 4, 0, Stream::DEFAULT),
             nvshmem::int_fcollect_on_stream(world, &a, &b, 4, Stream::DEFAULT),
+            nvshmem::int_p_on_stream(&a, 0, 1, right, Stream::DEFAULT),
+            nvshmem::int_g_on_stream(&a, 0, right, Stream::DEFAULT).map(drop),
+            nvshmem::int_put_signal_nbi_on_stream(&a, &b, 1, &sig, 1, sys::NVSHMEM_SIGNAL_ADD, right, Stream::DEFAULT),
             nvshmem::barrier_all_on_stream(Stream::DEFAULT),
             nvshmem::sync_all_on_stream(Stream::DEFAULT),
             nvshmem::quiet_on_stream(Stream::DEFAULT),
@@ -477,5 +484,19 @@ fn safe_wrappers() {
     nvshmem::int_get(&mut sums, &a, me).unwrap();
     // a held the left neighbour's id + 1 on every PE: the sum is 1 + 2 + ... + n.
     assert_eq!(sums, [n * (n + 1) / 2; 8]);
+    rt.barrier_all();
+    // p, g and put-with-signal in stream order: each PE adds 1 to its right neighbour's signal.
+    let c = SymmetricBuffer::<i32>::new(&rt, 1).unwrap();
+    nvshmem::uint64_p(&sig, 0, 0, me).unwrap();
+    rt.barrier_all();
+    nvshmem::int_p_on_stream(&b, 0, 500 + me, right, Stream::DEFAULT).unwrap();
+    nvshmem::int_put_signal_on_stream(&c, &a, 1, &sig, 1, sys::NVSHMEM_SIGNAL_ADD, right, Stream::DEFAULT).unwrap();
+    nvshmem::quiet_on_stream(Stream::DEFAULT).unwrap();
+    nvshmem::barrier_all_on_stream(Stream::DEFAULT).unwrap();
+    Gpu::new(me).synchronize();
+    rt.barrier_all();
+    assert_eq!(nvshmem::int_g_on_stream(&b, 0, me, Stream::DEFAULT).unwrap(), 500 + left);
+    assert_eq!(nvshmem::uint64_g(&sig, 0, me).unwrap(), 1);
+    assert_eq!(nvshmem::int_g(&c, 0, me).unwrap(), n * (n + 1) / 2);
     rt.barrier_all();
 }
