@@ -84,14 +84,20 @@ const FAMILIES: &[(&str, &[&str], &str, &str)] = &[
 /// FAMILIES (its element type taken from `dest`, or `source` for `_g`: a typed pointer, not void).
 fn safe_wrapper(f: &Func, short: &str, known: &BTreeSet<String>) -> Option<String> {
     let names: Vec<&str> = f.params.iter().map(|(n, _)| n.as_str()).collect();
-    let (_, _, params, call) = FAMILIES.iter().find(|(ending, pnames, _, _)| {
-        short.ends_with(ending) && names == *pnames
-    })?;
+    let (_, _, params, call) = FAMILIES
+        .iter()
+        .find(|(ending, pnames, _, _)| short.ends_with(ending) && names == *pnames)?;
     // `_on_stream` alone is the typed RMA family: put, get, put_nbi, get_nbi.
-    if names.len() == 5 && names[0] == "dest"
-        && !["_put_on_stream", "_get_on_stream", "_put_nbi_on_stream", "_get_nbi_on_stream"]
-            .iter()
-            .any(|e| short.ends_with(e))
+    if names.len() == 5
+        && names[0] == "dest"
+        && ![
+            "_put_on_stream",
+            "_get_on_stream",
+            "_put_nbi_on_stream",
+            "_get_nbi_on_stream",
+        ]
+        .iter()
+        .any(|e| short.ends_with(e))
     {
         return None;
     }
@@ -376,7 +382,10 @@ fn parse_device(text: &str) -> Vec<Func> {
                 let last = p.last().map(String::as_str).unwrap_or("");
                 let unnamed = p.len() == 1
                     || last == "*"
-                    || matches!(last, "int" | "char" | "short" | "long" | "float" | "double" | "unsigned" | "signed")
+                    || matches!(
+                        last,
+                        "int" | "char" | "short" | "long" | "float" | "double" | "unsigned" | "signed"
+                    )
                     || last.ends_with("_t");
                 if unnamed {
                     params.push((format!("arg{}", i), p.join(" ")));
@@ -546,9 +555,8 @@ fn integer_macros(cxx: &str, includes: &[&str], wrapper: &Path) -> Vec<String> {
             parts.next().unwrap_or(""),
             parts.next().unwrap_or("").trim(),
         );
-        let public = name.starts_with("NVSHMEM_")
-            || name.starts_with("NVSHMEMX_")
-            || name.starts_with("NVSHM_RELEASE_");
+        let public =
+            name.starts_with("NVSHMEM_") || name.starts_with("NVSHMEMX_") || name.starts_with("NVSHM_RELEASE_");
         if public && !name.contains('(') && !value.is_empty() && !value.contains(['{', '"']) {
             names.push(name.to_string());
         }
@@ -609,7 +617,11 @@ fn extern_block(funcs: &[Func], known: &BTreeSet<String>, what: &str) -> String 
             .map(|(n, t)| format!("{}: {}", n, rust_type(t, known)))
             .collect();
         let ret = rust_type(&f.ret, known);
-        let ret = if ret == "()" { String::new() } else { format!(" -> {}", ret) };
+        let ret = if ret == "()" {
+            String::new()
+        } else {
+            format!(" -> {}", ret)
+        };
         writeln!(
             out,
             "    /// `{n}` of the {w} (see its declaration in the NVSHMEM headers).\n    pub fn {n}({p}){r};",
@@ -647,7 +659,8 @@ fn generate_device(
     fs::write(&unit, "#include <nvshmem.h>\n#include <nvshmemx.h>\n")
         .unwrap_or_else(|e| die(&format!("writing {}: {}", unit.display(), e)));
     let mut cmd = Command::new(nvcc);
-    cmd.args(["-E", "-x", "cu", "-std=c++17", "-rdc=true"]).arg(format!("-arch={}", arch));
+    cmd.args(["-E", "-x", "cu", "-std=c++17", "-rdc=true"])
+        .arg(format!("-arch={}", arch));
     for i in includes {
         cmd.arg(format!("-I{}", i));
     }
@@ -685,18 +698,33 @@ fn generate_device(
         includes[0], arch
     );
     for (c, r) in [
-        ("c_char", "i8"), ("c_schar", "i8"), ("c_uchar", "u8"), ("c_short", "i16"), ("c_ushort", "u16"),
-        ("c_int", "i32"), ("c_uint", "u32"), ("c_long", "i64"), ("c_ulong", "u64"), ("c_longlong", "i64"),
+        ("c_char", "i8"),
+        ("c_schar", "i8"),
+        ("c_uchar", "u8"),
+        ("c_short", "i16"),
+        ("c_ushort", "u16"),
+        ("c_int", "i32"),
+        ("c_uint", "u32"),
+        ("c_long", "i64"),
+        ("c_ulong", "u64"),
+        ("c_longlong", "i64"),
         ("c_ulonglong", "u64"),
     ] {
         writeln!(out, "#[allow(non_camel_case_types)]\npub type {} = {};", c, r).unwrap();
     }
-    out.push_str("/// C's `void`, behind pointers.\n#[repr(u8)]\npub enum c_void {\n    #[doc(hidden)]\n    Variant,\n}\n\n");
+    out.push_str(
+        "/// C's `void`, behind pointers.\n#[repr(u8)]\npub enum c_void {\n    #[doc(hidden)]\n    Variant,\n}\n\n",
+    );
     out.push_str(&type_items(&shared, values, consts, &known));
     out.push_str(&extern_block(&bound, &known, "CUDA kernel interface"));
     if !unbound.is_empty() {
         let names: Vec<&str> = unbound.iter().map(|f| f.name.as_str()).collect();
-        writeln!(out, "\n// Not bound (a parameter or result type without a Rust mapping): {}", names.join(", ")).unwrap();
+        writeln!(
+            out,
+            "\n// Not bound (a parameter or result type without a Rust mapping): {}",
+            names.join(", ")
+        )
+        .unwrap();
     }
     write_file(&out_dir.join("nvshmem_device_cuda_oxide.rs"), &out);
     println!(
@@ -707,10 +735,18 @@ fn generate_device(
     );
 }
 
-fn generate(cxx: &str, include: &str, cuda_include: &str, out_dir: &Path, work_dir: &Path, device: Option<(&str, &str)>) {
+fn generate(
+    cxx: &str,
+    include: &str,
+    cuda_include: &str,
+    out_dir: &Path,
+    work_dir: &Path,
+    device: Option<(&str, &str)>,
+) {
     let includes = [include, cuda_include];
     let wrapper = work_dir.join("nvshmem4rust_wrapper.cpp");
-    fs::write(&wrapper, "#include <host/nvshmemx_coll_api.h>\n").unwrap_or_else(|e| die(&format!("writing the wrapper: {}", e)));
+    fs::write(&wrapper, "#include <host/nvshmemx_coll_api.h>\n")
+        .unwrap_or_else(|e| die(&format!("writing the wrapper: {}", e)));
     let mut cmd = Command::new(cxx);
     cmd.args(["-E", "-P", "-DNVSHM_NO_VERSION_REGISTRATION"]);
     for i in &includes {

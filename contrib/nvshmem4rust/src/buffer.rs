@@ -68,7 +68,11 @@ impl<T: PlainData> SymmetricBuffer<T> {
             return Err(Error::new(
                 sys::NVSHMEMX_ERROR_INVALID_VALUE,
                 call,
-                format!("PE {}: {} is zero-sized: nothing to store", me, std::any::type_name::<T>()),
+                format!(
+                    "PE {}: {} is zero-sized: nothing to store",
+                    me,
+                    std::any::type_name::<T>()
+                ),
             ));
         }
         let bytes = len.checked_mul(size_of::<T>()).ok_or_else(|| {
@@ -88,7 +92,10 @@ impl<T: PlainData> SymmetricBuffer<T> {
                 Error::new(
                     sys::NVSHMEMX_ERROR_OUT_OF_MEMORY,
                     "nvshmem_align",
-                    format!("PE {}: no {} bytes on the symmetric heap (see the library's message)", me, bytes),
+                    format!(
+                        "PE {}: no {} bytes on the symmetric heap (see the library's message)",
+                        me, bytes
+                    ),
                 )
             })?
         };

@@ -2,16 +2,18 @@
 //! Rust host crate for NVSHMEM (this project's clean-room `libnvshmem_host.so`).
 //!
 //! Two layers:
-//! - [`sys`]: every host function of `nvshmem_host.h` under its exact C name (`nvshmem_int_p`,
-//!   `nvshmemx_putmem_on_stream`, ...), with the C structs, typedefs and constants, generated from the
-//!   installed headers (`build_bindings_rust`). The functions are `unsafe`: they take raw pointers and
-//!   follow the C rules. [`api`] re-exports them without their `nvshmem_`/`nvshmemx_` prefix
-//!   (`nvshmem::int_put_on_stream`), and the crate root re-exports [`api`].
+//! - [`sys`]: every host function of `nvshmem_host.h` and the stream collectives under its exact C
+//!   name (`nvshmem_int_p`, `nvshmemx_putmem_on_stream`, ...), with the C structs, typedefs and
+//!   constants, generated from the installed headers (`build_bindings_rust`). The functions are
+//!   `unsafe`: they take raw pointers and follow the C rules. [`api`] re-exports them without their
+//!   `nvshmem_`/`nvshmemx_` prefix (`raw_` before the name where a safe form exists), and the crate
+//!   root re-exports [`api`].
 //! - The safe layer: [`NvshmemRuntime`] (a handle on the process-global runtime), [`SymmetricBuffer`]
-//!   (a typed, collectively allocated symmetric array), [`ModuleRegistration`], [`my_pe`], [`n_pes`],
-//!   [`barrier_all`], [`init_status`], and the safe wrappers of the typed put/get and `_on_stream`
-//!   families ([`safe`]: `int_put`, `int_put_on_stream`, `float_sum_reduce_on_stream`, ...) with
-//!   [`Stream`], which return an [`Error`] where the C call would stop the process.
+//!   (a typed, collectively allocated symmetric array of [`PlainData`]), module registration
+//!   ([`NvshmemRuntime::register_module`] for a [`LoadedModule`], [`ModuleRegistration`]), [`my_pe`],
+//!   [`n_pes`], [`barrier_all`], [`init_status`], and the safe wrappers of the typed put/get and
+//!   `_on_stream` families ([`safe`]: `int_put`, `int_put_on_stream`, `float_sum_reduce_on_stream`,
+//!   ...) with [`Stream`], which return an [`Error`] where the C call would stop the process.
 //!
 //! The library is linked from `NVSHMEM_HOST_LIB_DIR` at build time and re-opened with global
 //! visibility at init ([`library`]). The crate is the package that CMake generates beside the
@@ -46,10 +48,8 @@ pub mod api {
 pub use api::*;
 pub use buffer::{PlainData, SymmetricBuffer};
 pub use error::{Error, Result};
-pub use runtime::{
-    barrier_all, init_status, my_pe, n_pes, InitMethod, MpiComm, NvshmemRuntime, UniqueId,
-};
 pub use module::{LoadedModule, ModuleRegistration};
+pub use runtime::{barrier_all, init_status, my_pe, n_pes, InitMethod, MpiComm, NvshmemRuntime, UniqueId};
 pub use safe::{barrier_all_on_stream, barrier_on_stream, quiet_on_stream, sync_all_on_stream, team_sync_on_stream};
 pub use stream::Stream;
 pub use sys::{cudaStream_t, Bfloat16, CUlibrary, CUmodule, Half};

@@ -38,7 +38,9 @@ pub fn linked_path() -> Result<String> {
     let mut info: libc::Dl_info = unsafe { std::mem::zeroed() };
     let found = unsafe { libc::dladdr(sys::nvshmem_init as *const c_void, &mut info) };
     if found == 0 || info.dli_fname.is_null() {
-        return Err(open_error("dladdr does not know which file defines nvshmem_init".to_string()));
+        return Err(open_error(
+            "dladdr does not know which file defines nvshmem_init".to_string(),
+        ));
     }
     // SAFETY: dladdr's file name is a NUL-terminated string owned by the loader.
     Ok(unsafe { CStr::from_ptr(info.dli_fname) }.to_string_lossy().into_owned())
@@ -69,9 +71,16 @@ pub fn open() -> Result<()> {
         )));
     }
     // SAFETY: nvshm_register_header_version(int, int, int) of nvshmem_detail/version_registration.h.
-    if let Ok(register) = unsafe { lib.get::<unsafe extern "C" fn(c_int, c_int, c_int)>(b"nvshm_register_header_version\0") }
+    if let Ok(register) =
+        unsafe { lib.get::<unsafe extern "C" fn(c_int, c_int, c_int)>(b"nvshm_register_header_version\0") }
     {
-        unsafe { register(sys::NVSHM_RELEASE_MAJOR, sys::NVSHM_RELEASE_MINOR, sys::NVSHM_RELEASE_PATCH) };
+        unsafe {
+            register(
+                sys::NVSHM_RELEASE_MAJOR,
+                sys::NVSHM_RELEASE_MINOR,
+                sys::NVSHM_RELEASE_PATCH,
+            )
+        };
     }
     // The library stays loaded (and globally visible) for the life of the process.
     std::mem::forget(lib);

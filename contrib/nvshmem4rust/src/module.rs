@@ -95,7 +95,11 @@ impl NvshmemRuntime {
         Error::check(
             rc,
             "nvshmemx_cumodule_init",
-            format!("PE {}: could not register module {:p}", self.my_pe(), module.cu_module()),
+            format!(
+                "PE {}: could not register module {:p}",
+                self.my_pe(),
+                module.cu_module()
+            ),
         )?;
         Ok(ModuleRegistration {
             module,
@@ -140,14 +144,20 @@ impl ModuleRegistration {
         Error::check(
             rc,
             "nvshmemx_cumodule_finalize",
-            format!("PE {}: could not unregister module {:p}", self.runtime.my_pe(), self.module.cu_module()),
+            format!(
+                "PE {}: could not unregister module {:p}",
+                self.runtime.my_pe(),
+                self.module.cu_module()
+            ),
         )
     }
 }
 
 impl fmt::Debug for ModuleRegistration {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ModuleRegistration").field("module", &self.module()).finish()
+        f.debug_struct("ModuleRegistration")
+            .field("module", &self.module())
+            .finish()
     }
 }
 

@@ -64,7 +64,11 @@ fn team_size(rt: &NvshmemRuntime, call: &'static str, team: nvshmem_team_t) -> R
         return Err(Error::new(
             sys::NVSHMEMX_ERROR_INVALID_VALUE,
             call,
-            format!("PE {}: team {} is not a valid team this PE belongs to", rt.my_pe(), team),
+            format!(
+                "PE {}: team {} is not a valid team this PE belongs to",
+                rt.my_pe(),
+                team
+            ),
         ));
     }
     Ok(n as usize)
@@ -209,14 +213,27 @@ pub(crate) fn put_signal_on_stream<T: PlainData>(
         return Err(Error::new(
             sys::NVSHMEMX_ERROR_INVALID_VALUE,
             call,
-            format!("PE {}: sig_op {} is neither NVSHMEM_SIGNAL_SET nor NVSHMEM_SIGNAL_ADD", rt.my_pe(), sig_op),
+            format!(
+                "PE {}: sig_op {} is neither NVSHMEM_SIGNAL_SET nor NVSHMEM_SIGNAL_ADD",
+                rt.my_pe(),
+                sig_op
+            ),
         ));
     }
     rt.require_device_heap(call)?;
     // SAFETY: checked: `pe`, the counts, the signal, the operation, the heap in GPU memory; the stream
     // by Stream's contract.
     unsafe {
-        f(dest.as_mut_ptr(), source.as_ptr(), nelems, signal.as_mut_ptr(), value, sig_op, pe, stream.as_raw())
+        f(
+            dest.as_mut_ptr(),
+            source.as_ptr(),
+            nelems,
+            signal.as_mut_ptr(),
+            value,
+            sig_op,
+            pe,
+            stream.as_raw(),
+        )
     };
     Ok(())
 }
@@ -343,7 +360,9 @@ pub fn barrier_on_stream(team: nvshmem_team_t, stream: Stream) -> Result<()> {
     let rt = live_on_device(call)?;
     team_size(&rt, call, team)?;
     // SAFETY: live runtime, heap in GPU memory, valid team; the stream by Stream's contract.
-    check_status(&rt, call, unsafe { sys::nvshmemx_barrier_on_stream(team, stream.as_raw()) })
+    check_status(&rt, call, unsafe {
+        sys::nvshmemx_barrier_on_stream(team, stream.as_raw())
+    })
 }
 
 /// `nvshmemx_team_sync_on_stream`: every member of `team`, in stream order (no quiet). Errors as
@@ -353,5 +372,7 @@ pub fn team_sync_on_stream(team: nvshmem_team_t, stream: Stream) -> Result<()> {
     let rt = live_on_device(call)?;
     team_size(&rt, call, team)?;
     // SAFETY: as barrier_on_stream.
-    check_status(&rt, call, unsafe { sys::nvshmemx_team_sync_on_stream(team, stream.as_raw()) })
+    check_status(&rt, call, unsafe {
+        sys::nvshmemx_team_sync_on_stream(team, stream.as_raw())
+    })
 }

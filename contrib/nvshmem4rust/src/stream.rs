@@ -53,7 +53,10 @@ fn pointer_get_attribute() -> Option<PointerGetAttribute> {
         // its C declaration; the library stays loaded (it was loaded before, and is leaked here).
         unsafe {
             let lib = Library::open(Some("libcuda.so.1"), RTLD_NOW | libc::RTLD_NOLOAD).ok()?;
-            let f = lib.get::<PointerGetAttribute>(b"cuPointerGetAttribute\0").ok().map(|f| *f);
+            let f = lib
+                .get::<PointerGetAttribute>(b"cuPointerGetAttribute\0")
+                .ok()
+                .map(|f| *f);
             std::mem::forget(lib);
             f
         }

@@ -18,7 +18,9 @@ fn register_cuda_oxide_module() {
         Err(e) => return eprintln!("register_cuda_oxide_module: no CUDA context ({:?}); skipped", e),
     };
     let cubin = std::env::var("NVSHMEM_RUST_TEST_CUBIN").unwrap_or_default();
-    let module = ctx.load_module_from_file(&cubin).expect("the test cubin (NVSHMEM_RUST_TEST_CUBIN)");
+    let module = ctx
+        .load_module_from_file(&cubin)
+        .expect("the test cubin (NVSHMEM_RUST_TEST_CUBIN)");
     let result = unsafe { rt.register_module(&module) };
     if !rt.heap_on_device() {
         let err = result.unwrap_err();

@@ -240,7 +240,11 @@ fn module_registration_raw_cumodule() {
     // A null module is refused with the library's status and this PE (on the CPU backend: no device
     // interface at all).
     let err = unsafe { rt.register_cumodule(ptr::null_mut()) }.unwrap_err();
-    let expected = if rt.heap_on_device() { sys::NVSHMEMX_ERROR_INVALID_VALUE } else { sys::NVSHMEMX_ERROR_NOT_SUPPORTED };
+    let expected = if rt.heap_on_device() {
+        sys::NVSHMEMX_ERROR_INVALID_VALUE
+    } else {
+        sys::NVSHMEMX_ERROR_NOT_SUPPORTED
+    };
     assert_eq!((err.call, err.status), ("nvshmemx_cumodule_init", expected), "{}", err);
     assert!(err.message.contains(&format!("PE {}", me)), "{}", err);
     rt.barrier_all();
@@ -249,7 +253,11 @@ fn module_registration_raw_cumodule() {
     }
     let cubin = match std::env::var("NVSHMEM_RUST_TEST_CUBIN") {
         Ok(path) => path,
-        Err(_) => return eprintln!("module_registration_raw_cumodule: NVSHMEM_RUST_TEST_CUBIN not set; the launch is skipped"),
+        Err(_) => {
+            return eprintln!(
+                "module_registration_raw_cumodule: NVSHMEM_RUST_TEST_CUBIN not set; the launch is skipped"
+            )
+        }
     };
     // A real cubin: registered, launched (each PE writes its id + 1 to its right neighbour), finalized.
     let gpu = Gpu::new(me);
@@ -316,12 +324,23 @@ fn user_plain_data() {
     let mut got = vec![mine[0]; 5];
     particles.get(0, &mut got, me).unwrap();
     let left = (me + n - 1) % n;
-    assert_eq!(got[4], Particle { kind: left as u8, id: 100 * left as u32 + 4, position: [4.0, left as f32, 0.5] });
+    assert_eq!(
+        got[4],
+        Particle {
+            kind: left as u8,
+            id: 100 * left as u32 + 4,
+            position: [4.0, left as f32, 0.5]
+        }
+    );
     let pages = SymmetricBuffer::<Page>::new(&rt, 2).unwrap();
     assert_eq!(pages.as_ptr() as usize % 4096, 0);
     let err = SymmetricBuffer::<Nothing>::new(&rt, 3).unwrap_err();
     assert_eq!(err.status, sys::NVSHMEMX_ERROR_INVALID_VALUE);
-    assert!(err.message.contains("zero-sized") && err.message.contains(&format!("PE {}", me)), "{}", err);
+    assert!(
+        err.message.contains("zero-sized") && err.message.contains(&format!("PE {}", me)),
+        "{}",
+        err
+    );
     rt.barrier_all();
 }
 
@@ -338,11 +357,15 @@ impl Gpu {
         unsafe {
             let cuda = libloading::os::unix::Library::open(Some("libcuda.so.1"), libloading::os::unix::RTLD_NOW)
                 .expect("the CUDA driver");
-            let count = cuda.get::<unsafe extern "C" fn(*mut c_int) -> c_int>(b"cuDeviceGetCount\0").unwrap();
+            let count = cuda
+                .get::<unsafe extern "C" fn(*mut c_int) -> c_int>(b"cuDeviceGetCount\0")
+                .unwrap();
             let retain = cuda
                 .get::<unsafe extern "C" fn(*mut *mut c_void, c_int) -> c_int>(b"cuDevicePrimaryCtxRetain\0")
                 .unwrap();
-            let set = cuda.get::<unsafe extern "C" fn(*mut c_void) -> c_int>(b"cuCtxSetCurrent\0").unwrap();
+            let set = cuda
+                .get::<unsafe extern "C" fn(*mut c_void) -> c_int>(b"cuCtxSetCurrent\0")
+                .unwrap();
             let mut n = 0;
             assert_eq!(count(&mut n), 0);
             let mut ctx = std::ptr::null_mut();
@@ -360,7 +383,9 @@ impl Gpu {
         unsafe {
             let load = self
                 .cuda
-                .get::<unsafe extern "C" fn(*mut nvshmem::CUmodule, *const std::os::raw::c_char) -> i32>(b"cuModuleLoad\0")
+                .get::<unsafe extern "C" fn(*mut nvshmem::CUmodule, *const std::os::raw::c_char) -> i32>(
+                    b"cuModuleLoad\0",
+                )
                 .unwrap();
             assert_eq!(load(&mut module, path.as_ptr()), 0, "cuModuleLoad {:?}", path);
         }
@@ -371,21 +396,47 @@ impl Gpu {
     fn launch(&self, module: nvshmem::CUmodule, kernel: &[u8], arg: *mut i32) {
         use std::os::raw::{c_uint, c_void};
         type Launch = unsafe extern "C" fn(
-            *mut c_void, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, *mut c_void,
-            *mut *mut c_void, *mut *mut c_void,
+            *mut c_void,
+            c_uint,
+            c_uint,
+            c_uint,
+            c_uint,
+            c_uint,
+            c_uint,
+            c_uint,
+            *mut c_void,
+            *mut *mut c_void,
+            *mut *mut c_void,
         ) -> i32;
         // SAFETY: cuModuleGetFunction and cuLaunchKernel with one pointer argument.
         unsafe {
             let get = self
                 .cuda
-                .get::<unsafe extern "C" fn(*mut *mut c_void, nvshmem::CUmodule, *const i8) -> i32>(b"cuModuleGetFunction\0")
+                .get::<unsafe extern "C" fn(*mut *mut c_void, nvshmem::CUmodule, *const i8) -> i32>(
+                    b"cuModuleGetFunction\0",
+                )
                 .unwrap();
             let launch = self.cuda.get::<Launch>(b"cuLaunchKernel\0").unwrap();
             let mut f = ptr::null_mut();
             assert_eq!(get(&mut f, module, kernel.as_ptr() as *const i8), 0);
             let mut arg = arg;
             let mut params = [&mut arg as *mut *mut i32 as *mut c_void];
-            assert_eq!(launch(f, 1, 1, 1, 1, 1, 1, 0, ptr::null_mut(), params.as_mut_ptr(), ptr::null_mut()), 0);
+            assert_eq!(
+                launch(
+                    f,
+                    1,
+                    1,
+                    1,
+                    1,
+                    1,
+                    1,
+                    0,
+                    ptr::null_mut(),
+                    params.as_mut_ptr(),
+                    ptr::null_mut()
+                ),
+                0
+            );
         }
     }
 
@@ -393,7 +444,10 @@ impl Gpu {
     fn synchronize(&self) {
         // SAFETY: cuCtxSynchronize(void).
         unsafe {
-            let sync = self.cuda.get::<unsafe extern "C" fn() -> i32>(b"cuCtxSynchronize\0").unwrap();
+            let sync = self
+                .cuda
+                .get::<unsafe extern "C" fn() -> i32>(b"cuCtxSynchronize\0")
+                .unwrap();
             assert_eq!(sync(), 0, "cuCtxSynchronize");
         }
     }
@@ -424,13 +478,20 @@ fn safe_wrappers() {
     // Misuse is an error naming the call and the PE, before any transfer.
     let here = format!("PE {}", me);
     let e = nvshmem::int_put(&a, &[0; 9], right).unwrap_err();
-    assert!(e.call == "nvshmem_int_put" && e.message.contains(&here) && e.message.contains("9"), "{}", e);
+    assert!(
+        e.call == "nvshmem_int_put" && e.message.contains(&here) && e.message.contains("9"),
+        "{}",
+        e
+    );
     let e = nvshmem::int_get(&mut got, &a, n).unwrap_err();
     assert!(e.message.contains(&format!("target PE {}", n)), "{}", e);
     assert!(nvshmem::int_p(&a, 8, 0, right).is_err());
     assert!(nvshmem::int_g(&a, usize::MAX, me).is_err());
     let e = nvshmem::int_put_on_stream(&a, &b, 9, right, Stream::DEFAULT).unwrap_err();
-    assert_eq!((e.call, e.status), ("nvshmemx_int_put_on_stream", sys::NVSHMEMX_ERROR_INVALID_VALUE));
+    assert_eq!(
+        (e.call, e.status),
+        ("nvshmemx_int_put_on_stream", sys::NVSHMEMX_ERROR_INVALID_VALUE)
+    );
     assert!(nvshmem::int_get_on_stream(&a, &b, 1, -1, Stream::DEFAULT).is_err());
     let e = nvshmem::int_sum_reduce_on_stream(12345, &a, &b, 1, Stream::DEFAULT).unwrap_err();
     assert!(e.message.contains("team 12345"), "{}", e);
@@ -495,7 +556,10 @@ fn safe_wrappers() {
     nvshmem::barrier_all_on_stream(Stream::DEFAULT).unwrap();
     Gpu::new(me).synchronize();
     rt.barrier_all();
-    assert_eq!(nvshmem::int_g_on_stream(&b, 0, me, Stream::DEFAULT).unwrap(), 500 + left);
+    assert_eq!(
+        nvshmem::int_g_on_stream(&b, 0, me, Stream::DEFAULT).unwrap(),
+        500 + left
+    );
     assert_eq!(nvshmem::uint64_g(&sig, 0, me).unwrap(), 1);
     assert_eq!(nvshmem::int_g(&c, 0, me).unwrap(), n * (n + 1) / 2);
     rt.barrier_all();

@@ -47,7 +47,12 @@ impl CudaContext {
         unsafe {
             let driver = match Library::open(Some("libcuda.so.1"), RTLD_NOW | RTLD_GLOBAL) {
                 Ok(lib) => lib,
-                Err(_) => return Ok(Arc::new(CudaContext { ctx: std::ptr::null_mut(), driver: None })),
+                Err(_) => {
+                    return Ok(Arc::new(CudaContext {
+                        ctx: std::ptr::null_mut(),
+                        driver: None,
+                    }))
+                }
             };
             let init: Symbol<unsafe extern "C" fn(c_uint) -> c_int> = sym(&driver, b"cuInit\0")?;
             let retain: Symbol<unsafe extern "C" fn(*mut *mut c_void, c_int) -> c_int> =
@@ -55,7 +60,10 @@ impl CudaContext {
             driver_call("cuInit", init(0))?;
             let mut ctx = std::ptr::null_mut();
             driver_call("cuDevicePrimaryCtxRetain", retain(&mut ctx, ordinal as c_int))?;
-            Ok(Arc::new(CudaContext { ctx, driver: Some(driver) }))
+            Ok(Arc::new(CudaContext {
+                ctx,
+                driver: Some(driver),
+            }))
         }
     }
 
@@ -84,7 +92,10 @@ impl CudaContext {
                 driver_call("cuModuleLoad", load(&mut module, path.as_ptr()))?;
             }
         }
-        Ok(Arc::new(CudaModule { cu_module: module, ctx: self.clone() }))
+        Ok(Arc::new(CudaModule {
+            cu_module: module,
+            ctx: self.clone(),
+        }))
     }
 }
 
@@ -119,10 +130,9 @@ impl Drop for CudaModule {
             // SAFETY: cuModuleUnload(CUmodule) of a module this value loaded. Errors are ignored at drop.
             unsafe {
                 if self.ctx.bind_to_thread().is_ok() {
-                    if let Ok(unload) = sym::<unsafe extern "C" fn(cuda_bindings::CUmodule) -> c_int>(
-                        driver,
-                        b"cuModuleUnload\0",
-                    ) {
+                    if let Ok(unload) =
+                        sym::<unsafe extern "C" fn(cuda_bindings::CUmodule) -> c_int>(driver, b"cuModuleUnload\0")
+                    {
                         unload(self.cu_module);
                     }
                 }
