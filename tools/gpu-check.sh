@@ -160,14 +160,20 @@ $(cat "$OUT"/san-"$n".*.log | grep -c '^\[       OK \]') test runs ok, $(cat "$O
   grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/sanitizer.log" | sort | uniq -c
 fi
 
-# The Rust crate's tests (contrib/nvshmem4rust): the test binary is built where cargo is (this machine
-# has none) and carried as ./nvshmem4rust-host-test; it opens this build's libnvshmem_host.so.
-if [ -x nvshmem4rust-host-test ]; then
-  echo "== nvshmem4rust tests"
-  NVSHMEM_HOST_LIB_PATH=$PWD/$BUILD/lib/libnvshmem_host.so timeout 200 "$BUILD/bin/nvshmrun" -n 2 --timeout 180 \
-    ./nvshmem4rust-host-test --test-threads=1 >"$OUT/rust.log" 2>&1
-  row nvshmem4rust "rc=$? ($(grep -c 'test result: ok' "$OUT/rust.log") of 2 PEs ok)"
-fi
+# The Rust crate's tests (contrib/nvshmem4rust): the test binaries are built where cargo is (this
+# machine has none) and carried as ./nvshmem4rust-host-test and, from a build configured with
+# NVSHMEM_CUDA_OXIDE_ROOT, ./nvshmem4rust-cuda-oxide-test; the loader links this build's
+# libnvshmem_host.so. The module tests load a cubin built here from contrib/nvshmem4rust/tests/module_kernel.cu.
+for rust_test in nvshmem4rust-host-test nvshmem4rust-cuda-oxide-test; do
+  [ -x $rust_test ] || continue
+  echo "== $rust_test"
+  "$(sed -n 's/^CMAKE_CUDA_COMPILER:[A-Z]*=//p' "$BUILD/CMakeCache.txt")" -cubin -std=c++17 -arch=sm_90 -Iinclude \
+    -I"$BUILD/include" contrib/nvshmem4rust/tests/module_kernel.cu -o "$OUT/nvshmem4rust_module.cubin"
+  NVSHMEM_RUST_TEST_CUBIN=$OUT/nvshmem4rust_module.cubin \
+    LD_LIBRARY_PATH=$PWD/$BUILD/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} timeout 200 "$BUILD/bin/nvshmrun" -n 2 --timeout 180 \
+    ./$rust_test --test-threads=1 >"$OUT/$rust_test.log" 2>&1
+  row $rust_test "rc=$? ($(grep -c 'test result: ok' "$OUT/$rust_test.log") of 2 PEs ok)"
+done
 
 if [ $run_coverage = 1 ]; then
   echo "== API coverage against NVIDIA's headers"

@@ -16,9 +16,11 @@
 #              and dpkg -r it again.
 #   contrib    build every contrib/*/CMakeLists.txt (copied out of the source tree) against the install,
 #              and run its tests; all but contrib/nvshmem4rust, which the rust step builds
-#   rust       contrib/nvshmem4rust with its own configure line: generate the Rust bindings from the
-#              installed headers, build the crate with cargo --offline, run its tests as 2 PEs under
-#              the installed nvshmrun; skipped (77) without cargo and rustc
+#   rust       contrib/nvshmem4rust with its own configure lines: the host-only build writes exactly the
+#              two host binding files; the full build generates the bindings and the crate's package
+#              from the installed headers, builds the crate, its tests and a separate consumer project
+#              with cargo --offline (Debian's crates) and runs them as 2 PEs under the installed
+#              nvshmrun; skipped (77) without cargo and rustc
 set -euo pipefail
 step=$1
 build=$(cd "$2" && pwd)
@@ -79,7 +81,14 @@ need_tool() {
 case $step in
   pkgconfig) need_tool pkg-config ;;
   deb) need_tool pkg-config; need_tool dpkg-deb; need_tool cpack ;;
-  rust) need_tool cargo; need_tool rustc ;;
+  rust)
+    need_tool cargo; need_tool rustc
+    # The crate's dependencies, offline: Debian's packaged crates (tools/setup.sh --all).
+    for crate in libc libloading; do
+      compgen -G "/usr/share/cargo/registry/$crate-*" >/dev/null ||
+        { echo "package_test rust: Debian's librust-$crate-dev is not installed; skipped" >&2; exit 77; }
+    done
+    ;;
 esac
 
 # build_contrib NAME [cmake args]: contrib/NAME copied out of the source tree, configured against the
@@ -218,10 +227,22 @@ case $step in
     say "$n contrib project(s) built against the installed tree"
     ;;
   rust)
+    # Host-only: build_bindings_rust writes exactly the two host files.
+    host_only=$work/contrib/nvshmem4rust-host
+    rm -rf "$host_only"
+    cmake -S "$src/contrib/nvshmem4rust" -B "$host_only" -G Ninja -DNVSHMEM_SOURCE_DIR="$src" -DNVSHMEM_HOME="$prefix" \
+      -DNVSHMEM_CUDA_HOME="$(dirname "$CUDA_BIN")" -DNVSHMEM_BUILD_RUST_HOST_ONLY=ON >"$work/rust-host-only.log" ||
+      { cat "$work/rust-host-only.log"; fail "configuring the host-only Rust build"; }
+    cmake --build "$host_only" --target build_bindings_rust >>"$work/rust-host-only.log" ||
+      { cat "$work/rust-host-only.log"; fail "build_bindings_rust (host-only)"; }
+    [[ $(ls "$host_only/generated" | tr '\n' ' ') == "nvshmem_host.rs nvshmem_host_api.rs " ]] ||
+      fail "host-only output is not exactly nvshmem_host.rs and nvshmem_host_api.rs: $(ls "$host_only/generated")"
+    # The full build: bindings, the crate's package, its tests and the consumer project, as 2 PEs.
     build_contrib nvshmem4rust -DNVSHMEM_SOURCE_DIR="$src" -DNVSHMEM_HOME="$prefix" \
-      -DNVSHMEM_CUDA_HOME="$(dirname "$CUDA_BIN")" -DNVSHMEM_BUILD_RUST_HOST_ONLY=ON
-    need_file "$work/contrib/nvshmem4rust-build/bindings/nvshmem_host.rs"
-    need_file "$work/contrib/nvshmem4rust-build/bindings/nvshmem_host_api.rs"
+      -DNVSHMEM_CUDA_HOME="$(dirname "$CUDA_BIN")"
+    for f in nvshmem_host.rs nvshmem_host_api.rs nvshmem_device_cuda_oxide.rs nvshmem_host_runtime/Cargo.toml; do
+      need_file "$work/contrib/nvshmem4rust-build/generated/$f"
+    done
     say "the nvshmem crate built with $(cargo --version) and tested as 2 PEs"
     ;;
   *)

@@ -1,17 +1,23 @@
 // SPDX-License-Identifier: BSD-3-Clause
-//! nvshmem4rust-bindgen: writes `nvshmem_host.rs` (the host API with its exact C names, resolved from
-//! the library at run time) and `nvshmem_host_api.rs` (the same functions without their
-//! `nvshmem_`/`nvshmemx_` prefix) from an installed NVSHMEM's headers.
+//! nvshmem4rust-bindgen: writes `nvshmem_host.rs` (the host API with its exact C names, as `extern "C"`
+//! declarations of the linked `libnvshmem_host.so`) and `nvshmem_host_api.rs` (the same functions
+//! without their `nvshmem_`/`nvshmemx_` prefix) from an installed NVSHMEM's headers.
 //!
 //! Our headers expand typed families from X-macro tables, so the names exist only after
-//! preprocessing: the generator runs the C preprocessor over `nvshmem_host.h`, keeps the exported
+//! preprocessing: the generator runs the C preprocessor over `host/nvshmemx_coll_api.h` (`nvshmem_host.h`
+//! and the stream-ordered collectives, all host functions of the library), keeps the exported
 //! declarations (`visibility("default")`) named `nvshmem_*`/`nvshmemx_*`, the `nvshmem*` structs,
 //! typedefs and enums, and asks the C compiler (a probe program it compiles and runs) for every
 //! struct's `sizeof` and every constant's value. The headers are C++ for a host compiler (CUDA's
 //! `half` and `__nv_bfloat16` are C++ types), so CXX is a C++ compiler. Standard library only; built
 //! with plain `rustc`.
 //!
-//! Usage: nvshmem4rust-bindgen CXX NVSHMEM_INCLUDE_DIR CUDA_INCLUDE_DIR OUT_DIR
+//! With NVCC and ARCH it also writes `nvshmem_device_cuda_oxide.rs`: the C-linkage device functions
+//! of the CUDA kernel interface (`nvshmem.h`, `nvshmemx.h` preprocessed by nvcc for ARCH) as
+//! `extern "C"` declarations for CUDA-Oxide kernels.
+//!
+//! Usage: nvshmem4rust-bindgen CXX NVSHMEM_INCLUDE_DIR CUDA_INCLUDE_DIR OUT_DIR WORK_DIR [NVCC ARCH]
+//! (OUT_DIR: the bindings; WORK_DIR: the preprocessor inputs and the size/constant probe).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -19,14 +25,97 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{exit, Command};
 
-/// Functions the crate wraps safely under the same prefix-stripped name (nvshmem::my_pe, ...):
-/// nvshmem_host_api.rs leaves them out so the names do not clash.
-const SAFE_WRAPPERS: &[&str] = &[
+/// Functions whose safe form the crate defines by hand (src/runtime.rs, src/safe.rs; the module
+/// registration is NvshmemRuntime::register_module): their raw alias is `raw_<name>`.
+const HAND_WRAPPED: &[&str] = &[
     "nvshmem_my_pe",
     "nvshmem_n_pes",
     "nvshmem_barrier_all",
     "nvshmemx_init_status",
+    "nvshmemx_cumodule_init",
+    "nvshmemx_cumodule_finalize",
+    "nvshmemx_barrier_all_on_stream",
+    "nvshmemx_sync_all_on_stream",
+    "nvshmemx_quiet_on_stream",
+    "nvshmemx_barrier_on_stream",
+    "nvshmemx_team_sync_on_stream",
 ];
+
+/// The typed families with a generated safe wrapper: the short name's ending, the parameter names of
+/// the C declaration, the Rust parameters of the wrapper (`T` the element type) and the call of
+/// src/safe.rs it makes (`F` the C function, `C` its name as a string).
+const FAMILIES: &[(&str, &[&str], &str, &str)] = &[
+    ("_put", &["dest", "source", "nelems", "pe"], "dest: &SymmetricBuffer<{T}>, source: &[{T}], pe: i32",
+     "put({C}, {F}, dest, source, pe)"),
+    ("_get", &["dest", "source", "nelems", "pe"], "dest: &mut [{T}], source: &SymmetricBuffer<{T}>, pe: i32",
+     "get({C}, {F}, dest, source, pe)"),
+    ("_p", &["dest", "value", "pe"], "dest: &SymmetricBuffer<{T}>, index: usize, value: {T}, pe: i32",
+     "p({C}, {F}, dest, index, value, pe)"),
+    ("_g", &["source", "pe"], "source: &SymmetricBuffer<{T}>, index: usize, pe: i32", "g({C}, {F}, source, index, pe)"),
+    ("_on_stream", &["dest", "source", "nelems", "pe", "stream"],
+     "dest: &SymmetricBuffer<{T}>, source: &SymmetricBuffer<{T}>, nelems: usize, pe: i32, stream: Stream",
+     "rma_on_stream({C}, {F}, dest, source, nelems, pe, stream)"),
+    ("_p_on_stream", &["dest", "value", "pe", "stream"],
+     "dest: &SymmetricBuffer<{T}>, index: usize, value: {T}, pe: i32, stream: Stream",
+     "p_on_stream({C}, {F}, dest, index, value, pe, stream)"),
+    ("_g_on_stream", &["source", "pe", "stream"], "source: &SymmetricBuffer<{T}>, index: usize, pe: i32, stream: Stream",
+     "g_on_stream({C}, {F}, source, index, pe, stream)"),
+    ("_on_stream", &["dest", "source", "nelems", "sig_addr", "signal", "sig_op", "pe", "stream"],
+     "dest: &SymmetricBuffer<{T}>, source: &SymmetricBuffer<{T}>, nelems: usize, signal: &SymmetricBuffer<u64>, value: u64, sig_op: i32, pe: i32, stream: Stream",
+     "put_signal_on_stream({C}, {F}, dest, source, nelems, signal, value, sig_op, pe, stream)"),
+    ("_broadcast_on_stream", &["team", "dest", "source", "nelems", "pe_root", "stream"],
+     "team: nvshmem_team_t, dest: &SymmetricBuffer<{T}>, source: &SymmetricBuffer<{T}>, nelems: usize, root: i32, stream: Stream",
+     "broadcast_on_stream({C}, {F}, team, dest, source, nelems, root, stream)"),
+    ("_fcollect_on_stream", &["team", "dest", "source", "nelems", "stream"],
+     "team: nvshmem_team_t, dest: &SymmetricBuffer<{T}>, source: &SymmetricBuffer<{T}>, nelems: usize, stream: Stream",
+     "collective_on_stream({C}, {F}, Shape::Gather, team, dest, source, nelems, stream)"),
+    ("_alltoall_on_stream", &["team", "dest", "source", "nelems", "stream"],
+     "team: nvshmem_team_t, dest: &SymmetricBuffer<{T}>, source: &SymmetricBuffer<{T}>, nelems: usize, stream: Stream",
+     "collective_on_stream({C}, {F}, Shape::AllToAll, team, dest, source, nelems, stream)"),
+    ("_reduce_on_stream", &["team", "dest", "source", "nreduce", "stream"],
+     "team: nvshmem_team_t, dest: &SymmetricBuffer<{T}>, source: &SymmetricBuffer<{T}>, nreduce: usize, stream: Stream",
+     "collective_on_stream({C}, {F}, Shape::Same, team, dest, source, nreduce, stream)"),
+    ("_reducescatter_on_stream", &["team", "dest", "source", "nreduce", "stream"],
+     "team: nvshmem_team_t, dest: &SymmetricBuffer<{T}>, source: &SymmetricBuffer<{T}>, nreduce: usize, stream: Stream",
+     "collective_on_stream({C}, {F}, Shape::Scatter, team, dest, source, nreduce, stream)"),
+];
+
+/// The generated safe wrapper of `f` named `short`, when `f` is a typed function of one of the
+/// FAMILIES (its element type taken from `dest`, or `source` for `_g`: a typed pointer, not void).
+fn safe_wrapper(f: &Func, short: &str, known: &BTreeSet<String>) -> Option<String> {
+    let names: Vec<&str> = f.params.iter().map(|(n, _)| n.as_str()).collect();
+    let (_, _, params, call) = FAMILIES
+        .iter()
+        .find(|(ending, pnames, _, _)| short.ends_with(ending) && names == *pnames)?;
+    // `_on_stream` alone is the typed RMA family: put, get, put_nbi, get_nbi.
+    if names.len() == 5
+        && names[0] == "dest"
+        && ![
+            "_put_on_stream",
+            "_get_on_stream",
+            "_put_nbi_on_stream",
+            "_get_nbi_on_stream",
+        ]
+        .iter()
+        .any(|e| short.ends_with(e))
+    {
+        return None;
+    }
+    let elem_param = usize::from(names[0] == "team");
+    let elem = rust_type(&f.params[elem_param].1, known);
+    let elem = elem.strip_prefix("*mut ").or_else(|| elem.strip_prefix("*const "))?;
+    if elem == "c_void" || !f.name.starts_with("nvshmem") {
+        return None;
+    }
+    Some(format!(
+        "/// Safe `{c}` (checks and errors: [`crate::safe`]); raw: [`raw_{s}`].\npub fn {s}({p}) -> Result<{r}> {{\n    safe::{call}\n}}\n",
+        c = f.name,
+        s = short,
+        p = params.replace("{T}", elem),
+        r = if short.ends_with("_g") || short.ends_with("_g_on_stream") { elem } else { "()" },
+        call = call.replace("{C}", &format!("\"{}\"", f.name)).replace("{F}", &format!("sys::{}", f.name)),
+    ))
+}
 
 struct Func {
     name: String,
@@ -34,6 +123,7 @@ struct Func {
     params: Vec<(String, String)>,
 }
 
+#[derive(Clone)]
 struct Field {
     name: String,
     ty: String,
@@ -102,7 +192,8 @@ fn tokenize(text: &str) -> Vec<String> {
 
 /// Top-level declarations: split at `;` outside brackets; a function body ends its declaration.
 /// The braces of `extern "C" { ... }` are transparent.
-fn statements(tokens: &[String]) -> Vec<Vec<String>> {
+/// Each statement with whether it has C linkage (inside `extern "C" { }`, or `extern "C"` itself).
+fn statements(tokens: &[String]) -> Vec<(Vec<String>, bool)> {
     let mut out = Vec::new();
     let mut cur: Vec<String> = Vec::new();
     let mut depth = 0i32;
@@ -125,10 +216,14 @@ fn statements(tokens: &[String]) -> Vec<Vec<String>> {
                 depth -= 1;
                 let compound = matches!(cur[0].as_str(), "typedef" | "struct" | "enum" | "union");
                 if depth == 0 && !compound {
-                    out.push(std::mem::take(&mut cur));
+                    let c = linkage_blocks > 0 || cur.iter().any(|t| t == "\"C\"");
+                    out.push((std::mem::take(&mut cur), c));
                 }
             }
-            ";" if depth == 0 => out.push(std::mem::take(&mut cur)),
+            ";" if depth == 0 => {
+                let c = linkage_blocks > 0 || cur.iter().any(|t| t == "\"C\"");
+                out.push((std::mem::take(&mut cur), c));
+            }
             _ => {}
         }
     }
@@ -197,7 +292,7 @@ fn split_declarator(tokens: &[String]) -> (String, String) {
 
 fn parse(text: &str) -> Api {
     let mut api = Api::default();
-    for stmt in statements(&tokenize(text)) {
+    for (stmt, _) in statements(&tokenize(text)) {
         let exported = stmt
             .windows(3)
             .any(|w| w[0] == "visibility" && w[1] == "(" && w[2] == "\"default\"");
@@ -250,6 +345,66 @@ fn parse_function(stmt: &[String]) -> Option<Func> {
     })
 }
 
+/// The C-linkage `__device__` functions named `nvshmem_*`/`nvshmemx_*` of a device-pass preprocessed
+/// text (declarations and inline definitions; the first of each name). Unnamed parameters are `argN`.
+fn parse_device(text: &str) -> Vec<Func> {
+    let mut funcs: BTreeMap<String, Func> = BTreeMap::new();
+    for (stmt, c_linkage) in statements(&tokenize(text)) {
+        let device = stmt.windows(4).any(|w| w[0] == "__attribute__" && w[3] == "device");
+        if !c_linkage || !device || stmt.first().map_or(true, |t| t == "template") {
+            continue;
+        }
+        let stmt: Vec<String> = strip_attributes(&stmt)
+            .into_iter()
+            .filter(|t| !matches!(t.as_str(), "\"C\"" | "inline" | "__forceinline__" | "static"))
+            .collect();
+        let open = match stmt.iter().position(|t| t == "(") {
+            Some(o) if o > 0 && is_api_name(&stmt[o - 1]) => o,
+            _ => continue,
+        };
+        let mut depth = 0;
+        let close = open
+            + stmt[open..]
+                .iter()
+                .position(|t| {
+                    depth += match t.as_str() {
+                        "(" => 1,
+                        ")" => -1,
+                        _ => 0,
+                    };
+                    depth == 0
+                })
+                .unwrap_or_else(|| die(&format!("unbalanced declaration of {}", stmt[open - 1])));
+        let inner = &stmt[open + 1..close];
+        let mut params = Vec::new();
+        if !(inner.is_empty() || inner.len() == 1 && inner[0] == "void") {
+            for (i, p) in split_commas(inner).iter().enumerate() {
+                let last = p.last().map(String::as_str).unwrap_or("");
+                let unnamed = p.len() == 1
+                    || last == "*"
+                    || matches!(
+                        last,
+                        "int" | "char" | "short" | "long" | "float" | "double" | "unsigned" | "signed"
+                    )
+                    || last.ends_with("_t");
+                if unnamed {
+                    params.push((format!("arg{}", i), p.join(" ")));
+                } else {
+                    let (param, ty) = split_declarator(p);
+                    params.push((param.to_lowercase(), ty));
+                }
+            }
+        }
+        let name = stmt[open - 1].clone();
+        funcs.entry(name.clone()).or_insert(Func {
+            name,
+            ret: stmt[..open - 1].join(" "),
+            params,
+        });
+    }
+    funcs.into_values().collect()
+}
+
 fn parse_typedef(stmt: &[String], api: &mut Api) {
     let name = stmt[stmt.len() - 2].clone();
     // nvshmemx_collective_launch_attr_t wraps CUDA's cudaLaunchConfig_t for the inline (not exported)
@@ -294,13 +449,18 @@ fn parse_enum(stmt: &[String], api: &mut Api) {
 
 /// The Rust spelling of a C type (tokens joined by spaces, `*` separate).
 fn rust_type(c: &str, known: &BTreeSet<String>) -> String {
+    try_rust_type(c, known).unwrap_or_else(|| die(&format!("no Rust mapping for the C type '{}'", c)))
+}
+
+/// The Rust spelling of a C type, or None for a type without a mapping.
+fn try_rust_type(c: &str, known: &BTreeSet<String>) -> Option<String> {
     let toks: Vec<&str> = c.split(' ').filter(|t| !t.is_empty()).collect();
     if let Some(star) = toks.iter().rposition(|t| *t == "*") {
         let pointee = toks[..star].join(" ");
         let konst = toks[..star].contains(&"const");
-        let inner = rust_type(&pointee, known);
+        let inner = try_rust_type(&pointee, known)?;
         let inner = if inner == "()" { "c_void".to_string() } else { inner };
-        return format!("{} {}", if konst { "*const" } else { "*mut" }, inner);
+        return Some(format!("{} {}", if konst { "*const" } else { "*mut" }, inner));
     }
     let base: Vec<&str> = toks.into_iter().filter(|t| *t != "const").collect();
     let base = base.join(" ");
@@ -335,9 +495,9 @@ fn rust_type(c: &str, known: &BTreeSet<String>) -> String {
         "CUmodule" => "CUmodule",
         "CUlibrary" => "CUlibrary",
         other if known.contains(other) => other,
-        other => die(&format!("no Rust mapping for the C type '{}'", other)),
+        _ => return None,
     };
-    mapped.to_string()
+    Some(mapped.to_string())
 }
 
 /// Compiles and runs a C program that prints `sizeof` of every struct and the value of every
@@ -345,11 +505,11 @@ fn rust_type(c: &str, known: &BTreeSet<String>) -> String {
 fn probe(
     cxx: &str,
     includes: &[&str],
-    out_dir: &Path,
+    work_dir: &Path,
     structs: &[String],
     consts: &[String],
 ) -> BTreeMap<String, String> {
-    let mut src = String::from("#include <stdio.h>\n#include <nvshmem_host.h>\nint main() {\n");
+    let mut src = String::from("#include <stdio.h>\n#include <host/nvshmemx_coll_api.h>\nint main() {\n");
     for s in structs {
         writeln!(src, "  printf(\"sizeof {} %zu\\n\", sizeof({}));", s, s).unwrap();
     }
@@ -357,8 +517,8 @@ fn probe(
         writeln!(src, "  printf(\"const {} %lld\\n\", (long long)({}));", c, c).unwrap();
     }
     src.push_str("  return 0;\n}\n");
-    let c_file = out_dir.join("nvshmem4rust_probe.cpp");
-    let exe = out_dir.join("nvshmem4rust_probe");
+    let c_file = work_dir.join("nvshmem4rust_probe.cpp");
+    let exe = work_dir.join("nvshmem4rust_probe");
     fs::write(&c_file, src).unwrap_or_else(|e| die(&format!("writing {}: {}", c_file.display(), e)));
     let mut cmd = Command::new(cxx);
     cmd.arg("-DNVSHM_NO_VERSION_REGISTRATION");
@@ -395,9 +555,8 @@ fn integer_macros(cxx: &str, includes: &[&str], wrapper: &Path) -> Vec<String> {
             parts.next().unwrap_or(""),
             parts.next().unwrap_or("").trim(),
         );
-        let public = name.starts_with("NVSHMEM_")
-            || name.starts_with("NVSHMEMX_")
-            || name.starts_with("NVSHM_RELEASE_");
+        let public =
+            name.starts_with("NVSHMEM_") || name.starts_with("NVSHMEMX_") || name.starts_with("NVSHM_RELEASE_");
         if public && !name.contains('(') && !value.is_empty() && !value.contains(['{', '"']) {
             names.push(name.to_string());
         }
@@ -405,17 +564,196 @@ fn integer_macros(cxx: &str, includes: &[&str], wrapper: &Path) -> Vec<String> {
     names
 }
 
-fn generate(cxx: &str, include: &str, cuda_include: &str, out_dir: &Path) {
+/// The types and constants both binding files share: CUDA's handle types and the `half`/`bfloat16`
+/// newtypes, the `nvshmem*` typedefs and structs (each with a compile-time size check against the C
+/// `sizeof` of the probe), and the `NVSHMEM*` constants. The file brings the `c_*` names into scope.
+fn type_items(api: &Api, values: &BTreeMap<String, String>, consts: &[String], known: &BTreeSet<String>) -> String {
+    let mut out = String::new();
+    out.push_str("/// A CUDA stream (`cudaStream_t`); null is the legacy default stream.\npub type cudaStream_t = *mut c_void;\n");
+    out.push_str("/// A CUDA driver-API module (`CUmodule`).\npub type CUmodule = *mut c_void;\n");
+    out.push_str("/// A CUDA driver-API library (`CUlibrary`).\npub type CUlibrary = *mut c_void;\n");
+    out.push_str("/// CUDA's `half` (IEEE binary16), as its bits.\n#[repr(transparent)]\n#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]\npub struct Half(pub u16);\n");
+    out.push_str("/// CUDA's `__nv_bfloat16`, as its bits.\n#[repr(transparent)]\n#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]\npub struct Bfloat16(pub u16);\n\n");
+    for (name, target) in &api.aliases {
+        writeln!(out, "pub type {} = {};", name, rust_type(target, known)).unwrap();
+    }
+    out.push('\n');
+    for (name, fields) in &api.structs {
+        writeln!(out, "#[repr(C)]\n#[derive(Clone, Copy)]\npub struct {} {{", name).unwrap();
+        for f in fields {
+            let ty = rust_type(&f.ty, known);
+            match &f.array {
+                Some(n) => writeln!(out, "    pub {}: [{}; {}],", f.name, ty, n).unwrap(),
+                None => writeln!(out, "    pub {}: {},", f.name, ty).unwrap(),
+            }
+        }
+        let size = values
+            .get(&format!("sizeof {}", name))
+            .unwrap_or_else(|| die(&format!("no sizeof for {}", name)));
+        writeln!(
+            out,
+            "}}\nconst _: () = assert!(core::mem::size_of::<{}>() == {}, \"{} differs from the C layout\");\n",
+            name, size, name
+        )
+        .unwrap();
+    }
+    for c in consts {
+        let v: i64 = values[&format!("const {}", c)]
+            .parse()
+            .unwrap_or_else(|_| die(&format!("value of {}", c)));
+        let ty = if i32::try_from(v).is_ok() { "c_int" } else { "i64" };
+        writeln!(out, "pub const {}: {} = {};", c, ty, v).unwrap();
+    }
+    out
+}
+
+/// `extern "C"` declarations of `funcs` (whose types all map: see try_rust_type).
+fn extern_block(funcs: &[Func], known: &BTreeSet<String>, what: &str) -> String {
+    let mut out = String::from("\nextern \"C\" {\n");
+    for f in funcs {
+        let params: Vec<String> = f
+            .params
+            .iter()
+            .map(|(n, t)| format!("{}: {}", n, rust_type(t, known)))
+            .collect();
+        let ret = rust_type(&f.ret, known);
+        let ret = if ret == "()" {
+            String::new()
+        } else {
+            format!(" -> {}", ret)
+        };
+        writeln!(
+            out,
+            "    /// `{n}` of the {w} (see its declaration in the NVSHMEM headers).\n    pub fn {n}({p}){r};",
+            n = f.name,
+            w = what,
+            p = params.join(", "),
+            r = ret
+        )
+        .unwrap();
+    }
+    out.push_str("}\n");
+    out
+}
+
+/// True when every type of `f` has a Rust mapping.
+fn mappable(f: &Func, known: &BTreeSet<String>) -> bool {
+    try_rust_type(&f.ret, known).is_some() && f.params.iter().all(|(_, t)| try_rust_type(t, known).is_some())
+}
+
+/// `nvshmem_device_cuda_oxide.rs`: the device functions of the CUDA kernel interface (`nvshmem.h` and
+/// `nvshmemx.h` preprocessed by `nvcc` for `arch`) as `extern "C"` declarations for CUDA-Oxide kernels,
+/// with the shared types; `no_std` (the `c_*` names are declared here, LP64 as CUDA's device ABI).
+#[allow(clippy::too_many_arguments)]
+fn generate_device(
+    nvcc: &str,
+    arch: &str,
+    includes: &[&str],
+    api: &Api,
+    values: &BTreeMap<String, String>,
+    consts: &[String],
+    out_dir: &Path,
+    work_dir: &Path,
+) {
+    let unit = work_dir.join("nvshmem4rust_device.cu");
+    fs::write(&unit, "#include <nvshmem.h>\n#include <nvshmemx.h>\n")
+        .unwrap_or_else(|e| die(&format!("writing {}: {}", unit.display(), e)));
+    let mut cmd = Command::new(nvcc);
+    cmd.args(["-E", "-x", "cu", "-std=c++17", "-rdc=true"])
+        .arg(format!("-arch={}", arch));
+    for i in includes {
+        cmd.arg(format!("-I{}", i));
+    }
+    cmd.arg(&unit);
+    // Without the preprocessor's line markers (`# 12 "file"`) and pragmas.
+    let text: String = run(&mut cmd, "preprocessing nvshmem.h for the device")
+        .lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .flat_map(|l| [l, "\n"])
+        .collect();
+    let mut device_api = parse(&text);
+    let mut known: BTreeSet<String> = api.structs.iter().map(|(n, _)| n.clone()).collect();
+    known.extend(api.aliases.iter().map(|(n, _)| n.clone()));
+    // The device interface's own typedefs (queue-pair and region handles, ...) join the host's.
+    let mut shared = Api {
+        aliases: api.aliases.clone(),
+        ..Api::default()
+    };
+    for (name, target) in std::mem::take(&mut device_api.aliases) {
+        if !known.contains(&name) && try_rust_type(&target, &known).is_some() {
+            known.insert(name.clone());
+            shared.aliases.push((name, target));
+        }
+    }
+    shared.structs = api.structs.clone();
+    let (bound, unbound): (Vec<Func>, Vec<Func>) = parse_device(&text).into_iter().partition(|f| mappable(f, &known));
+    if bound.is_empty() {
+        die("no nvshmem_*/nvshmemx_* device functions found in the device pass");
+    }
+    let mut out = format!(
+        "// Generated by nvshmem4rust-bindgen from {}/nvshmem.h and nvshmemx.h (nvcc -arch={}): do not edit.\n\
+         // The device functions of NVSHMEM's CUDA kernel interface for CUDA-Oxide kernels: include!() this\n\
+         // file in device code (no_std) and link the kernels with the device library. Types as in\n\
+         // nvshmem_host.rs; the C integer names are declared here (LP64, CUDA's device ABI).\n\n",
+        includes[0], arch
+    );
+    for (c, r) in [
+        ("c_char", "i8"),
+        ("c_schar", "i8"),
+        ("c_uchar", "u8"),
+        ("c_short", "i16"),
+        ("c_ushort", "u16"),
+        ("c_int", "i32"),
+        ("c_uint", "u32"),
+        ("c_long", "i64"),
+        ("c_ulong", "u64"),
+        ("c_longlong", "i64"),
+        ("c_ulonglong", "u64"),
+    ] {
+        writeln!(out, "#[allow(non_camel_case_types)]\npub type {} = {};", c, r).unwrap();
+    }
+    out.push_str(
+        "/// C's `void`, behind pointers.\n#[repr(u8)]\npub enum c_void {\n    #[doc(hidden)]\n    Variant,\n}\n\n",
+    );
+    out.push_str(&type_items(&shared, values, consts, &known));
+    out.push_str(&extern_block(&bound, &known, "CUDA kernel interface"));
+    if !unbound.is_empty() {
+        let names: Vec<&str> = unbound.iter().map(|f| f.name.as_str()).collect();
+        writeln!(
+            out,
+            "\n// Not bound (a parameter or result type without a Rust mapping): {}",
+            names.join(", ")
+        )
+        .unwrap();
+    }
+    write_file(&out_dir.join("nvshmem_device_cuda_oxide.rs"), &out);
+    println!(
+        "nvshmem4rust-bindgen: {} device functions ({} not bound) into {}",
+        bound.len(),
+        unbound.len(),
+        out_dir.display()
+    );
+}
+
+fn generate(
+    cxx: &str,
+    include: &str,
+    cuda_include: &str,
+    out_dir: &Path,
+    work_dir: &Path,
+    device: Option<(&str, &str)>,
+) {
     let includes = [include, cuda_include];
-    let wrapper = out_dir.join("nvshmem4rust_wrapper.cpp");
-    fs::write(&wrapper, "#include <nvshmem_host.h>\n").unwrap_or_else(|e| die(&format!("writing the wrapper: {}", e)));
+    let wrapper = work_dir.join("nvshmem4rust_wrapper.cpp");
+    fs::write(&wrapper, "#include <host/nvshmemx_coll_api.h>\n")
+        .unwrap_or_else(|e| die(&format!("writing the wrapper: {}", e)));
     let mut cmd = Command::new(cxx);
     cmd.args(["-E", "-P", "-DNVSHM_NO_VERSION_REGISTRATION"]);
     for i in &includes {
         cmd.arg(format!("-I{}", i));
     }
     cmd.arg(&wrapper);
-    let api = parse(&run(&mut cmd, "preprocessing nvshmem_host.h"));
+    let api = parse(&run(&mut cmd, "preprocessing host/nvshmemx_coll_api.h"));
     if api.funcs.is_empty() {
         die("no nvshmem_*/nvshmemx_* host functions found: is the include directory right?");
     }
@@ -425,120 +763,35 @@ fn generate(cxx: &str, include: &str, cuda_include: &str, out_dir: &Path) {
     consts.sort();
     consts.dedup();
     let struct_names: Vec<String> = api.structs.iter().map(|(n, _)| n.clone()).collect();
-    let values = probe(cxx, &includes, out_dir, &struct_names, &consts);
+    let values = probe(cxx, &includes, work_dir, &struct_names, &consts);
 
     let mut known: BTreeSet<String> = struct_names.iter().cloned().collect();
     known.extend(api.aliases.iter().map(|(n, _)| n.clone()));
 
     let mut host = String::new();
     host.push_str(&format!(
-        "// Generated by nvshmem4rust-bindgen from {}/nvshmem_host.h: do not edit.\n\
-         // The host API of libnvshmem_host.so with its exact C names. Each function is resolved from the\n\
-         // library that crate::library opens (dlopen, RTLD_GLOBAL) at its first call; calling one whose\n\
-         // symbol the library lacks panics with the name.\n\n",
+        "// Generated by nvshmem4rust-bindgen from {}/host/nvshmemx_coll_api.h: do not edit.\n\
+         // The host API of libnvshmem_host.so with its exact C names, linked (the crate's build.rs links\n\
+         // the library from NVSHMEM_HOST_LIB_DIR).\n\n",
         include
     ));
     host.push_str("use std::os::raw::{c_char, c_int, c_long, c_longlong, c_schar, c_short, c_uchar, c_uint, c_ulong, c_ulonglong, c_ushort, c_void};\n\n");
-    host.push_str("/// A CUDA stream (`cudaStream_t`); null is the legacy default stream.\npub type cudaStream_t = *mut c_void;\n");
-    host.push_str("/// A CUDA driver-API module (`CUmodule`).\npub type CUmodule = *mut c_void;\n");
-    host.push_str("/// A CUDA driver-API library (`CUlibrary`).\npub type CUlibrary = *mut c_void;\n");
-    host.push_str("/// CUDA's `half` (IEEE binary16), as its bits.\n#[repr(transparent)]\n#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]\npub struct Half(pub u16);\n");
-    host.push_str("/// CUDA's `__nv_bfloat16`, as its bits.\n#[repr(transparent)]\n#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]\npub struct Bfloat16(pub u16);\n\n");
-
-    for (name, target) in &api.aliases {
-        let target = rust_type(target, &known);
-        writeln!(host, "pub type {} = {};", name, target).unwrap();
-    }
-    host.push('\n');
-    for (name, fields) in &api.structs {
-        writeln!(host, "#[repr(C)]\n#[derive(Clone, Copy)]\npub struct {} {{", name).unwrap();
-        for f in fields {
-            let ty = rust_type(&f.ty, &known);
-            match &f.array {
-                Some(n) => writeln!(host, "    pub {}: [{}; {}],", f.name, ty, n).unwrap(),
-                None => writeln!(host, "    pub {}: {},", f.name, ty).unwrap(),
-            }
-        }
-        let size = values
-            .get(&format!("sizeof {}", name))
-            .unwrap_or_else(|| die(&format!("no sizeof for {}", name)));
-        writeln!(
-            host,
-            "}}\nconst _: () = assert!(std::mem::size_of::<{}>() == {}, \"{} differs from the C layout\");\n",
-            name, size, name
-        )
-        .unwrap();
-    }
-    for c in &consts {
-        let v: i64 = values[&format!("const {}", c)]
-            .parse()
-            .unwrap_or_else(|_| die(&format!("value of {}", c)));
-        let ty = if i32::try_from(v).is_ok() { "c_int" } else { "i64" };
-        writeln!(host, "pub const {}: {} = {};", c, ty, v).unwrap();
-    }
-
-    let sig = |f: &Func| -> (String, String, String) {
-        let params: Vec<String> = f
-            .params
-            .iter()
-            .map(|(n, t)| format!("{}: {}", n, rust_type(t, &known)))
-            .collect();
-        let ret = rust_type(&f.ret, &known);
-        let ret = if ret == "()" {
-            String::new()
-        } else {
-            format!(" -> {}", ret)
-        };
-        let types: Vec<String> = f.params.iter().map(|(_, t)| rust_type(t, &known)).collect();
-        (params.join(", "), ret, types.join(", "))
-    };
-    host.push_str("\n/// Every host function's address in the opened library (None: the library lacks it).\npub(crate) struct HostApi {\n");
-    for f in &api.funcs {
-        let (_, ret, types) = sig(f);
-        writeln!(
-            host,
-            "    {}: Option<unsafe extern \"C\" fn({}){}>,",
-            f.name, types, ret
-        )
-        .unwrap();
-    }
-    host.push_str("}\n\nimpl HostApi {\n    /// Looks every function up with `lookup` (a NUL-terminated name to its address or null).\n");
-    host.push_str(
-        "    pub(crate) unsafe fn resolve(lookup: impl Fn(&[u8]) -> *mut c_void) -> HostApi {\n        HostApi {\n",
-    );
-    for f in &api.funcs {
-        writeln!(
-            host,
-            "            {n}: {{ let p = lookup(b\"{n}\\0\"); if p.is_null() {{ None }} else {{ Some(std::mem::transmute(p)) }} }},",
-            n = f.name
-        )
-        .unwrap();
-    }
-    host.push_str("        }\n    }\n}\n\n");
-    for f in &api.funcs {
-        let (params, ret, _) = sig(f);
-        let args: Vec<&str> = f.params.iter().map(|(n, _)| n.as_str()).collect();
-        writeln!(
-            host,
-            "/// `{n}` of the C API (see its declaration in the NVSHMEM headers).\n#[inline]\npub unsafe fn {n}({p}){r} {{\n    (crate::library::host_api().{n}.unwrap_or_else(|| crate::library::missing_symbol(\"{n}\")))({a})\n}}\n",
-            n = f.name,
-            p = params,
-            r = ret,
-            a = args.join(", ")
-        )
-        .unwrap();
-    }
+    host.push_str(&type_items(&api, &values, &consts, &known));
+    host.push_str(&extern_block(&api.funcs, &known, "C API"));
 
     let mut stripped = String::from(
         "// Generated by nvshmem4rust-bindgen: do not edit.\n\
-         // The host functions without their nvshmem_/nvshmemx_ prefix (nvshmemx_int_put_on_stream is\n\
-         // int_put_on_stream), except those the crate wraps safely under the same name.\n\n",
+         // The host functions without their nvshmem_/nvshmemx_ prefix (nvshmem_int_p is int_p), and\n\
+         // the safe wrappers of the typed families (crate::safe). A function with a safe form (here or\n\
+         // by hand in the crate) keeps its raw alias as raw_<name> (raw_int_put_on_stream).\n\n\
+         use std::os::raw::*;\n\n\
+         use crate::safe::{self, Shape};\n\
+         use crate::sys::{self, *};\n\
+         use crate::{Result, Stream, SymmetricBuffer};\n\n",
     );
     let mut seen = BTreeMap::new();
+    let mut wrapped = 0;
     for f in &api.funcs {
-        if SAFE_WRAPPERS.contains(&f.name.as_str()) {
-            continue;
-        }
         let short = f
             .name
             .trim_start_matches("nvshmemx_")
@@ -547,15 +800,29 @@ fn generate(cxx: &str, include: &str, cuda_include: &str, out_dir: &Path) {
         if let Some(other) = seen.insert(short.clone(), f.name.clone()) {
             die(&format!("{} and {} both strip to {}", other, f.name, short));
         }
-        writeln!(stripped, "pub use crate::sys::{} as {};", f.name, short).unwrap();
+        let wrapper = safe_wrapper(f, &short, &known);
+        let raw = if wrapper.is_some() || HAND_WRAPPED.contains(&f.name.as_str()) {
+            format!("raw_{}", short)
+        } else {
+            short.clone()
+        };
+        writeln!(stripped, "pub use crate::sys::{} as {};", f.name, raw).unwrap();
+        if let Some(w) = wrapper {
+            stripped.push_str(&w);
+            wrapped += 1;
+        }
     }
 
     write_file(&out_dir.join("nvshmem_host.rs"), &host);
+    if let Some((nvcc, arch)) = device {
+        generate_device(nvcc, arch, &includes, &api, &values, &consts, out_dir, work_dir);
+    }
     write_file(&out_dir.join("nvshmem_host_api.rs"), &stripped);
     let _ = fs::remove_file(&wrapper);
     println!(
-        "nvshmem4rust-bindgen: {} functions, {} structs, {} constants into {}",
+        "nvshmem4rust-bindgen: {} functions ({} with a generated safe wrapper), {} structs, {} constants into {}",
         api.funcs.len(),
+        wrapped,
         api.structs.len(),
         consts.len(),
         out_dir.display()
@@ -568,10 +835,13 @@ fn write_file(path: &Path, text: &str) {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    if args.len() != 5 {
-        die("usage: nvshmem4rust-bindgen CXX NVSHMEM_INCLUDE_DIR CUDA_INCLUDE_DIR OUT_DIR");
+    if args.len() != 6 && args.len() != 8 {
+        die("usage: nvshmem4rust-bindgen CXX NVSHMEM_INCLUDE_DIR CUDA_INCLUDE_DIR OUT_DIR WORK_DIR [NVCC ARCH]");
     }
-    let out_dir = PathBuf::from(&args[4]);
-    fs::create_dir_all(&out_dir).unwrap_or_else(|e| die(&format!("creating {}: {}", out_dir.display(), e)));
-    generate(&args[1], &args[2], &args[3], &out_dir);
+    let device = (args.len() == 8).then(|| (args[6].as_str(), args[7].as_str()));
+    let (out_dir, work_dir) = (PathBuf::from(&args[4]), PathBuf::from(&args[5]));
+    for dir in [&out_dir, &work_dir] {
+        fs::create_dir_all(dir).unwrap_or_else(|e| die(&format!("creating {}: {}", dir.display(), e)));
+    }
+    generate(&args[1], &args[2], &args[3], &out_dir, &work_dir, device);
 }

@@ -10,28 +10,40 @@ use crate::error::{Error, Result};
 use crate::runtime::NvshmemRuntime;
 use crate::sys;
 
-/// Element types of a [`SymmetricBuffer`]: plain data that any bit pattern written by a peer makes a
-/// valid value of, with no pointers into one process.
+/// Plain data, the element types of a [`SymmetricBuffer`]: values that any bytes a peer writes make
+/// valid, with nothing that points into one process.
+///
+/// Implemented for the integer and float types, [`sys::Half`], [`sys::Bfloat16`] and arrays of plain
+/// data. Implement it for your own `#[repr(C)]` structs of plain data (padding is allowed), so that
+/// every PE lays them out the same way:
+///
+/// ```ignore
+/// #[repr(C)]
+/// #[derive(Clone, Copy)]
+/// struct Particle { position: [f32; 3], id: u32 }
+/// unsafe impl nvshmem::PlainData for Particle {}
+/// ```
 ///
 /// # Safety
-/// Implement it only for `Copy` types without padding whose every bit pattern is valid.
-pub unsafe trait Element: Copy + 'static {}
+/// Every bit pattern of every field is a valid value (no `bool`, `char`, enums, references, pointers,
+/// `NonZero*`), and the layout is fixed (`#[repr(C)]` or `#[repr(transparent)]`).
+pub unsafe trait PlainData: Copy + 'static {}
 
-macro_rules! elements {
-    ($($t:ty)*) => { $(unsafe impl Element for $t {})* };
+macro_rules! plain_data {
+    ($($t:ty)*) => { $(unsafe impl PlainData for $t {})* };
 }
-elements!(i8 i16 i32 i64 u8 u16 u32 u64 isize usize f32 f64 sys::Half sys::Bfloat16);
-unsafe impl<T: Element, const N: usize> Element for [T; N] {}
+plain_data!(i8 i16 i32 i64 u8 u16 u32 u64 isize usize f32 f64 sys::Half sys::Bfloat16);
+unsafe impl<T: PlainData, const N: usize> PlainData for [T; N] {}
 
 /// `len` elements of `T` on the symmetric heap: the same offset on every PE, so PE p's copy is
 /// reachable by RMA with this buffer's address and p.
 ///
 /// Allocation ([`SymmetricBuffer::new`]) and drop (`nvshmem_free`) are collective: every PE creates
 /// and drops its buffers in the same order with the same lengths. The buffer keeps the runtime alive.
-/// It is `Send` and `Sync` for `T: Element` (the RMA calls are thread safe); the memory itself is
+/// It is `Send` and `Sync` for `T: PlainData` (the RMA calls are thread safe); the memory itself is
 /// reached only through RMA calls and raw pointers, since it may live in GPU memory and peers write
 /// it at any time.
-pub struct SymmetricBuffer<T: Element> {
+pub struct SymmetricBuffer<T: PlainData> {
     ptr: NonNull<T>,
     len: usize,
     runtime: NvshmemRuntime,
@@ -39,21 +51,35 @@ pub struct SymmetricBuffer<T: Element> {
 }
 
 // SAFETY: the buffer only hands out raw pointers and does RMA through the thread-safe C calls.
-unsafe impl<T: Element> Send for SymmetricBuffer<T> {}
-unsafe impl<T: Element> Sync for SymmetricBuffer<T> {}
+unsafe impl<T: PlainData> Send for SymmetricBuffer<T> {}
+unsafe impl<T: PlainData> Sync for SymmetricBuffer<T> {}
 
-impl<T: Element> SymmetricBuffer<T> {
+impl<T: PlainData> SymmetricBuffer<T> {
     /// Collectively allocates `len` elements (uninitialised; `nvshmem_align` with `T`'s alignment, at
-    /// least a pointer's). `len` 0 allocates nothing. Errors: `NVSHMEMX_ERROR_INVALID_VALUE` when
-    /// `len * size_of::<T>()` overflows (no collective call is made: every PE sees the same);
-    /// `NVSHMEMX_ERROR_OUT_OF_MEMORY` when the library returns null (the heap is full, or PEs asked for
-    /// different sizes: the library prints both).
+    /// least a pointer's). `len` 0 allocates nothing. Errors, the same on every PE (no collective call
+    /// is made): `NVSHMEMX_ERROR_INVALID_VALUE` for a zero-sized `T` or when `len * size_of::<T>()`
+    /// overflows. `NVSHMEMX_ERROR_OUT_OF_MEMORY` when the library returns null (the heap is full, or PEs
+    /// asked for different sizes: the library prints both); `NVSHMEMX_ERROR_INTERNAL` when the address
+    /// is not aligned for `T` (the buffer is freed again, collectively).
     pub fn new(runtime: &NvshmemRuntime, len: usize) -> Result<SymmetricBuffer<T>> {
+        let call = "SymmetricBuffer::new";
+        let me = runtime.my_pe();
+        if size_of::<T>() == 0 {
+            return Err(Error::new(
+                sys::NVSHMEMX_ERROR_INVALID_VALUE,
+                call,
+                format!(
+                    "PE {}: {} is zero-sized: nothing to store",
+                    me,
+                    std::any::type_name::<T>()
+                ),
+            ));
+        }
         let bytes = len.checked_mul(size_of::<T>()).ok_or_else(|| {
             Error::new(
                 sys::NVSHMEMX_ERROR_INVALID_VALUE,
-                "SymmetricBuffer::new",
-                format!("{} elements of {} bytes overflow usize", len, size_of::<T>()),
+                call,
+                format!("PE {}: {} elements of {} bytes overflow usize", me, len, size_of::<T>()),
             )
         })?;
         let ptr = if bytes == 0 {
@@ -66,16 +92,33 @@ impl<T: Element> SymmetricBuffer<T> {
                 Error::new(
                     sys::NVSHMEMX_ERROR_OUT_OF_MEMORY,
                     "nvshmem_align",
-                    format!("no {} bytes on the symmetric heap (see the library's message)", bytes),
+                    format!(
+                        "PE {}: no {} bytes on the symmetric heap (see the library's message)",
+                        me, bytes
+                    ),
                 )
             })?
         };
-        Ok(SymmetricBuffer {
+        let buffer = SymmetricBuffer {
             ptr,
             len,
             runtime: runtime.clone(),
             _marker: PhantomData,
-        })
+        };
+        if ptr.as_ptr() as usize % align_of::<T>() != 0 {
+            return Err(Error::new(
+                sys::NVSHMEMX_ERROR_INTERNAL,
+                call,
+                format!(
+                    "PE {}: nvshmem_align returned {:p}, not aligned to the {} bytes of {}",
+                    me,
+                    ptr.as_ptr(),
+                    align_of::<T>(),
+                    std::any::type_name::<T>()
+                ),
+            )); // `buffer` is dropped: freed collectively
+        }
+        Ok(buffer)
     }
 
     /// Number of elements.
@@ -125,8 +168,12 @@ impl<T: Element> SymmetricBuffer<T> {
                 sys::NVSHMEMX_ERROR_INVALID_VALUE,
                 call,
                 format!(
-                    "elements {}..{}+{} outside a buffer of {}",
-                    offset, offset, count, self.len
+                    "PE {}: elements {}..{}+{} outside a buffer of {}",
+                    self.runtime.my_pe(),
+                    offset,
+                    offset,
+                    count,
+                    self.len
                 ),
             )),
         }
@@ -166,7 +213,7 @@ impl<T: Element> SymmetricBuffer<T> {
     }
 }
 
-impl<T: Element> std::fmt::Debug for SymmetricBuffer<T> {
+impl<T: PlainData> std::fmt::Debug for SymmetricBuffer<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SymmetricBuffer")
             .field("ptr", &self.ptr)
@@ -175,7 +222,7 @@ impl<T: Element> std::fmt::Debug for SymmetricBuffer<T> {
     }
 }
 
-impl<T: Element> Drop for SymmetricBuffer<T> {
+impl<T: PlainData> Drop for SymmetricBuffer<T> {
     /// Frees the buffer (`nvshmem_free`, collective: every PE drops its copy at the same point), then
     /// releases the runtime, which finalizes if this was its last owner.
     fn drop(&mut self) {

@@ -1,151 +1,89 @@
 // SPDX-License-Identifier: BSD-3-Clause
-//! Opening `libnvshmem_host.so` at run time.
+//! The host library `libnvshmem_host.so`: linked at build time, re-opened with global visibility at
+//! run time.
 //!
-//! The crate does not link the library: the first call that needs it ([`open`], which
-//! [`crate::NvshmemRuntime::init`] and every [`crate::sys`] function call) opens it with
-//! `dlopen(RTLD_NOW | RTLD_GLOBAL)` and resolves every host function once. `RTLD_GLOBAL` puts its
-//! symbols in the process's global scope, as a linked library's would be, so that libraries loaded
-//! later (MPI or PMIx plugins the runtime opens, other code built against `nvshmem_host.h`) bind to
-//! this same copy of the runtime. Where it comes from, in order:
-//! 1. `NVSHMEM_HOST_LIB_PATH` (run time): that exact file; no fallback when it fails;
-//! 2. `libnvshmem_host.so`, then `libnvshmem_host.so.MAJOR` (our release's MAJOR, `NVSHM_RELEASE_MAJOR`),
-//!    by name: `LD_LIBRARY_PATH`, the loader's cache and default folders;
-//! 3. `NVSHMEM_HOST_LIB_DIR` (build time, when it was set): `<dir>/libnvshmem_host.so`, like an rpath.
+//! The crate links the library (its build script takes the folder from `NVSHMEM_HOST_LIB_DIR`); the
+//! dynamic loader finds it at run time through `LD_LIBRARY_PATH`, an rpath or the loader's cache. The
+//! first [`open`] (which [`crate::NvshmemRuntime::init`] and [`crate::UniqueId::generate`] call)
+//! re-opens that same library with `dlopen(RTLD_NOW | RTLD_GLOBAL)`, so that libraries loaded later
+//! (MPI or PMIx plugins the runtime opens, other code built against `nvshmem_host.h`) bind to this copy
+//! of the runtime even when this crate lives in a module that was itself opened with `RTLD_LOCAL`:
+//! - `NVSHMEM_HOST_LIB_PATH` (run time), when set, names the file to re-open. It must be the copy the
+//!   loader already linked: another copy would be a second runtime, and [`open`] refuses it.
+//! - Otherwise the file the loader linked (`dladdr`).
 //!
-//! Once open, the library stays loaded for the life of the process. The crate registers the version
-//! of the headers its bindings were generated from, as every C unit that includes `nvshmem_host.h`
-//! does, so that init refuses an incompatible library (docs/versioning.md).
+//! [`open`] also registers the version of the headers the bindings were generated from, as every C
+//! unit that includes `nvshmem_host.h` does, so that init refuses an incompatible library
+//! (docs/versioning.md).
 
-use std::ffi::{CStr, CString};
-use std::os::raw::{c_char, c_int, c_void};
-use std::ptr;
-use std::sync::atomic::{AtomicPtr, Ordering};
+use std::ffi::CStr;
+use std::os::raw::{c_int, c_void};
 use std::sync::Mutex;
 
+use libloading::os::unix::{Library, RTLD_GLOBAL, RTLD_NOW};
+
 use crate::error::{Error, Result};
-use crate::sys::{self, HostApi};
+use crate::sys;
 
-#[link(name = "dl")]
-extern "C" {
-    fn dlopen(filename: *const c_char, flags: c_int) -> *mut c_void;
-    fn dlsym(handle: *mut c_void, symbol: *const c_char) -> *mut c_void;
-    fn dlerror() -> *mut c_char;
-}
-const RTLD_NOW: c_int = 0x2;
-const RTLD_GLOBAL: c_int = 0x100;
+/// Whether [`open`] has succeeded in this process.
+static OPENED: Mutex<bool> = Mutex::new(false);
 
-/// The resolved functions, set once (leaked: the library is never closed).
-static API: AtomicPtr<HostApi> = AtomicPtr::new(ptr::null_mut());
-/// Serialises the first open.
-static OPENING: Mutex<()> = Mutex::new(());
-
-/// The folder of `libnvshmem_host.so` given at build time (`NVSHMEM_HOST_LIB_DIR`), if any.
-pub const BUILD_LIB_DIR: Option<&str> = option_env!("NVSHMEM_HOST_LIB_DIR");
-
-fn try_open(name: &str) -> std::result::Result<*mut c_void, String> {
-    let c_name = CString::new(name).map_err(|_| format!("{}: the path contains a NUL byte", name))?;
-    // SAFETY: dlopen/dlerror with a valid C string; dlerror's string is copied at once.
-    unsafe {
-        let handle = dlopen(c_name.as_ptr(), RTLD_NOW | RTLD_GLOBAL);
-        if handle.is_null() {
-            let err = dlerror();
-            let why = if err.is_null() {
-                "unknown error".to_string()
-            } else {
-                CStr::from_ptr(err).to_string_lossy().into_owned()
-            };
-            Err(why)
-        } else {
-            Ok(handle)
-        }
-    }
+fn open_error(message: String) -> Error {
+    Error::new(sys::NVSHMEMX_ERROR_INTERNAL, "nvshmem::library::open", message)
 }
 
-/// The candidates of the search order above, first to last.
-fn candidates() -> Vec<String> {
-    if let Ok(path) = std::env::var("NVSHMEM_HOST_LIB_PATH") {
-        return vec![path];
-    }
-    let mut names = vec![
-        "libnvshmem_host.so".to_string(),
-        format!("libnvshmem_host.so.{}", sys::NVSHM_RELEASE_MAJOR),
-    ];
-    if let Some(dir) = BUILD_LIB_DIR {
-        names.push(format!("{}/libnvshmem_host.so", dir));
-    }
-    names
-}
-
-/// Opens the library (once per process) and resolves the host API. Thread safe. Errors with
-/// `NVSHMEMX_ERROR_INTERNAL`, naming every candidate and why it failed, when none opens.
-pub fn open() -> Result<()> {
-    loaded().map(|_| ())
-}
-
-fn loaded() -> Result<&'static HostApi> {
-    let api = API.load(Ordering::Acquire);
-    if !api.is_null() {
-        // SAFETY: set once below from a leaked Box, never freed.
-        return Ok(unsafe { &*api });
-    }
-    let _guard = OPENING.lock().unwrap_or_else(|e| e.into_inner());
-    let api = API.load(Ordering::Acquire);
-    if !api.is_null() {
-        return Ok(unsafe { &*api });
-    }
-    let mut failures = Vec::new();
-    let mut handle = ptr::null_mut();
-    for name in candidates() {
-        match try_open(&name) {
-            Ok(h) => {
-                handle = h;
-                break;
-            }
-            Err(why) => failures.push(why),
-        }
-    }
-    if handle.is_null() {
-        return Err(Error::new(
-            sys::NVSHMEMX_ERROR_INTERNAL,
-            "nvshmem::library::open",
-            format!(
-                "cannot open libnvshmem_host.so (set NVSHMEM_HOST_LIB_PATH or LD_LIBRARY_PATH): {}",
-                failures.join("; ")
-            ),
+/// The file the dynamic loader linked `libnvshmem_host.so` from.
+pub fn linked_path() -> Result<String> {
+    // SAFETY: dladdr on the address of a linked function, with a zeroed out-parameter.
+    let mut info: libc::Dl_info = unsafe { std::mem::zeroed() };
+    let found = unsafe { libc::dladdr(sys::nvshmem_init as *const c_void, &mut info) };
+    if found == 0 || info.dli_fname.is_null() {
+        return Err(open_error(
+            "dladdr does not know which file defines nvshmem_init".to_string(),
         ));
     }
-    let lookup = |name: &[u8]| -> *mut c_void {
-        // SAFETY: `name` is a NUL-terminated literal of the generated code; `handle` is open.
-        unsafe { dlsym(handle, name.as_ptr() as *const c_char) }
-    };
-    // SAFETY: every address is the library's definition of the C declaration it is typed as.
-    let api: &'static HostApi = Box::leak(Box::new(unsafe { HostApi::resolve(lookup) }));
-    let register = lookup(b"nvshm_register_header_version\0");
-    if !register.is_null() {
-        // SAFETY: nvshm_register_header_version(int, int, int) of nvshmem_detail/version_registration.h.
+    // SAFETY: dladdr's file name is a NUL-terminated string owned by the loader.
+    Ok(unsafe { CStr::from_ptr(info.dli_fname) }.to_string_lossy().into_owned())
+}
+
+/// Re-opens the linked library with global visibility (once per process) and registers the headers'
+/// version. Thread safe. Errors with `NVSHMEMX_ERROR_INTERNAL` when `NVSHMEM_HOST_LIB_PATH` does not
+/// open, or names another copy of the library than the linked one (the message names both files).
+pub fn open() -> Result<()> {
+    let mut opened = OPENED.lock().unwrap_or_else(|e| e.into_inner());
+    if *opened {
+        return Ok(());
+    }
+    let linked = linked_path()?;
+    let path = std::env::var("NVSHMEM_HOST_LIB_PATH").unwrap_or_else(|_| linked.clone());
+    // SAFETY: the library is already loaded (linked); opening it again runs no new initialisers.
+    let lib = unsafe { Library::open(Some(&path), RTLD_NOW | RTLD_GLOBAL) }
+        .map_err(|e| open_error(format!("cannot open {} (NVSHMEM_HOST_LIB_PATH): {}", path, e)))?;
+    // SAFETY: symbol look-ups, typed as their C declarations; compared by address only.
+    let same = unsafe { lib.get::<unsafe extern "C" fn()>(b"nvshmem_init\0") }
+        .map(|f| *f as *const () == sys::nvshmem_init as *const ())
+        .unwrap_or(false);
+    if !same {
+        return Err(open_error(format!(
+            "NVSHMEM_HOST_LIB_PATH={} is another copy of the library than the one this program is linked with ({}): \
+             point LD_LIBRARY_PATH at the folder of the one to use",
+            path, linked
+        )));
+    }
+    // SAFETY: nvshm_register_header_version(int, int, int) of nvshmem_detail/version_registration.h.
+    if let Ok(register) =
+        unsafe { lib.get::<unsafe extern "C" fn(c_int, c_int, c_int)>(b"nvshm_register_header_version\0") }
+    {
         unsafe {
-            let register: unsafe extern "C" fn(c_int, c_int, c_int) = std::mem::transmute(register);
             register(
                 sys::NVSHM_RELEASE_MAJOR,
                 sys::NVSHM_RELEASE_MINOR,
                 sys::NVSHM_RELEASE_PATCH,
-            );
-        }
+            )
+        };
     }
-    API.store(api as *const HostApi as *mut HostApi, Ordering::Release);
-    Ok(api)
-}
-
-/// The resolved functions for the generated [`crate::sys`] wrappers; panics (with [`open`]'s message)
-/// when the library cannot be opened.
-pub(crate) fn host_api() -> &'static HostApi {
-    loaded().unwrap_or_else(|e| panic!("{}", e))
-}
-
-/// Called by a [`crate::sys`] function whose symbol the opened library does not export.
-pub(crate) fn missing_symbol(name: &str) -> ! {
-    panic!(
-        "nvshmem: the opened libnvshmem_host.so does not export {} (a library older than the headers?)",
-        name
-    )
+    // The library stays loaded (and globally visible) for the life of the process.
+    std::mem::forget(lib);
+    *opened = true;
+    Ok(())
 }

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-//! The process-global runtime: [`NvshmemRuntime`] handles, how it bootstraps ([`InitMethod`]), and
-//! driver-API module registrations ([`ModuleRegistration`]).
+//! The process-global runtime: [`NvshmemRuntime`] handles and how it bootstraps ([`InitMethod`]).
 
 use std::fmt;
 use std::os::raw::{c_uint, c_void};
@@ -88,7 +87,7 @@ impl MpiComm {
     /// The runtime loads the same MPI library as the application (the one `comm` belongs to), and both
     /// the communicator and the variable it points to stay valid, with MPI initialised, until the
     /// runtime initialised with it has finalized (the last [`NvshmemRuntime`], [`crate::SymmetricBuffer`]
-    /// and [`ModuleRegistration`] are dropped). A null pointer is accepted here and refused by init.
+    /// and [`crate::ModuleRegistration`] are dropped). A null pointer is accepted here and refused by init.
     pub unsafe fn from_raw(comm: *mut c_void) -> MpiComm {
         MpiComm(comm)
     }
@@ -129,6 +128,8 @@ struct Started {
 /// The live runtime, shared by every handle, buffer and registration; dropping the last finalizes.
 struct RuntimeState {
     started: Started,
+    /// Whether the symmetric heap is in GPU memory (probed at init).
+    heap_on_device: bool,
 }
 
 /// The process-wide registry: the live state, and whether one exists (from its creation to the end
@@ -164,7 +165,7 @@ impl Drop for RuntimeState {
 /// [`NvshmemRuntime::init`] initialises the runtime unless it is live; clones are cheap handles on the
 /// same state. The runtime finalizes (`nvshmem_finalize`, collective: every PE must drop its last
 /// owner at the same point of its program) when the last owner is dropped: the last handle,
-/// [`crate::SymmetricBuffer`] or [`ModuleRegistration`], in any order. After that, init may be called
+/// [`crate::SymmetricBuffer`] or [`crate::ModuleRegistration`], in any order. After that, init may be called
 /// again. Handles are `Send` and `Sync`; the methods are as thread safe as their C calls (barriers:
 /// one thread per PE).
 #[derive(Clone)]
@@ -261,10 +262,48 @@ impl NvshmemRuntime {
             "nvshmemx_init_attr",
             format!("initialisation with {:?} failed", wanted),
         )?;
-        let state = Arc::new(RuntimeState { started: wanted });
+        let state = Arc::new(RuntimeState {
+            started: wanted,
+            heap_on_device: probe_heap_on_device(),
+        });
         reg.live = Some(Arc::downgrade(&state));
         reg.exists = true;
         Ok(NvshmemRuntime { state })
+    }
+
+    /// A handle on the live runtime, for the safe functions that take none. Errors with
+    /// `NVSHMEMX_ERROR_INVALID_VALUE`, naming `call`, when no runtime started by
+    /// [`NvshmemRuntime::init`] is live.
+    pub(crate) fn live(call: &'static str) -> Result<NvshmemRuntime> {
+        let live = registry().live.as_ref().and_then(Weak::upgrade);
+        live.map(|state| NvshmemRuntime { state }).ok_or_else(|| {
+            Error::new(
+                sys::NVSHMEMX_ERROR_INVALID_VALUE,
+                call,
+                "no runtime is live: call NvshmemRuntime::init first",
+            )
+        })
+    }
+
+    /// True when the symmetric heap is in GPU memory (a GPU, and not `NVSHMEM_HEAP_KIND=SYSMEM`): the
+    /// stream-ordered calls and module registration need it.
+    pub fn heap_on_device(&self) -> bool {
+        self.state.heap_on_device
+    }
+
+    /// `Ok` when the heap is in GPU memory, else `NVSHMEMX_ERROR_NOT_SUPPORTED` naming `call` and this PE.
+    pub(crate) fn require_device_heap(&self, call: &'static str) -> Result<()> {
+        if self.heap_on_device() {
+            return Ok(());
+        }
+        Err(Error::new(
+            sys::NVSHMEMX_ERROR_NOT_SUPPORTED,
+            call,
+            format!(
+                "PE {}: the symmetric heap is in host memory (no GPU, or NVSHMEM_HEAP_KIND=SYSMEM): stream-ordered calls need it in GPU memory",
+                self.my_pe()
+            ),
+        ))
     }
 
     /// True when a runtime started by [`NvshmemRuntime::init`] is live in this process.
@@ -317,36 +356,27 @@ impl NvshmemRuntime {
         (major, minor, patch)
     }
 
-    /// Gives the kernels of `module` (a `CUmodule` loaded with the CUDA driver API: cubin, PTX,
-    /// NVRTC) access to the device state (`nvshmemx_cumodule_init`), returning a guard that keeps the
-    /// runtime alive and unregisters the module when finalized or dropped. Every PE that loaded the
-    /// module calls it, with the module's context current. Errors with the library's status (for
-    /// example `NVSHMEMX_ERROR_NOT_SUPPORTED` when the heap is in host memory).
-    ///
-    /// # Safety
-    /// `module` is a loaded module, and stays loaded until the guard is finalized or dropped.
-    pub unsafe fn register_module(&self, module: sys::CUmodule) -> Result<ModuleRegistration> {
-        Error::check(
-            sys::nvshmemx_cumodule_init(module),
-            "nvshmemx_cumodule_init",
-            "could not register the module",
-        )?;
-        Ok(ModuleRegistration {
-            _runtime: self.clone(),
-            module,
-            done: false,
-        })
-    }
-
     pub(crate) fn check_pe(&self, pe: i32, call: &'static str) -> Result<()> {
         if pe < 0 || pe >= self.n_pes() {
             return Err(Error::new(
                 sys::NVSHMEMX_ERROR_INVALID_VALUE,
                 call,
-                format!("PE {} is not in 0..{}", pe, self.n_pes()),
+                format!("PE {}: target PE {} is not in 0..{}", self.my_pe(), pe, self.n_pes()),
             ));
         }
         Ok(())
+    }
+}
+
+/// Where the heap of the just-initialised runtime lives: a one-byte allocation, asked of CUDA, freed
+/// again (collective, as init is).
+fn probe_heap_on_device() -> bool {
+    // SAFETY: the runtime is initialised; every PE makes the same calls.
+    unsafe {
+        let probe = sys::nvshmem_malloc(1);
+        let on_device = crate::stream::is_device_memory(probe);
+        sys::nvshmem_free(probe);
+        on_device
     }
 }
 
@@ -369,51 +399,6 @@ fn init_attr(cuda_device: Option<i32>) -> sys::nvshmemx_init_attr_t {
     }
 }
 
-/// A driver-API module's registration ([`NvshmemRuntime::register_module`]). Keeps the runtime alive.
-#[derive(Debug)]
-pub struct ModuleRegistration {
-    _runtime: NvshmemRuntime,
-    module: sys::CUmodule,
-    done: bool,
-}
-
-impl ModuleRegistration {
-    /// Unregisters now (`nvshmemx_cumodule_finalize`); the module may be unloaded afterwards. Errors
-    /// with the library's status; the registration then counts as finalized all the same.
-    pub fn finalize(mut self) -> Result<()> {
-        self.done = true;
-        // SAFETY: register_module's contract: the module is still loaded.
-        Error::check(
-            unsafe { sys::nvshmemx_cumodule_finalize(self.module) },
-            "nvshmemx_cumodule_finalize",
-            "could not unregister the module",
-        )
-    }
-
-    /// The registered module.
-    pub fn module(&self) -> sys::CUmodule {
-        self.module
-    }
-}
-
-impl Drop for ModuleRegistration {
-    /// Unregisters unless [`ModuleRegistration::finalize`] ran, printing a failure to stderr; then
-    /// releases the runtime (which may finalize it: collective).
-    fn drop(&mut self) {
-        if self.done {
-            return;
-        }
-        // SAFETY: register_module's contract: the module is still loaded.
-        let rc = unsafe { sys::nvshmemx_cumodule_finalize(self.module) };
-        if rc != sys::NVSHMEMX_SUCCESS {
-            eprintln!(
-                "{}",
-                Error::new(rc, "nvshmemx_cumodule_finalize", "ModuleRegistration dropped")
-            );
-        }
-    }
-}
-
 /// This PE's id (`nvshmem_my_pe`). Before init the library stops the process with a message.
 pub fn my_pe() -> i32 {
     // SAFETY: no arguments; the library checks init.
@@ -433,7 +418,7 @@ pub fn barrier_all() {
 }
 
 /// `nvshmemx_init_status`: `NVSHMEM_STATUS_NOT_INITIALIZED` before init and after finalize,
-/// `NVSHMEM_STATUS_IS_INITIALIZED` between. Panics when the library cannot be opened.
+/// `NVSHMEM_STATUS_IS_INITIALIZED` between.
 pub fn init_status() -> i32 {
     // SAFETY: no arguments; callable at any time.
     unsafe { sys::nvshmemx_init_status() }

@@ -89,11 +89,11 @@ fn put_get_real_data() {
     buf.get(100, &mut theirs, right).unwrap();
     assert_eq!(theirs, random_values(me as u64 + 1, len)[100..117].to_vec());
     rt.barrier_all();
-    // Typed raw aliases: int_p / int_g on a buffer of i32.
+    // Typed raw aliases: raw_int_p / raw_int_g on a buffer of i32.
     let ints = SymmetricBuffer::<i32>::new(&rt, 2).unwrap();
-    unsafe { nvshmem::int_p(ints.as_mut_ptr().add(1), 1000 + me, right) };
+    unsafe { nvshmem::raw_int_p(ints.as_mut_ptr().add(1), 1000 + me, right) };
     rt.barrier_all();
-    assert_eq!(unsafe { nvshmem::int_g(ints.as_ptr().add(1), me) }, 1000 + left);
+    assert_eq!(unsafe { nvshmem::raw_int_g(ints.as_ptr().add(1), me) }, 1000 + left);
     // Out-of-range requests are refused before any transfer.
     assert_eq!(
         buf.put(len - 1, &[1, 2], right).unwrap_err().status,
@@ -234,11 +234,47 @@ fn second_init_with_another_method_is_an_error() {
 }
 
 #[test]
-fn module_registration_errors_are_reported() {
+fn module_registration_raw_cumodule() {
     let rt = runtime();
-    // A null module is refused (on the CPU backend: no device interface at all).
-    let err = unsafe { rt.register_module(ptr::null_mut()) }.unwrap_err();
-    assert_ne!(err.status, sys::NVSHMEMX_SUCCESS);
+    let me = rt.my_pe();
+    // A null module is refused with the library's status and this PE (on the CPU backend: no device
+    // interface at all).
+    let err = unsafe { rt.register_cumodule(ptr::null_mut()) }.unwrap_err();
+    let expected = if rt.heap_on_device() {
+        sys::NVSHMEMX_ERROR_INVALID_VALUE
+    } else {
+        sys::NVSHMEMX_ERROR_NOT_SUPPORTED
+    };
+    assert_eq!((err.call, err.status), ("nvshmemx_cumodule_init", expected), "{}", err);
+    assert!(err.message.contains(&format!("PE {}", me)), "{}", err);
+    rt.barrier_all();
+    if !rt.heap_on_device() {
+        return;
+    }
+    let cubin = match std::env::var("NVSHMEM_RUST_TEST_CUBIN") {
+        Ok(path) => path,
+        Err(_) => {
+            return eprintln!(
+                "module_registration_raw_cumodule: NVSHMEM_RUST_TEST_CUBIN not set; the launch is skipped"
+            )
+        }
+    };
+    // A real cubin: registered, launched (each PE writes its id + 1 to its right neighbour), finalized.
+    let gpu = Gpu::new(me);
+    let module = gpu.load(&cubin);
+    let dst = SymmetricBuffer::<i32>::new(&rt, 1).unwrap();
+    nvshmem::int_p(&dst, 0, 0, me).unwrap();
+    rt.barrier_all();
+    let registration = unsafe { rt.register_cumodule(module) }.unwrap();
+    assert_eq!(registration.module(), module);
+    gpu.launch(module, b"nvshmem4rust_ring\0", dst.as_mut_ptr());
+    gpu.synchronize();
+    rt.barrier_all();
+    let n = rt.n_pes();
+    assert_eq!(nvshmem::int_g(&dst, 0, me).unwrap(), (me + n - 1) % n + 1);
+    registration.finalize().unwrap();
+    // Dropping a registration unregisters too.
+    drop(unsafe { rt.register_cumodule(module) }.unwrap());
     rt.barrier_all();
 }
 
@@ -248,4 +284,283 @@ fn unique_id_bytes_round_trip() {
     let id = UniqueId::from_bytes(bytes);
     assert_eq!(id.as_bytes(), &bytes);
     assert_eq!(UniqueId::from_bytes(*id.as_bytes()), id);
+}
+
+/// A user struct of plain data, with padding (u8 then u32).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Particle {
+    kind: u8,
+    id: u32,
+    position: [f32; 3],
+}
+unsafe impl nvshmem::PlainData for Particle {}
+
+/// Alignment beyond the heap's default.
+#[repr(C, align(4096))]
+#[derive(Clone, Copy)]
+struct Page([u8; 4096]);
+unsafe impl nvshmem::PlainData for Page {}
+
+#[derive(Clone, Copy)]
+struct Nothing;
+unsafe impl nvshmem::PlainData for Nothing {}
+
+#[test]
+fn user_plain_data() {
+    let rt = runtime();
+    let (me, n) = (rt.my_pe(), rt.n_pes());
+    let particles = SymmetricBuffer::<Particle>::new(&rt, 5).unwrap();
+    assert_eq!(particles.bytes(), 5 * std::mem::size_of::<Particle>());
+    let mine: Vec<Particle> = (0..5)
+        .map(|i| Particle {
+            kind: me as u8,
+            id: 100 * me as u32 + i,
+            position: [i as f32, me as f32, 0.5],
+        })
+        .collect();
+    particles.put(0, &mine, (me + 1) % n).unwrap();
+    rt.barrier_all();
+    let mut got = vec![mine[0]; 5];
+    particles.get(0, &mut got, me).unwrap();
+    let left = (me + n - 1) % n;
+    assert_eq!(
+        got[4],
+        Particle {
+            kind: left as u8,
+            id: 100 * left as u32 + 4,
+            position: [4.0, left as f32, 0.5]
+        }
+    );
+    let pages = SymmetricBuffer::<Page>::new(&rt, 2).unwrap();
+    assert_eq!(pages.as_ptr() as usize % 4096, 0);
+    let err = SymmetricBuffer::<Nothing>::new(&rt, 3).unwrap_err();
+    assert_eq!(err.status, sys::NVSHMEMX_ERROR_INVALID_VALUE);
+    assert!(
+        err.message.contains("zero-sized") && err.message.contains(&format!("PE {}", me)),
+        "{}",
+        err
+    );
+    rt.barrier_all();
+}
+
+/// The CUDA driver, for the GPU halves of the tests: the primary context of this PE's GPU (the
+/// library's choice: node-local PE index modulo the visible GPUs), made current.
+struct Gpu {
+    cuda: libloading::os::unix::Library,
+}
+
+impl Gpu {
+    fn new(me: i32) -> Gpu {
+        use std::os::raw::{c_int, c_void};
+        // SAFETY: the driver's C functions, typed as their declarations; the library is already loaded.
+        unsafe {
+            let cuda = libloading::os::unix::Library::open(Some("libcuda.so.1"), libloading::os::unix::RTLD_NOW)
+                .expect("the CUDA driver");
+            let count = cuda
+                .get::<unsafe extern "C" fn(*mut c_int) -> c_int>(b"cuDeviceGetCount\0")
+                .unwrap();
+            let retain = cuda
+                .get::<unsafe extern "C" fn(*mut *mut c_void, c_int) -> c_int>(b"cuDevicePrimaryCtxRetain\0")
+                .unwrap();
+            let set = cuda
+                .get::<unsafe extern "C" fn(*mut c_void) -> c_int>(b"cuCtxSetCurrent\0")
+                .unwrap();
+            let mut n = 0;
+            assert_eq!(count(&mut n), 0);
+            let mut ctx = std::ptr::null_mut();
+            assert_eq!(retain(&mut ctx, me % n), 0);
+            assert_eq!(set(ctx), 0);
+            drop((count, retain, set));
+            Gpu { cuda }
+        }
+    }
+
+    fn load(&self, path: &str) -> nvshmem::CUmodule {
+        let path = std::ffi::CString::new(path).unwrap();
+        let mut module = ptr::null_mut();
+        // SAFETY: cuModuleLoad(CUmodule *, const char *).
+        unsafe {
+            let load = self
+                .cuda
+                .get::<unsafe extern "C" fn(*mut nvshmem::CUmodule, *const std::os::raw::c_char) -> i32>(
+                    b"cuModuleLoad\0",
+                )
+                .unwrap();
+            assert_eq!(load(&mut module, path.as_ptr()), 0, "cuModuleLoad {:?}", path);
+        }
+        module
+    }
+
+    /// One thread of `kernel(arg)` on the legacy default stream.
+    fn launch(&self, module: nvshmem::CUmodule, kernel: &[u8], arg: *mut i32) {
+        use std::os::raw::{c_uint, c_void};
+        type Launch = unsafe extern "C" fn(
+            *mut c_void,
+            c_uint,
+            c_uint,
+            c_uint,
+            c_uint,
+            c_uint,
+            c_uint,
+            c_uint,
+            *mut c_void,
+            *mut *mut c_void,
+            *mut *mut c_void,
+        ) -> i32;
+        // SAFETY: cuModuleGetFunction and cuLaunchKernel with one pointer argument.
+        unsafe {
+            let get = self
+                .cuda
+                .get::<unsafe extern "C" fn(*mut *mut c_void, nvshmem::CUmodule, *const i8) -> i32>(
+                    b"cuModuleGetFunction\0",
+                )
+                .unwrap();
+            let launch = self.cuda.get::<Launch>(b"cuLaunchKernel\0").unwrap();
+            let mut f = ptr::null_mut();
+            assert_eq!(get(&mut f, module, kernel.as_ptr() as *const i8), 0);
+            let mut arg = arg;
+            let mut params = [&mut arg as *mut *mut i32 as *mut c_void];
+            assert_eq!(
+                launch(
+                    f,
+                    1,
+                    1,
+                    1,
+                    1,
+                    1,
+                    1,
+                    0,
+                    ptr::null_mut(),
+                    params.as_mut_ptr(),
+                    ptr::null_mut()
+                ),
+                0
+            );
+        }
+    }
+
+    /// Waits for all work of the current context.
+    fn synchronize(&self) {
+        // SAFETY: cuCtxSynchronize(void).
+        unsafe {
+            let sync = self
+                .cuda
+                .get::<unsafe extern "C" fn() -> i32>(b"cuCtxSynchronize\0")
+                .unwrap();
+            assert_eq!(sync(), 0, "cuCtxSynchronize");
+        }
+    }
+}
+
+#[test]
+fn safe_wrappers() {
+    use nvshmem::Stream;
+    let rt = runtime();
+    let (me, n) = (rt.my_pe(), rt.n_pes());
+    let (right, left) = ((me + 1) % n, (me + n - 1) % n);
+    let world = sys::NVSHMEM_TEAM_WORLD;
+    let a = SymmetricBuffer::<i32>::new(&rt, 8).unwrap();
+    let b = SymmetricBuffer::<i32>::new(&rt, 8).unwrap();
+    let wide = SymmetricBuffer::<f32>::new(&rt, 16).unwrap();
+
+    // Blocking typed forms with host memory on the local side.
+    nvshmem::int_put(&a, &[10 * me, 10 * me + 1, 10 * me + 2], right).unwrap();
+    nvshmem::int_p(&a, 7, 70 + me, right).unwrap();
+    rt.barrier_all();
+    let mut got = [0; 3];
+    nvshmem::int_get(&mut got, &a, me).unwrap();
+    assert_eq!(got, [10 * left, 10 * left + 1, 10 * left + 2]);
+    assert_eq!(nvshmem::int_g(&a, 7, me).unwrap(), 70 + left);
+    assert_eq!(nvshmem::int_g(&a, 0, right).unwrap(), 10 * me);
+    rt.barrier_all();
+
+    // Misuse is an error naming the call and the PE, before any transfer.
+    let here = format!("PE {}", me);
+    let e = nvshmem::int_put(&a, &[0; 9], right).unwrap_err();
+    assert!(
+        e.call == "nvshmem_int_put" && e.message.contains(&here) && e.message.contains("9"),
+        "{}",
+        e
+    );
+    let e = nvshmem::int_get(&mut got, &a, n).unwrap_err();
+    assert!(e.message.contains(&format!("target PE {}", n)), "{}", e);
+    assert!(nvshmem::int_p(&a, 8, 0, right).is_err());
+    assert!(nvshmem::int_g(&a, usize::MAX, me).is_err());
+    let e = nvshmem::int_put_on_stream(&a, &b, 9, right, Stream::DEFAULT).unwrap_err();
+    assert_eq!(
+        (e.call, e.status),
+        ("nvshmemx_int_put_on_stream", sys::NVSHMEMX_ERROR_INVALID_VALUE)
+    );
+    assert!(nvshmem::int_get_on_stream(&a, &b, 1, -1, Stream::DEFAULT).is_err());
+    let e = nvshmem::int_sum_reduce_on_stream(12345, &a, &b, 1, Stream::DEFAULT).unwrap_err();
+    assert!(e.message.contains("team 12345"), "{}", e);
+    let e = nvshmem::int_broadcast_on_stream(world, &a, &b, 1, n, Stream::DEFAULT).unwrap_err();
+    assert!(e.message.contains(&format!("root {}", n)), "{}", e);
+    // fcollect's destination holds nelems per PE: 8 elements are not 2 x 8.
+    assert!(nvshmem::int_fcollect_on_stream(world, &a, &b, 8, Stream::DEFAULT).is_err());
+    assert!(nvshmem::float_alltoall_on_stream(world, &wide, &wide, 9, Stream::DEFAULT).is_err());
+    assert!(nvshmem::float_sum_reducescatter_on_stream(world, &wide, &wide, 9, Stream::DEFAULT).is_err());
+    let sig = SymmetricBuffer::<u64>::new(&rt, 1).unwrap();
+    let e = nvshmem::int_put_signal_on_stream(&a, &b, 1, &sig, 1, 7, right, Stream::DEFAULT).unwrap_err();
+    assert!(e.message.contains("sig_op 7"), "{}", e);
+    assert!(nvshmem::int_p_on_stream(&a, 8, 0, right, Stream::DEFAULT).is_err());
+
+    if !rt.heap_on_device() {
+        // CPU backend: every stream-ordered call is refused with an error instead of stopping the process.
+        let refused = [
+            nvshmem::int_put_on_stream(&a, &b, 1, right, Stream::DEFAULT),
+            nvshmem::int_get_nbi_on_stream(&a, &b, 1, right, Stream::DEFAULT),
+            nvshmem::int_sum_reduce_on_stream(world, &a, &b, 4, Stream::DEFAULT),
+            nvshmem::int_broadcast_on_stream(world, &a, &b, 4, 0, Stream::DEFAULT),
+            nvshmem::int_fcollect_on_stream(world, &a, &b, 4, Stream::DEFAULT),
+            nvshmem::int_p_on_stream(&a, 0, 1, right, Stream::DEFAULT),
+            nvshmem::int_g_on_stream(&a, 0, right, Stream::DEFAULT).map(drop),
+            nvshmem::int_put_signal_nbi_on_stream(&a, &b, 1, &sig, 1, sys::NVSHMEM_SIGNAL_ADD, right, Stream::DEFAULT),
+            nvshmem::barrier_all_on_stream(Stream::DEFAULT),
+            nvshmem::sync_all_on_stream(Stream::DEFAULT),
+            nvshmem::quiet_on_stream(Stream::DEFAULT),
+            nvshmem::barrier_on_stream(world, Stream::DEFAULT),
+            nvshmem::team_sync_on_stream(world, Stream::DEFAULT),
+        ];
+        for r in refused {
+            let e = r.unwrap_err();
+            assert_eq!(e.status, sys::NVSHMEMX_ERROR_NOT_SUPPORTED, "{}", e);
+            assert!(e.message.contains(&here) && e.message.contains("host memory"), "{}", e);
+        }
+        rt.barrier_all();
+        return;
+    }
+    // GPU heap: the stream forms move real data (the default stream, then a device-wide wait).
+    nvshmem::int_put(&b, &[me + 1; 8], me).unwrap();
+    rt.barrier_all();
+    nvshmem::int_put_on_stream(&a, &b, 8, right, Stream::DEFAULT).unwrap();
+    nvshmem::quiet_on_stream(Stream::DEFAULT).unwrap();
+    nvshmem::barrier_all_on_stream(Stream::DEFAULT).unwrap();
+    nvshmem::int_sum_reduce_on_stream(world, &b, &a, 8, Stream::DEFAULT).unwrap();
+    nvshmem::int_broadcast_on_stream(world, &a, &b, 8, 1, Stream::DEFAULT).unwrap();
+    Gpu::new(me).synchronize();
+    rt.barrier_all();
+    let mut sums = [0; 8];
+    nvshmem::int_get(&mut sums, &a, me).unwrap();
+    // a held the left neighbour's id + 1 on every PE: the sum is 1 + 2 + ... + n.
+    assert_eq!(sums, [n * (n + 1) / 2; 8]);
+    rt.barrier_all();
+    // p, g and put-with-signal in stream order: each PE adds 1 to its right neighbour's signal.
+    let c = SymmetricBuffer::<i32>::new(&rt, 1).unwrap();
+    nvshmem::uint64_p(&sig, 0, 0, me).unwrap();
+    rt.barrier_all();
+    nvshmem::int_p_on_stream(&b, 0, 500 + me, right, Stream::DEFAULT).unwrap();
+    nvshmem::int_put_signal_on_stream(&c, &a, 1, &sig, 1, sys::NVSHMEM_SIGNAL_ADD, right, Stream::DEFAULT).unwrap();
+    nvshmem::quiet_on_stream(Stream::DEFAULT).unwrap();
+    nvshmem::barrier_all_on_stream(Stream::DEFAULT).unwrap();
+    Gpu::new(me).synchronize();
+    rt.barrier_all();
+    assert_eq!(
+        nvshmem::int_g_on_stream(&b, 0, me, Stream::DEFAULT).unwrap(),
+        500 + left
+    );
+    assert_eq!(nvshmem::uint64_g(&sig, 0, me).unwrap(), 1);
+    assert_eq!(nvshmem::int_g(&c, 0, me).unwrap(), n * (n + 1) / 2);
+    rt.barrier_all();
 }

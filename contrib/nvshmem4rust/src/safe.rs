@@ -1,0 +1,378 @@
+// SPDX-License-Identifier: BSD-3-Clause
+//! The safe host API: the checks behind every safe wrapper, and the untyped stream-ordered
+//! synchronisation calls.
+//!
+//! The typed wrappers (`int_put`, `float_get_on_stream`, `int_sum_reduce_on_stream`, ...) are
+//! generated into `nvshmem_host_api.rs`, one per typed C function, each a call of one function here
+//! with the C function it wraps. They take [`SymmetricBuffer`]s (and host slices where the C call
+//! reads or writes host memory) and a [`Stream`], check what would make the C call stop the process
+//! (a target PE outside the job, a count beyond a buffer, an invalid team or root, the heap in host
+//! memory for a stream-ordered call) and return those as [`Error`]s naming the call, the PE and the
+//! cause. Counts are elements, from element 0 of each buffer. The raw C functions stay available as
+//! `nvshmem::raw_<name>` and under their exact names in [`crate::sys`].
+
+use std::os::raw::c_int;
+
+use crate::buffer::{PlainData, SymmetricBuffer};
+use crate::error::{Error, Result};
+use crate::runtime::NvshmemRuntime;
+use crate::stream::Stream;
+use crate::sys::{self, cudaStream_t, nvshmem_team_t};
+
+/// `Ok` when `buffer` holds at least `needed` elements (`None`: the count overflowed).
+fn check_len<T: PlainData>(
+    rt: &NvshmemRuntime,
+    call: &'static str,
+    what: &str,
+    buffer: &SymmetricBuffer<T>,
+    needed: Option<usize>,
+) -> Result<()> {
+    match needed {
+        Some(n) if n <= buffer.len() => Ok(()),
+        _ => Err(Error::new(
+            sys::NVSHMEMX_ERROR_INVALID_VALUE,
+            call,
+            format!(
+                "PE {}: {} holds {} elements, the call needs {}",
+                rt.my_pe(),
+                what,
+                buffer.len(),
+                needed.map_or_else(|| "more than usize::MAX".to_string(), |n| n.to_string())
+            ),
+        )),
+    }
+}
+
+/// `Ok` when `slice_len` (a host slice) and the buffer agree: the slice's length is the count.
+fn check_host<T: PlainData>(
+    rt: &NvshmemRuntime,
+    call: &'static str,
+    buffer: &SymmetricBuffer<T>,
+    slice_len: usize,
+    pe: i32,
+) -> Result<()> {
+    rt.check_pe(pe, call)?;
+    check_len(rt, call, "the symmetric buffer", buffer, Some(slice_len))
+}
+
+/// The number of PEs of `team`, or `NVSHMEMX_ERROR_INVALID_VALUE` when `team` is not a valid team
+/// this PE belongs to.
+fn team_size(rt: &NvshmemRuntime, call: &'static str, team: nvshmem_team_t) -> Result<usize> {
+    // SAFETY: the runtime is live (rt); both calls accept any team handle.
+    let (n, me) = unsafe { (sys::nvshmem_team_n_pes(team), sys::nvshmem_team_my_pe(team)) };
+    if n <= 0 || me < 0 {
+        return Err(Error::new(
+            sys::NVSHMEMX_ERROR_INVALID_VALUE,
+            call,
+            format!(
+                "PE {}: team {} is not a valid team this PE belongs to",
+                rt.my_pe(),
+                team
+            ),
+        ));
+    }
+    Ok(n as usize)
+}
+
+/// The status of a collective's C call as a `Result`.
+fn check_status(rt: &NvshmemRuntime, call: &'static str, status: c_int) -> Result<()> {
+    Error::check(status, call, format!("PE {}: the call returned {}", rt.my_pe(), status))
+}
+
+/// Blocking put of `source` (host memory) into `pe`'s `dest`, elements 0..source.len().
+pub(crate) fn put<T: PlainData>(
+    call: &'static str,
+    f: unsafe extern "C" fn(*mut T, *const T, usize, c_int),
+    dest: &SymmetricBuffer<T>,
+    source: &[T],
+    pe: i32,
+) -> Result<()> {
+    check_host(dest.runtime(), call, dest, source.len(), pe)?;
+    // SAFETY: checked: `pe` is in the job and `dest` holds source.len() elements.
+    unsafe { f(dest.as_mut_ptr(), source.as_ptr(), source.len(), pe) };
+    Ok(())
+}
+
+/// Blocking get of `pe`'s `source`, elements 0..dest.len(), into `dest` (host memory).
+pub(crate) fn get<T: PlainData>(
+    call: &'static str,
+    f: unsafe extern "C" fn(*mut T, *const T, usize, c_int),
+    dest: &mut [T],
+    source: &SymmetricBuffer<T>,
+    pe: i32,
+) -> Result<()> {
+    check_host(source.runtime(), call, source, dest.len(), pe)?;
+    // SAFETY: checked: `pe` is in the job and `source` holds dest.len() elements.
+    unsafe { f(dest.as_mut_ptr(), source.as_ptr(), dest.len(), pe) };
+    Ok(())
+}
+
+/// Blocking store of `value` into element `index` of `pe`'s `dest`.
+pub(crate) fn p<T: PlainData>(
+    call: &'static str,
+    f: unsafe extern "C" fn(*mut T, T, c_int),
+    dest: &SymmetricBuffer<T>,
+    index: usize,
+    value: T,
+    pe: i32,
+) -> Result<()> {
+    check_host(dest.runtime(), call, dest, index.saturating_add(1), pe)?;
+    // SAFETY: checked: `pe` is in the job and `index` is in `dest`.
+    unsafe { f(dest.as_mut_ptr().add(index), value, pe) };
+    Ok(())
+}
+
+/// Blocking load of element `index` of `pe`'s `source`.
+pub(crate) fn g<T: PlainData>(
+    call: &'static str,
+    f: unsafe extern "C" fn(*const T, c_int) -> T,
+    source: &SymmetricBuffer<T>,
+    index: usize,
+    pe: i32,
+) -> Result<T> {
+    check_host(source.runtime(), call, source, index.saturating_add(1), pe)?;
+    // SAFETY: checked: `pe` is in the job and `index` is in `source`.
+    Ok(unsafe { f(source.as_ptr().add(index), pe) })
+}
+
+/// Stream-ordered put or get of `nelems` elements between `dest` and `source`, one of them `pe`'s.
+pub(crate) fn rma_on_stream<T: PlainData>(
+    call: &'static str,
+    f: unsafe extern "C" fn(*mut T, *const T, usize, c_int, cudaStream_t),
+    dest: &SymmetricBuffer<T>,
+    source: &SymmetricBuffer<T>,
+    nelems: usize,
+    pe: i32,
+    stream: Stream,
+) -> Result<()> {
+    let rt = dest.runtime();
+    rt.check_pe(pe, call)?;
+    check_len(rt, call, "dest", dest, Some(nelems))?;
+    check_len(rt, call, "source", source, Some(nelems))?;
+    rt.require_device_heap(call)?;
+    // SAFETY: checked: `pe`, both counts, the heap in GPU memory; the stream by Stream's contract.
+    unsafe { f(dest.as_mut_ptr(), source.as_ptr(), nelems, pe, stream.as_raw()) };
+    Ok(())
+}
+
+/// Stream-ordered store of `value` into element `index` of `pe`'s `dest`.
+pub(crate) fn p_on_stream<T: PlainData>(
+    call: &'static str,
+    f: unsafe extern "C" fn(*mut T, T, c_int, cudaStream_t),
+    dest: &SymmetricBuffer<T>,
+    index: usize,
+    value: T,
+    pe: i32,
+    stream: Stream,
+) -> Result<()> {
+    let rt = dest.runtime();
+    check_host(rt, call, dest, index.saturating_add(1), pe)?;
+    rt.require_device_heap(call)?;
+    // SAFETY: checked: `pe`, `index`, the heap in GPU memory; the stream by Stream's contract.
+    unsafe { f(dest.as_mut_ptr().add(index), value, pe, stream.as_raw()) };
+    Ok(())
+}
+
+/// Load of element `index` of `pe`'s `source` in stream order (the call waits for the stream).
+pub(crate) fn g_on_stream<T: PlainData>(
+    call: &'static str,
+    f: unsafe extern "C" fn(*const T, c_int, cudaStream_t) -> T,
+    source: &SymmetricBuffer<T>,
+    index: usize,
+    pe: i32,
+    stream: Stream,
+) -> Result<T> {
+    let rt = source.runtime();
+    check_host(rt, call, source, index.saturating_add(1), pe)?;
+    rt.require_device_heap(call)?;
+    // SAFETY: as p_on_stream.
+    Ok(unsafe { f(source.as_ptr().add(index), pe, stream.as_raw()) })
+}
+
+/// Stream-ordered put of `nelems` elements into `pe`'s `dest`, then `sig_op` (`NVSHMEM_SIGNAL_SET` or
+/// `NVSHMEM_SIGNAL_ADD`) with `value` on element 0 of `pe`'s `signal`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn put_signal_on_stream<T: PlainData>(
+    call: &'static str,
+    f: unsafe extern "C" fn(*mut T, *const T, usize, *mut u64, u64, c_int, c_int, cudaStream_t),
+    dest: &SymmetricBuffer<T>,
+    source: &SymmetricBuffer<T>,
+    nelems: usize,
+    signal: &SymmetricBuffer<u64>,
+    value: u64,
+    sig_op: i32,
+    pe: i32,
+    stream: Stream,
+) -> Result<()> {
+    let rt = dest.runtime();
+    rt.check_pe(pe, call)?;
+    check_len(rt, call, "dest", dest, Some(nelems))?;
+    check_len(rt, call, "source", source, Some(nelems))?;
+    check_len(rt, call, "signal", signal, Some(1))?;
+    if sig_op != sys::NVSHMEM_SIGNAL_SET && sig_op != sys::NVSHMEM_SIGNAL_ADD {
+        return Err(Error::new(
+            sys::NVSHMEMX_ERROR_INVALID_VALUE,
+            call,
+            format!(
+                "PE {}: sig_op {} is neither NVSHMEM_SIGNAL_SET nor NVSHMEM_SIGNAL_ADD",
+                rt.my_pe(),
+                sig_op
+            ),
+        ));
+    }
+    rt.require_device_heap(call)?;
+    // SAFETY: checked: `pe`, the counts, the signal, the operation, the heap in GPU memory; the stream
+    // by Stream's contract.
+    unsafe {
+        f(
+            dest.as_mut_ptr(),
+            source.as_ptr(),
+            nelems,
+            signal.as_mut_ptr(),
+            value,
+            sig_op,
+            pe,
+            stream.as_raw(),
+        )
+    };
+    Ok(())
+}
+
+/// How many elements a stream collective reads from `source` and writes to `dest`, as multiples of
+/// its count: reduce, broadcast 1 and 1; reducescatter team size and 1; fcollect 1 and team size;
+/// alltoall team size and team size.
+#[derive(Clone, Copy)]
+pub(crate) enum Shape {
+    /// reduce, broadcast
+    Same,
+    /// reducescatter
+    Scatter,
+    /// fcollect
+    Gather,
+    /// alltoall
+    AllToAll,
+}
+
+/// The checks of a stream collective of `count` elements on `team` (and its `root`, an index in the
+/// team, for a broadcast).
+fn check_collective<T: PlainData>(
+    call: &'static str,
+    team: nvshmem_team_t,
+    dest: &SymmetricBuffer<T>,
+    source: &SymmetricBuffer<T>,
+    count: usize,
+    shape: Shape,
+    root: Option<i32>,
+) -> Result<()> {
+    let rt = dest.runtime();
+    let n = team_size(rt, call, team)?;
+    if let Some(root) = root.filter(|&r| r < 0 || r as usize >= n) {
+        return Err(Error::new(
+            sys::NVSHMEMX_ERROR_INVALID_VALUE,
+            call,
+            format!("PE {}: root {} is not in 0..{} (team {})", rt.my_pe(), root, n, team),
+        ));
+    }
+    let times = |many: bool| if many { count.checked_mul(n) } else { Some(count) };
+    let (source_many, dest_many) = match shape {
+        Shape::Same => (false, false),
+        Shape::Scatter => (true, false),
+        Shape::Gather => (false, true),
+        Shape::AllToAll => (true, true),
+    };
+    check_len(rt, call, "source", source, times(source_many))?;
+    check_len(rt, call, "dest", dest, times(dest_many))?;
+    rt.require_device_heap(call)
+}
+
+/// A stream-ordered reduce, reducescatter, fcollect or alltoall of `count` elements on `team`.
+pub(crate) fn collective_on_stream<T: PlainData>(
+    call: &'static str,
+    f: unsafe extern "C" fn(nvshmem_team_t, *mut T, *const T, usize, cudaStream_t) -> c_int,
+    shape: Shape,
+    team: nvshmem_team_t,
+    dest: &SymmetricBuffer<T>,
+    source: &SymmetricBuffer<T>,
+    count: usize,
+    stream: Stream,
+) -> Result<()> {
+    check_collective(call, team, dest, source, count, shape, None)?;
+    // SAFETY: checked: the team, both sizes, the heap in GPU memory; the stream by Stream's contract.
+    let status = unsafe { f(team, dest.as_mut_ptr(), source.as_ptr(), count, stream.as_raw()) };
+    check_status(dest.runtime(), call, status)
+}
+
+/// A stream-ordered broadcast of `nelems` elements from `root` (an index in `team`).
+pub(crate) fn broadcast_on_stream<T: PlainData>(
+    call: &'static str,
+    f: unsafe extern "C" fn(nvshmem_team_t, *mut T, *const T, usize, c_int, cudaStream_t) -> c_int,
+    team: nvshmem_team_t,
+    dest: &SymmetricBuffer<T>,
+    source: &SymmetricBuffer<T>,
+    nelems: usize,
+    root: i32,
+    stream: Stream,
+) -> Result<()> {
+    check_collective(call, team, dest, source, nelems, Shape::Same, Some(root))?;
+    // SAFETY: checked as collective_on_stream, and the root.
+    let status = unsafe { f(team, dest.as_mut_ptr(), source.as_ptr(), nelems, root, stream.as_raw()) };
+    check_status(dest.runtime(), call, status)
+}
+
+/// The live runtime with its heap in GPU memory, for the untyped stream calls.
+fn live_on_device(call: &'static str) -> Result<NvshmemRuntime> {
+    let rt = NvshmemRuntime::live(call)?;
+    rt.require_device_heap(call)?;
+    Ok(rt)
+}
+
+/// `nvshmemx_barrier_all_on_stream`: every PE, in stream order (completes this PE's earlier stream
+/// work, then waits for all). Errors: no live runtime, or the heap in host memory.
+pub fn barrier_all_on_stream(stream: Stream) -> Result<()> {
+    live_on_device("nvshmemx_barrier_all_on_stream")?;
+    // SAFETY: live runtime, heap in GPU memory; the stream by Stream's contract.
+    unsafe { sys::nvshmemx_barrier_all_on_stream(stream.as_raw()) };
+    Ok(())
+}
+
+/// `nvshmemx_sync_all_on_stream`: every PE, in stream order (waits for all, no quiet). Errors as
+/// [`barrier_all_on_stream`].
+pub fn sync_all_on_stream(stream: Stream) -> Result<()> {
+    live_on_device("nvshmemx_sync_all_on_stream")?;
+    // SAFETY: as barrier_all_on_stream.
+    unsafe { sys::nvshmemx_sync_all_on_stream(stream.as_raw()) };
+    Ok(())
+}
+
+/// `nvshmemx_quiet_on_stream`: completes this PE's earlier stream-ordered RMA. Errors as
+/// [`barrier_all_on_stream`].
+pub fn quiet_on_stream(stream: Stream) -> Result<()> {
+    live_on_device("nvshmemx_quiet_on_stream")?;
+    // SAFETY: as barrier_all_on_stream.
+    unsafe { sys::nvshmemx_quiet_on_stream(stream.as_raw()) };
+    Ok(())
+}
+
+/// `nvshmemx_barrier_on_stream`: every member of `team`, in stream order. Errors as
+/// [`barrier_all_on_stream`], and an invalid team.
+pub fn barrier_on_stream(team: nvshmem_team_t, stream: Stream) -> Result<()> {
+    let call = "nvshmemx_barrier_on_stream";
+    let rt = live_on_device(call)?;
+    team_size(&rt, call, team)?;
+    // SAFETY: live runtime, heap in GPU memory, valid team; the stream by Stream's contract.
+    check_status(&rt, call, unsafe {
+        sys::nvshmemx_barrier_on_stream(team, stream.as_raw())
+    })
+}
+
+/// `nvshmemx_team_sync_on_stream`: every member of `team`, in stream order (no quiet). Errors as
+/// [`barrier_on_stream`].
+pub fn team_sync_on_stream(team: nvshmem_team_t, stream: Stream) -> Result<()> {
+    let call = "nvshmemx_team_sync_on_stream";
+    let rt = live_on_device(call)?;
+    team_size(&rt, call, team)?;
+    // SAFETY: as barrier_on_stream.
+    check_status(&rt, call, unsafe {
+        sys::nvshmemx_team_sync_on_stream(team, stream.as_raw())
+    })
+}
