@@ -25,6 +25,8 @@ class RemoteEngine {
   virtual Status put(int pe, std::size_t offset, const void *local, std::size_t bytes) = 0;
   // Blocking get: on return `local` holds the data.
   virtual Status get(void *local, int pe, std::size_t offset, std::size_t bytes) = 0;
+  // Returns when `local` may be reused (local completion); the data arrives by the next quiet().
+  virtual Status put_local(int pe, std::size_t offset, const void *local, std::size_t bytes) = 0;
   // Non-blocking: complete at the next quiet(); `local` must stay valid until then.
   virtual Status put_nbi(int pe, std::size_t offset, const void *local, std::size_t bytes) = 0;
   virtual Status get_nbi(void *local, int pe, std::size_t offset, std::size_t bytes) = 0;

@@ -177,6 +177,7 @@ class UcxEngine final : public RemoteEngine {
   const char *name() const override { return "UCX"; }
   Status put(int pe, std::size_t offset, const void *local, std::size_t bytes) override;
   Status get(void *local, int pe, std::size_t offset, std::size_t bytes) override;
+  Status put_local(int pe, std::size_t offset, const void *local, std::size_t bytes) override;
   Status put_nbi(int pe, std::size_t offset, const void *local, std::size_t bytes) override;
   Status get_nbi(void *local, int pe, std::size_t offset, std::size_t bytes) override;
   Status atomic(int pe, std::size_t offset, const AtomicArgs &args, uint64_t *old) override;
@@ -458,6 +459,14 @@ Status UcxEngine::get(void *local, int pe, std::size_t offset, std::size_t bytes
   NVSHM_TRY(peer(pe, "get", &p));
   ucp_request_param_t param{};
   return wait(api_.get_nbx(p->ep, local, bytes, p->base + offset, p->rkey, &param), "get", pe);
+}
+
+Status UcxEngine::put_local(int pe, std::size_t offset, const void *local, std::size_t bytes) {
+  if (opt_.staged) return staged_put(pe, offset, local, bytes, "put");  // returns once its chunks have left
+  Peer *p = nullptr;
+  NVSHM_TRY(peer(pe, "put", &p));
+  ucp_request_param_t param{};
+  return wait(api_.put_nbx(p->ep, local, bytes, p->base + offset, p->rkey, &param), "put", pe);
 }
 
 Status UcxEngine::put_nbi(int pe, std::size_t offset, const void *local, std::size_t bytes) {
