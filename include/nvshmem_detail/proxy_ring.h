@@ -24,7 +24,8 @@
 /* What a request asks. */
 enum nvshm_proxy_op {
   NVSHM_PROXY_PUT = 1,        /* bytes from `local` to (pe, offset) */
-  NVSHM_PROXY_GET = 2,        /* bytes from (pe, offset) to `local` */
+  NVSHM_PROXY_GET = 2,        /* bytes from (pe, offset) to `local`; `local` 0 (`g`, DONE): 1 to 8 bytes
+                                 returned in the completion record's value */
   NVSHM_PROXY_PUT_INLINE = 3, /* `bytes` (1 to 8) bytes of `value` to (pe, offset) */
   NVSHM_PROXY_ATOMIC = 4,     /* aux: nvshm_proxy_amo | width << 8; operand `value`, compare `cond`;
                                  DONE: the old value returned */
@@ -82,21 +83,45 @@ NVSHM_HOSTDEVICE static inline uint64_t nvshm_proxy_lap_bit(uint64_t ticket) {
   return ((ticket / NVSHM_PROXY_ENTRIES + 1) & 1) << 63;
 }
 
-/* The 8 words of request `r` taken with `ticket`. Word 0: op, flags, aux, pe; 1-6: offset, local,
- * bytes, value, cond, extra (low 63 bits); 7: bit 63 of value, cond and extra. */
+/* Word `i` of request `r` taken with `ticket`. Word 0: op, flags, aux, pe; 1-6: offset, local, bytes,
+ * value, cond, extra (low 63 bits); 7: bit 63 of value, cond and extra. One word at a time, so that a
+ * device producer keeps one word in registers (docs/registers.md). */
+NVSHM_HOSTDEVICE static inline uint64_t nvshm_proxy_word(const struct nvshm_proxy_request *r, unsigned i,
+                                                         uint64_t ticket) {
+  const uint64_t low = ~(1ull << 63);
+  uint64_t w;
+  switch (i) {
+    case 0:
+      w = (uint64_t)(r->op & 0xff) | (uint64_t)(r->flags & 0xff) << 8 | (uint64_t)(r->aux & 0xffff) << 16 |
+          (uint64_t)(uint32_t)r->pe << 32;
+      break;
+    case 1:
+      w = r->offset;
+      break;
+    case 2:
+      w = r->local;
+      break;
+    case 3:
+      w = r->bytes;
+      break;
+    case 4:
+      w = r->value;
+      break;
+    case 5:
+      w = r->cond;
+      break;
+    case 6:
+      w = r->extra;
+      break;
+    default:
+      w = r->value >> 63 | (r->cond >> 63) << 1 | (r->extra >> 63) << 2;
+      break;
+  }
+  return (w & low) | nvshm_proxy_lap_bit(ticket);
+}
 NVSHM_HOSTDEVICE static inline void nvshm_proxy_encode(const struct nvshm_proxy_request *r, uint64_t ticket,
                                                        uint64_t w[NVSHM_PROXY_WORDS]) {
-  const uint64_t low = ~(1ull << 63), lap = nvshm_proxy_lap_bit(ticket);
-  w[0] = ((uint64_t)(r->op & 0xff) | (uint64_t)(r->flags & 0xff) << 8 | (uint64_t)(r->aux & 0xffff) << 16 |
-          (uint64_t)(uint32_t)r->pe << 32) |
-         lap;
-  w[1] = (r->offset & low) | lap;
-  w[2] = (r->local & low) | lap;
-  w[3] = (r->bytes & low) | lap;
-  w[4] = (r->value & low) | lap;
-  w[5] = (r->cond & low) | lap;
-  w[6] = (r->extra & low) | lap;
-  w[7] = (r->value >> 63 | (r->cond >> 63) << 1 | (r->extra >> 63) << 2) | lap;
+  for (unsigned i = 0; i < NVSHM_PROXY_WORDS; ++i) w[i] = nvshm_proxy_word(r, i, ticket);
 }
 
 /* Decodes the entry of `ticket` into *r: 0 while a word still belongs to an earlier lap. */
@@ -174,10 +199,11 @@ NVSHM_HOSTDEVICE static inline int nvshm_proxy_enqueue(struct nvshm_proxy_channe
       nvshm_proxy_pause();
     }
   }
-  uint64_t w[NVSHM_PROXY_WORDS];
-  nvshm_proxy_encode(r, t, w);
   uint64_t *entry = ch->entries[t % NVSHM_PROXY_ENTRIES];
-  for (unsigned i = 0; i < NVSHM_PROXY_WORDS; ++i) nvshm_proxy_store(&entry[i], w[i]);
+#if defined(__CUDA_ARCH__)
+#pragma unroll 1
+#endif
+  for (unsigned i = 0; i < NVSHM_PROXY_WORDS; ++i) nvshm_proxy_store(&entry[i], nvshm_proxy_word(r, i, t));
   *ticket = t;
   return 1;
 }
@@ -188,8 +214,7 @@ NVSHM_HOSTDEVICE static inline int nvshm_proxy_wait_done(struct nvshm_proxy_chan
                                                          uint64_t *value) {
   struct nvshm_proxy_done *d = &ch->done[ticket % NVSHM_PROXY_ENTRIES];
   const uint64_t start = nvshm_proxy_now_ns();
-  uint64_t tag;
-  while ((tag = nvshm_proxy_load(&d->tag)) != ticket + 1) {
+  while (nvshm_proxy_load(&d->tag) != ticket + 1) {
     if (nvshm_proxy_now_ns() - start > ch->timeout_ns) return 0;
     nvshm_proxy_pause();
   }

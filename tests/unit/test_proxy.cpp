@@ -126,6 +126,12 @@ TEST_P(ProxyTest, PutsAndGetsOfEveryKind) {
   for (uint64_t n = 1; n <= 8; ++n)
     EXPECT_EQ(got[n - 1], 0x8877665544332211ull & (n == 8 ? ~0ull : (1ull << (8 * n)) - 1)) << n << " bytes";
 
+  // `g`: 1 to 8 bytes into the completion record.
+  for (uint64_t n = 1; n <= 8; ++n)
+    EXPECT_EQ(submit(0, {NVSHM_PROXY_GET, NVSHM_PROXY_DONE, 0, 0, 1000000 + 16 * 8, 0, n, 0, 0, 0}),
+              0x8877665544332211ull & (n == 8 ? ~0ull : (1ull << (8 * n)) - 1))
+        << n << " bytes";
+
   // Strided: every third 4-byte element of a local array to every second of the heap, and back.
   std::vector<uint32_t> spread(30), gathered(30, 0);
   for (int i = 0; i < 30; ++i) spread[i] = 0xA0000000u + i;
