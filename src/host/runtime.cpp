@@ -152,9 +152,15 @@ Status check_remote_transport(const Runtime &rt) {
   return Status::invalid_value;
 }
 
-RemoteOptions remote_options(const Runtime &rt) {
+RemoteOptions remote_options(const Runtime &rt, HeapKind kind) {
   RemoteOptions o;
   o.timeout_s = static_cast<int>(rt.env.bootstrap_timeout);
+  // Debian's UCX cannot register GPU memory: the GPU heap takes the staged path (docs/remote.md).
+  const std::string &path = rt.env.remote_heap_path;
+  if (strcasecmp(path.c_str(), "staged") != 0 && strcasecmp(path.c_str(), "auto") != 0)
+    NVSHM_WARN(kInit, "NVSHMEM_REMOTE_HEAP_PATH='%s' is not auto or staged: auto", path.c_str());
+  o.staged = kind == HeapKind::device || !strcasecmp(path.c_str(), "staged");
+  o.context = kind == HeapKind::device ? rt.context : nullptr;
   const std::string &mode = rt.env.remote_progress;
   if (!strcasecmp(mode.c_str(), "spin")) {
     o.spin_progress = true;
@@ -218,13 +224,6 @@ Status init_steps(Runtime &rt, unsigned flags, const nvshmemx_init_attr_t *attr)
       return Status::symmetry;
     }
   }
-  if (any_remote && kind == HeapKind::device) {
-    log_error(kInit,
-              "the job has remote PEs (%d nodes%s) and the heap is in GPU memory: this version reaches remote PEs "
-              "on the host heap only; set NVSHMEM_HEAP_KIND=SYSMEM",
-              rt.node.n_nodes, rt.env.disable_p2p ? ", NVSHMEM_DISABLE_P2P=1" : "");
-    return Status::not_supported;
-  }
   {
     ContextGuard guard(rt.context);
     const std::size_t reserved =
@@ -240,7 +239,8 @@ Status init_steps(Runtime &rt, unsigned flags, const nvshmemx_init_attr_t *attr)
       rt.transport = make_host_transport();
     std::unique_ptr<RemoteEngine> engine;
     if (any_remote)
-      NVSHM_TRY(make_ucx_engine(*rt.boot, rt.heap->local(), rt.heap->span(), remote_options(rt), &engine));
+      NVSHM_TRY(make_ucx_engine(*rt.boot, rt.heap->local(), rt.heap->span(), *rt.transport, remote_options(rt, kind),
+                                &engine));
     rt.peers = std::make_unique<Peers>(*rt.heap, *rt.transport, std::move(engine));
     NVSHM_TRY(agree(*rt.boot, init_device_state(rt)));
   }

@@ -4,6 +4,8 @@
 // (docs/remote.md). One engine today: UCX (ucx_engine.cpp, libucp loaded at run time).
 // May use: transport/ (AtomicArgs), heap/, bootstrap/, common/. See src/remote/README.md.
 #pragma once
+#include <cuda.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -23,6 +25,8 @@ class RemoteEngine {
   virtual Status put(int pe, std::size_t offset, const void *local, std::size_t bytes) = 0;
   // Blocking get: on return `local` holds the data.
   virtual Status get(void *local, int pe, std::size_t offset, std::size_t bytes) = 0;
+  // Returns when `local` may be reused (local completion); the data arrives by the next quiet().
+  virtual Status put_local(int pe, std::size_t offset, const void *local, std::size_t bytes) = 0;
   // Non-blocking: complete at the next quiet(); `local` must stay valid until then.
   virtual Status put_nbi(int pe, std::size_t offset, const void *local, std::size_t bytes) = 0;
   virtual Status get_nbi(void *local, int pe, std::size_t offset, std::size_t bytes) = 0;
@@ -42,13 +46,19 @@ class RemoteEngine {
 struct RemoteOptions {
   bool spin_progress = false;  // progress thread polls; otherwise it sleeps on the worker's events
   int timeout_s = 120;         // NVSHMEM_BOOTSTRAP_TIMEOUT: every wait of the engine is bounded by it
+  // Staged path (docs/remote.md, "GPU heap"): no one-sided access to peers' slots; every operation is
+  // a message that the target's engine executes on its own slot through its mapped transport. Needed
+  // where UCX cannot register the heap (GPU memory without a CUDA-aware UCX); NVSHMEM_REMOTE_HEAP_PATH.
+  bool staged = false;
+  CUcontext context = nullptr;  // made current on the progress thread (GPU heap), else nullptr
 };
 
 // Collective over all PEs (every PE calls it, also those that reach no PE through it, so that the
-// exchange of addresses completes). Registers this PE's slot [slot, slot + slot_bytes) and exchanges
-// worker addresses, slot bases and remote keys through `boot`. Fails with a message naming the package
-// when libucp cannot be loaded.
-Status make_ucx_engine(Bootstrap &boot, void *slot, std::size_t slot_bytes, const RemoteOptions &options,
-                       std::unique_ptr<RemoteEngine> *out);
+// exchange of addresses completes). Registers this PE's slot [slot, slot + slot_bytes) (unless staged)
+// and exchanges worker addresses, slot bases and remote keys through `boot`. `local` is the transport
+// that reaches this PE's own slot: the staged path executes peers' operations with it. Fails with a
+// message naming the package when libucp cannot be loaded.
+Status make_ucx_engine(Bootstrap &boot, void *slot, std::size_t slot_bytes, Transport &local,
+                       const RemoteOptions &options, std::unique_ptr<RemoteEngine> *out);
 
 }  // namespace nvshm

@@ -7,7 +7,8 @@
 
 namespace nvshm {
 
-Status make_ucx_engine(Bootstrap &boot, void *, std::size_t, const RemoteOptions &, std::unique_ptr<RemoteEngine> *) {
+Status make_ucx_engine(Bootstrap &boot, void *, std::size_t, Transport &, const RemoteOptions &,
+                       std::unique_ptr<RemoteEngine> *) {
   log_error("remote engine (UCX)",
             "the job has PEs on other nodes (or NVSHMEM_DISABLE_P2P=1), but this build has no UCX engine: UCX's "
             "headers were not found when it was configured (install libucx-dev and build again)");

@@ -5,6 +5,9 @@
 // the progress thread all drive it); endpoints and remote keys are made on first use of a PE; a
 // progress thread keeps the worker moving, which UCX over TCP needs for other PEs' operations on this
 // PE's memory to complete at all. Every wait is bounded by NVSHMEM_BOOTSTRAP_TIMEOUT.
+// On the staged path (RemoteOptions::staged: a GPU heap that this UCX cannot register) every operation
+// is an active message that the target's engine executes on its own slot through its mapped transport,
+// and answers (docs/remote.md, "The staged path").
 #include <poll.h>
 #include <sched.h>
 #include <ucp/api/ucp.h>
@@ -16,9 +19,11 @@
 #include <cstring>
 #include <mutex>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "common/dl.hpp"
+#include "cuda/driver.hpp"
 #include "common/log.hpp"
 #include "heap/symmetric_heap.hpp"
 #include "remote/engine.hpp"
@@ -59,6 +64,8 @@ struct UcpApi {
   decltype(&::ucp_put_nbx) put_nbx;
   decltype(&::ucp_get_nbx) get_nbx;
   decltype(&::ucp_atomic_op_nbx) atomic_op_nbx;
+  decltype(&::ucp_worker_set_am_recv_handler) worker_set_am_recv_handler;
+  decltype(&::ucp_am_send_nbx) am_send_nbx;
   decltype(&::ucp_request_check_status) request_check_status;
   decltype(&::ucp_request_free) request_free;
   decltype(&::ucs_status_string) status_string;
@@ -104,6 +111,8 @@ const UcpApi *ucp_api() {
   bind(&api.put_nbx, "ucp_put_nbx");
   bind(&api.get_nbx, "ucp_get_nbx");
   bind(&api.atomic_op_nbx, "ucp_atomic_op_nbx");
+  bind(&api.worker_set_am_recv_handler, "ucp_worker_set_am_recv_handler");
+  bind(&api.am_send_nbx, "ucp_am_send_nbx");
   bind(&api.request_check_status, "ucp_request_check_status");
   bind(&api.request_free, "ucp_request_free");
   bind(&api.status_string, "ucs_status_string");
@@ -123,9 +132,42 @@ struct BlobHeader {
   uint32_t rkey_bytes;
 };
 
+// The staged path's messages: requests to the PE that owns the slot, and their replies.
+constexpr unsigned kStagedAm = 27;                // active message id
+constexpr std::size_t kStagedChunk = 256 * 1024;  // bytes of one put or get message
+constexpr int kStagedDepth = 4;                   // messages of one put in flight (its pipeline)
+enum class StagedOp : uint32_t { put, get, atomic, put_ack, get_reply, atomic_reply };
+struct StagedHeader {
+  StagedOp op;
+  int32_t from;          // PE that sent the message
+  uint64_t offset;       // request: byte offset in the target's slot; get_reply: offset in the destination
+  uint64_t bytes;        // put, get: bytes of the chunk
+  uint64_t token;        // get, atomic: the initiator's record, returned in the reply
+  uint64_t value, cond;  // atomic: operands; atomic_reply: the old value; get: offset in the destination
+  uint32_t atomic_op;    // AtomicOp
+  uint32_t width;        // AtomicArgs::width; replies: 1 when the target failed to execute the request
+};
+// The initiator's state of one staged get or atomic, addressed by the reply's token. On a timeout the
+// waiter leaves it allocated: a late reply may still arrive and write it.
+struct GetRecord {
+  char *dst;
+  std::atomic<std::size_t> remaining;  // bytes not yet copied to dst
+  bool detached;                       // get_nbi: the last reply frees it
+};
+struct AtomicRecord {
+  std::atomic<bool> done{false};
+  uint64_t old = 0;
+};
+// A reply built in the handler; freed when UCX has sent it.
+struct Reply {
+  StagedHeader header;
+  std::vector<char> data;
+};
+
 class UcxEngine final : public RemoteEngine {
  public:
-  UcxEngine(const UcpApi &api, int my_pe, const RemoteOptions &options) : api_(api), my_pe_(my_pe), opt_(options) {}
+  UcxEngine(const UcpApi &api, int my_pe, Transport &local, const RemoteOptions &options)
+      : api_(api), my_pe_(my_pe), local_(local), opt_(options) {}
   ~UcxEngine() override;
   // Local set-up: context, worker, registration of the slot; *blob receives what the peers need.
   Status open(void *slot, std::size_t slot_bytes, std::vector<char> *blob);
@@ -135,6 +177,7 @@ class UcxEngine final : public RemoteEngine {
   const char *name() const override { return "UCX"; }
   Status put(int pe, std::size_t offset, const void *local, std::size_t bytes) override;
   Status get(void *local, int pe, std::size_t offset, std::size_t bytes) override;
+  Status put_local(int pe, std::size_t offset, const void *local, std::size_t bytes) override;
   Status put_nbi(int pe, std::size_t offset, const void *local, std::size_t bytes) override;
   Status get_nbi(void *local, int pe, std::size_t offset, std::size_t bytes) override;
   Status atomic(int pe, std::size_t offset, const AtomicArgs &args, uint64_t *old) override;
@@ -153,6 +196,9 @@ class UcxEngine final : public RemoteEngine {
     ucp_rkey_h rkey = nullptr;
     std::atomic<bool> connected{false};  // ep and rkey are set (release), read without the lock
     std::atomic<bool> failed{false};
+    // Staged path: requests sent to the PE, replies received from it, and replies that said the PE
+    // failed to execute the request (reported by the next wait on the PE).
+    std::atomic<uint64_t> issued{0}, completed{0}, errors{0};
   };
   // The connected peer (endpoint and rkey made on first use), or an error naming the PE and `op`.
   Status peer(int pe, const char *op, Peer **out);
@@ -162,12 +208,35 @@ class UcxEngine final : public RemoteEngine {
   // Hands an operation's request to UCX to complete by itself (it completes at the next flush).
   Status detach(ucs_status_ptr_t request, const char *op, int pe);
   Status failure(ucs_status_t status, const char *op, int pe);
+  // Progresses the worker until done() holds; bounded by the timeout, `op` and `pe` (-1: all PEs) name
+  // it in messages.
+  template <class Done>
+  Status poll_until(Done done, const char *op, int pe);
   void progress_loop();
+
+  // The staged path.
+  Status staged_put(int pe, std::size_t offset, const void *local, std::size_t bytes, const char *op);
+  Status staged_get(void *local, int pe, std::size_t offset, std::size_t bytes, const char *op);
+  Status staged_atomic(int pe, std::size_t offset, const AtomicArgs &args, uint64_t *old);
+  // Waits until every request sent to `pe` so far has its reply, then reports the PE's failures.
+  Status staged_complete(Peer &p, const char *op);
+  // Sends one message; `h` and `data` must stay valid until the returned request completes.
+  ucs_status_ptr_t staged_send(ucp_ep_h ep, const StagedHeader &h, const void *data, std::size_t bytes,
+                               ucp_request_param_t param);
+  void staged_reply(ucp_ep_h ep, std::unique_ptr<Reply> r);
+  // Executes a request on this PE's slot (target side), or takes a reply (initiator side).
+  void staged_serve(const StagedHeader &h, const void *data, std::size_t length, ucp_ep_h reply_ep);
+  static ucs_status_t on_staged(void *arg, const void *header, std::size_t header_length, void *data,
+                                std::size_t length, const ucp_am_recv_param_t *param);
+
   static void on_peer_error(void *arg, ucp_ep_h ep, ucs_status_t status);
 
   const UcpApi &api_;
   const int my_pe_;
+  Transport &local_;  // reaches this PE's own slot (the staged path executes peers' requests with it)
   const RemoteOptions opt_;
+  char *slot_ = nullptr;
+  std::size_t slot_bytes_ = 0;
   ucp_context_h context_ = nullptr;
   ucp_worker_h worker_ = nullptr;
   ucp_mem_h memh_ = nullptr;
@@ -197,7 +266,8 @@ Status UcxEngine::open(void *slot, std::size_t slot_bytes, std::vector<char> *bl
   if (!getenv("UCX_ATOMIC_MODE")) (void)api_.config_modify(config, "ATOMIC_MODE", "cpu");
   ucp_params_t params{};
   params.field_mask = UCP_PARAM_FIELD_FEATURES;
-  params.features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 | UCP_FEATURE_WAKEUP;
+  params.features = opt_.staged ? UCP_FEATURE_AM | UCP_FEATURE_WAKEUP
+                                : UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 | UCP_FEATURE_WAKEUP;
   s = api_.init_version(UCP_API_MAJOR, UCP_API_MINOR, &params, config, &context_);
   api_.config_release(config);
   if (s != UCS_OK) return failure(s, "ucp_init", -1);
@@ -205,19 +275,31 @@ Status UcxEngine::open(void *slot, std::size_t slot_bytes, std::vector<char> *bl
   wp.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
   wp.thread_mode = UCS_THREAD_MODE_MULTI;
   if ((s = api_.worker_create(context_, &wp, &worker_)) != UCS_OK) return failure(s, "ucp_worker_create", -1);
-  ucp_mem_map_params_t mp{};
-  mp.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH;
-  mp.address = slot;
-  mp.length = slot_bytes;
-  if ((s = api_.mem_map(context_, &mp, &memh_)) != UCS_OK) return failure(s, "ucp_mem_map of the heap", -1);
+  slot_ = static_cast<char *>(slot);
+  slot_bytes_ = slot_bytes;
+  if (opt_.staged) {
+    ucp_am_handler_param_t hp{};
+    hp.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB | UCP_AM_HANDLER_PARAM_FIELD_ARG;
+    hp.id = kStagedAm;
+    hp.cb = on_staged;
+    hp.arg = this;
+    if ((s = api_.worker_set_am_recv_handler(worker_, &hp)) != UCS_OK)
+      return failure(s, "ucp_worker_set_am_recv_handler", -1);
+  } else {
+    ucp_mem_map_params_t mp{};
+    mp.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH;
+    mp.address = slot;
+    mp.length = slot_bytes;
+    if ((s = api_.mem_map(context_, &mp, &memh_)) != UCS_OK) return failure(s, "ucp_mem_map of the heap", -1);
+  }
 
   ucp_address_t *address = nullptr;
   std::size_t address_bytes = 0;
   if ((s = api_.worker_get_address(worker_, &address, &address_bytes)) != UCS_OK)
     return failure(s, "ucp_worker_get_address", -1);
-  void *rkey = nullptr;
+  void *rkey = nullptr;  // none on the staged path: peers never address the slot themselves
   std::size_t rkey_bytes = 0;
-  if ((s = api_.rkey_pack(context_, memh_, &rkey, &rkey_bytes)) != UCS_OK) {
+  if (memh_ && (s = api_.rkey_pack(context_, memh_, &rkey, &rkey_bytes)) != UCS_OK) {
     api_.worker_release_address(worker_, address);
     return failure(s, "ucp_rkey_pack", -1);
   }
@@ -229,7 +311,7 @@ Status UcxEngine::open(void *slot, std::size_t slot_bytes, std::vector<char> *bl
   memcpy(mine.data() + sizeof header, address, address_bytes);
   memcpy(mine.data() + sizeof header + address_bytes, rkey, rkey_bytes);
   api_.worker_release_address(worker_, address);
-  api_.rkey_buffer_release(rkey);
+  if (rkey) api_.rkey_buffer_release(rkey);
   return Status::ok;
 }
 
@@ -258,12 +340,14 @@ Status UcxEngine::connect(Bootstrap &boot, std::vector<char> mine) {
   progress_ = std::thread([this] { progress_loop(); });
   unsigned major = 0, minor = 0, release = 0;
   api_.get_version(&major, &minor, &release);
-  NVSHM_INFO(kWhere, "UCX %u.%u.%u, %zu-byte init blob per PE, %s progress", major, minor, release, width,
-             opt_.spin_progress ? "spin" : "event");
+  NVSHM_INFO(kWhere, "UCX %u.%u.%u, %zu-byte init blob per PE, %s progress, %s", major, minor, release, width,
+             opt_.spin_progress ? "spin" : "event",
+             opt_.staged ? "staged path (peers' engines execute operations on their slots)" : "one-sided RMA");
   return Status::ok;
 }
 
 void UcxEngine::progress_loop() {
+  ContextGuard context(opt_.context);  // the staged path copies to and from a GPU heap on this thread
   int efd = -1;
   if (!opt_.spin_progress && api_.worker_get_efd(worker_, &efd) != UCS_OK) efd = -1;
   while (!stop_.load(std::memory_order_acquire)) {
@@ -305,7 +389,7 @@ Status UcxEngine::peer(int pe, const char *op, Peer **out) {
       const ucs_status_t s = api_.ep_create(worker_, &ep, &p.ep);
       if (s != UCS_OK) return failure(s, "connecting (ucp_ep_create)", pe);
     }
-    if (!p.rkey) {
+    if (!p.rkey && !opt_.staged) {
       const ucs_status_t s = api_.ep_rkey_unpack(p.ep, p.rkey_blob.data(), &p.rkey);
       if (s != UCS_OK) return failure(s, "ucp_ep_rkey_unpack", pe);
     }
@@ -315,26 +399,19 @@ Status UcxEngine::peer(int pe, const char *op, Peer **out) {
   return Status::ok;
 }
 
-Status UcxEngine::wait(ucs_status_ptr_t request, const char *op, int pe) {
-  if (request == nullptr) return Status::ok;
-  if (UCS_PTR_IS_ERR(request)) return failure(UCS_PTR_STATUS(request), op, pe);
+template <class Done>
+Status UcxEngine::poll_until(Done done, const char *op, int pe) {
   using clock = std::chrono::steady_clock;
   const auto deadline = clock::now() + std::chrono::seconds(opt_.timeout_s);
   for (unsigned polls = 0;; ++polls) {
     api_.worker_progress(worker_);
-    const ucs_status_t s = api_.request_check_status(request);
-    if (s != UCS_INPROGRESS) {
-      api_.request_free(request);
-      return s == UCS_OK ? Status::ok : failure(s, op, pe);
-    }
+    if (done()) return Status::ok;
     if (pe >= 0 && peers_[pe].failed.load(std::memory_order_relaxed)) {
-      api_.request_free(request);
       log_error(kWhere, "%s to PE %d cannot complete: the PE is unreachable", op, pe);
       return Status::peer_failed;
     }
     if ((polls & 63) == 63) {
       if (clock::now() > deadline) {
-        api_.request_free(request);
         if (pe >= 0)
           log_error(kWhere, "%s to PE %d did not complete within %d s (NVSHMEM_BOOTSTRAP_TIMEOUT)", op, pe,
                     opt_.timeout_s);
@@ -347,6 +424,16 @@ Status UcxEngine::wait(ucs_status_ptr_t request, const char *op, int pe) {
   }
 }
 
+Status UcxEngine::wait(ucs_status_ptr_t request, const char *op, int pe) {
+  if (request == nullptr) return Status::ok;
+  if (UCS_PTR_IS_ERR(request)) return failure(UCS_PTR_STATUS(request), op, pe);
+  ucs_status_t s = UCS_INPROGRESS;
+  const Status st = poll_until([&] { return (s = api_.request_check_status(request)) != UCS_INPROGRESS; }, op, pe);
+  api_.request_free(request);
+  NVSHM_TRY(st);
+  return s == UCS_OK ? Status::ok : failure(s, op, pe);
+}
+
 Status UcxEngine::detach(ucs_status_ptr_t request, const char *op, int pe) {
   if (request == nullptr) return Status::ok;
   if (UCS_PTR_IS_ERR(request)) return failure(UCS_PTR_STATUS(request), op, pe);
@@ -355,6 +442,10 @@ Status UcxEngine::detach(ucs_status_ptr_t request, const char *op, int pe) {
 }
 
 Status UcxEngine::put(int pe, std::size_t offset, const void *local, std::size_t bytes) {
+  if (opt_.staged) {
+    NVSHM_TRY(staged_put(pe, offset, local, bytes, "put"));
+    return staged_complete(peers_[pe], "put");
+  }
   Peer *p = nullptr;
   NVSHM_TRY(peer(pe, "put", &p));
   ucp_request_param_t param{};
@@ -363,13 +454,23 @@ Status UcxEngine::put(int pe, std::size_t offset, const void *local, std::size_t
 }
 
 Status UcxEngine::get(void *local, int pe, std::size_t offset, std::size_t bytes) {
+  if (opt_.staged) return staged_get(local, pe, offset, bytes, "get");
   Peer *p = nullptr;
   NVSHM_TRY(peer(pe, "get", &p));
   ucp_request_param_t param{};
   return wait(api_.get_nbx(p->ep, local, bytes, p->base + offset, p->rkey, &param), "get", pe);
 }
 
+Status UcxEngine::put_local(int pe, std::size_t offset, const void *local, std::size_t bytes) {
+  if (opt_.staged) return staged_put(pe, offset, local, bytes, "put");  // returns once its chunks have left
+  Peer *p = nullptr;
+  NVSHM_TRY(peer(pe, "put", &p));
+  ucp_request_param_t param{};
+  return wait(api_.put_nbx(p->ep, local, bytes, p->base + offset, p->rkey, &param), "put", pe);
+}
+
 Status UcxEngine::put_nbi(int pe, std::size_t offset, const void *local, std::size_t bytes) {
+  if (opt_.staged) return staged_put(pe, offset, local, bytes, "put_nbi");
   Peer *p = nullptr;
   NVSHM_TRY(peer(pe, "put_nbi", &p));
   ucp_request_param_t param{};
@@ -377,6 +478,7 @@ Status UcxEngine::put_nbi(int pe, std::size_t offset, const void *local, std::si
 }
 
 Status UcxEngine::get_nbi(void *local, int pe, std::size_t offset, std::size_t bytes) {
+  if (opt_.staged) return staged_get(local, pe, offset, bytes, "get_nbi");
   Peer *p = nullptr;
   NVSHM_TRY(peer(pe, "get_nbi", &p));
   ucp_request_param_t param{};
@@ -384,6 +486,7 @@ Status UcxEngine::get_nbi(void *local, int pe, std::size_t offset, std::size_t b
 }
 
 Status UcxEngine::atomic(int pe, std::size_t offset, const AtomicArgs &args, uint64_t *old) {
+  if (opt_.staged) return staged_atomic(pe, offset, args, old);
   Peer *p = nullptr;
   NVSHM_TRY(peer(pe, "atomic", &p));
   // UCP's operand (`operand`) and reply buffer, in the word's width; compare-swap takes the compare
@@ -477,13 +580,213 @@ Status UcxEngine::float_add(int pe, std::size_t offset, const AtomicArgs &args, 
 }
 
 Status UcxEngine::fence() {
+  if (opt_.staged) return quiet();  // an order point per PE: every earlier request has been executed
   const ucs_status_t s = api_.worker_fence(worker_);
   return s == UCS_OK ? Status::ok : failure(s, "fence (ucp_worker_fence)", -1);
 }
 
 Status UcxEngine::quiet() {
+  if (opt_.staged) {
+    for (Peer &p : peers_) NVSHM_TRY(staged_complete(p, "quiet"));
+    return Status::ok;
+  }
   ucp_request_param_t param{};
   return wait(api_.worker_flush_nbx(worker_, &param), "quiet (worker flush)", -1);
+}
+
+ucs_status_ptr_t UcxEngine::staged_send(ucp_ep_h ep, const StagedHeader &h, const void *data, std::size_t bytes,
+                                        ucp_request_param_t param) {
+  // Eager only: the handler gets the data at once and executes the request inside the callback.
+  param.op_attr_mask |= UCP_OP_ATTR_FIELD_FLAGS;
+  param.flags = UCP_AM_SEND_FLAG_REPLY | UCP_AM_SEND_FLAG_EAGER;
+  return api_.am_send_nbx(ep, kStagedAm, &h, sizeof h, data, bytes, &param);
+}
+
+Status UcxEngine::staged_put(int pe, std::size_t offset, const void *local, std::size_t bytes, const char *op) {
+  Peer *p = nullptr;
+  NVSHM_TRY(peer(pe, op, &p));
+  // A pipeline of bounce buffers: chunk i is copied out of `local` (from GPU memory on a GPU heap)
+  // while chunks i - 1, i - 2, ... are on the wire; a bounce is reused once its message has left.
+  struct Chunk {
+    StagedHeader header{};
+    std::vector<char> bounce;
+    ucs_status_ptr_t request = nullptr;
+  } chunks[kStagedDepth];
+  const char *src = static_cast<const char *>(local);
+  Status st = Status::ok;
+  for (std::size_t done = 0, i = 0; done < bytes && st == Status::ok; done += kStagedChunk, ++i) {
+    Chunk &c = chunks[i % kStagedDepth];
+    st = wait(std::exchange(c.request, nullptr), op, pe);
+    const std::size_t n = std::min(kStagedChunk, bytes - done);
+    c.bounce.resize(n);
+    if (st == Status::ok) st = local_.get(c.bounce.data(), src + done, n);
+    if (st != Status::ok) break;
+    c.header = StagedHeader{StagedOp::put, my_pe_, offset + done, n, 0, 0, 0, 0, 0};
+    p->issued.fetch_add(1);
+    c.request = staged_send(p->ep, c.header, c.bounce.data(), n, {});
+    if (UCS_PTR_IS_ERR(c.request)) {
+      p->issued.fetch_sub(1);
+      st = failure(UCS_PTR_STATUS(std::exchange(c.request, nullptr)), op, pe);
+    }
+  }
+  for (Chunk &c : chunks) {
+    const Status s = wait(c.request, op, pe);
+    if (st == Status::ok) st = s;
+  }
+  return st;
+}
+
+Status UcxEngine::staged_get(void *local, int pe, std::size_t offset, std::size_t bytes, const char *op) {
+  if (bytes == 0) return Status::ok;
+  Peer *p = nullptr;
+  NVSHM_TRY(peer(pe, op, &p));
+  const bool blocking = strcmp(op, "get") == 0;
+  auto *record = new GetRecord{static_cast<char *>(local), {bytes}, !blocking};
+  for (std::size_t done = 0; done < bytes; done += kStagedChunk) {
+    const StagedHeader h{StagedOp::get,
+                         my_pe_,
+                         offset + done,
+                         std::min(kStagedChunk, bytes - done),
+                         reinterpret_cast<uint64_t>(record),
+                         done,
+                         0,
+                         0,
+                         0};
+    p->issued.fetch_add(1);
+    const ucs_status_ptr_t request = staged_send(p->ep, h, nullptr, 0, {});
+    if (UCS_PTR_IS_ERR(request)) p->issued.fetch_sub(1);
+    NVSHM_TRY(wait(request, op, pe));  // on failure the record stays: replies to earlier chunks may come
+  }
+  if (!blocking) return Status::ok;
+  NVSHM_TRY(poll_until([&] { return record->remaining.load(std::memory_order_acquire) == 0; }, op, pe));
+  delete record;
+  return staged_complete(*p, op);
+}
+
+Status UcxEngine::staged_atomic(int pe, std::size_t offset, const AtomicArgs &args, uint64_t *old) {
+  Peer *p = nullptr;
+  NVSHM_TRY(peer(pe, "atomic", &p));
+  auto *record = new AtomicRecord;
+  const StagedHeader h{StagedOp::atomic,
+                       my_pe_,
+                       offset,
+                       0,
+                       reinterpret_cast<uint64_t>(record),
+                       args.value,
+                       args.cond,
+                       static_cast<uint32_t>(args.op),
+                       static_cast<uint32_t>(args.width)};
+  p->issued.fetch_add(1);
+  const ucs_status_ptr_t request = staged_send(p->ep, h, nullptr, 0, {});
+  if (UCS_PTR_IS_ERR(request)) p->issued.fetch_sub(1);
+  NVSHM_TRY(wait(request, "atomic", pe));
+  NVSHM_TRY(poll_until([&] { return record->done.load(std::memory_order_acquire); }, "atomic", pe));
+  if (old) *old = record->old;
+  delete record;
+  return staged_complete(*p, "atomic");
+}
+
+Status UcxEngine::staged_complete(Peer &p, const char *op) {
+  const uint64_t issued = p.issued.load();
+  if (p.completed.load(std::memory_order_acquire) < issued)
+    NVSHM_TRY(poll_until([&] { return p.completed.load(std::memory_order_acquire) >= issued; }, op, p.pe));
+  if (p.errors.exchange(0) == 0) return Status::ok;
+  log_error(kWhere, "%s to PE %d: the PE failed to execute earlier requests (its log says why)", op, p.pe);
+  return Status::internal;
+}
+
+void UcxEngine::staged_reply(ucp_ep_h ep, std::unique_ptr<Reply> r) {
+  ucp_request_param_t param{};
+  param.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
+  param.cb.send = [](void *, ucs_status_t, void *user) { delete static_cast<Reply *>(user); };
+  param.user_data = r.get();
+  const ucs_status_ptr_t request = staged_send(ep, r->header, r->data.data(), r->data.size(), param);
+  if (UCS_PTR_IS_ERR(request))  // the initiator's wait for the reply names the operation too
+    log_error(kWhere, "replying to PE %d failed: %s", r->header.from, api_.status_string(UCS_PTR_STATUS(request)));
+  if (!UCS_PTR_IS_PTR(request)) return;  // sent at once (or failed): r frees the reply
+  r.release();                           // the callback frees it
+  api_.request_free(request);
+}
+
+void UcxEngine::staged_serve(const StagedHeader &h, const void *data, std::size_t length, ucp_ep_h reply_ep) {
+  static const char *const kNames[] = {"put", "get", "atomic"};
+  if (h.from < 0 || static_cast<std::size_t>(h.from) >= peers_.size()) {
+    log_error(kWhere, "a staged message names PE %d of %zu: not from this job's engine", h.from, peers_.size());
+    return;
+  }
+  Peer &from = peers_[h.from];
+  if (h.op == StagedOp::put_ack || h.op == StagedOp::get_reply || h.op == StagedOp::atomic_reply) {
+    if (h.width) from.errors.fetch_add(1);
+    if (h.op == StagedOp::get_reply) {
+      auto *g = reinterpret_cast<GetRecord *>(h.token);
+      if (length && local_.put(g->dst + h.offset, data, length) != Status::ok) from.errors.fetch_add(1);
+      const bool detached = g->detached;  // read before the last byte count lets a waiter free it
+      from.completed.fetch_add(1, std::memory_order_release);
+      if (g->remaining.fetch_sub(h.bytes, std::memory_order_acq_rel) == h.bytes && detached) delete g;
+      return;
+    }
+    if (h.op == StagedOp::atomic_reply) {
+      auto *a = reinterpret_cast<AtomicRecord *>(h.token);
+      a->old = h.value;
+      a->done.store(true, std::memory_order_release);
+    }
+    from.completed.fetch_add(1, std::memory_order_release);
+    return;
+  }
+  // A request on this PE's slot: execute it, then answer (also when it failed, so the initiator
+  // does not wait for the timeout).
+  if (h.op > StagedOp::atomic) {
+    log_error(kWhere, "a staged message from PE %d has operation %u: not from this library's engine", h.from,
+              static_cast<unsigned>(h.op));
+    return;
+  }
+  const char *name = kNames[static_cast<unsigned>(h.op)];
+  auto r = std::make_unique<Reply>();
+  r->header = h;
+  r->header.from = my_pe_;
+  r->header.width = 0;
+  const std::size_t bytes = h.op == StagedOp::put ? length : h.op == StagedOp::get ? h.bytes : h.width;
+  Status st = Status::invalid_value;
+  if (h.offset > slot_bytes_ || bytes > slot_bytes_ - h.offset) {
+    log_error(kWhere, "PE %d asked for bytes [%llu, +%zu) of this PE's %zu-byte heap slot (%s)", h.from,
+              static_cast<unsigned long long>(h.offset), bytes, slot_bytes_, name);
+  } else if (h.op == StagedOp::put) {
+    st = local_.put(slot_ + h.offset, data, length);
+  } else if (h.op == StagedOp::get) {
+    r->data.resize(h.bytes);
+    st = local_.get(r->data.data(), slot_ + h.offset, h.bytes);
+  } else {
+    const AtomicArgs args{static_cast<AtomicOp>(h.atomic_op), h.width, h.value, h.cond};
+    st = local_.atomic(slot_ + h.offset, args, &r->header.value);
+  }
+  r->header.op = h.op == StagedOp::put   ? StagedOp::put_ack
+                 : h.op == StagedOp::get ? StagedOp::get_reply
+                                         : StagedOp::atomic_reply;
+  r->header.offset = h.value;  // get_reply: where the data goes in the destination
+  if (st != Status::ok) {
+    log_error(kWhere, "executing PE %d's %s of %zu bytes at offset %llu of this PE's slot failed", h.from, name, bytes,
+              static_cast<unsigned long long>(h.offset));
+    r->header.width = 1;
+    r->data.clear();
+  }
+  staged_reply(reply_ep, std::move(r));
+}
+
+ucs_status_t UcxEngine::on_staged(void *arg, const void *header, std::size_t header_length, void *data,
+                                  std::size_t length, const ucp_am_recv_param_t *param) {
+  auto *engine = static_cast<UcxEngine *>(arg);
+  StagedHeader h;
+  if (header_length != sizeof h || (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) ||
+      !(param->recv_attr & UCP_AM_RECV_ATTR_FIELD_REPLY_EP)) {
+    log_error(kWhere,
+              "a staged message with a %zu-byte header (%zu expected), not eager or without a reply "
+              "endpoint: not from this library's engine",
+              header_length, sizeof h);
+    return UCS_OK;
+  }
+  memcpy(&h, header, sizeof h);
+  engine->staged_serve(h, data, length, param->reply_ep);
+  return UCS_OK;  // the data is not kept
 }
 
 UcxEngine::~UcxEngine() {
@@ -514,11 +817,11 @@ UcxEngine::~UcxEngine() {
 
 }  // namespace
 
-Status make_ucx_engine(Bootstrap &boot, void *slot, std::size_t slot_bytes, const RemoteOptions &options,
-                       std::unique_ptr<RemoteEngine> *out) {
+Status make_ucx_engine(Bootstrap &boot, void *slot, std::size_t slot_bytes, Transport &local,
+                       const RemoteOptions &options, std::unique_ptr<RemoteEngine> *out) {
   const UcpApi *api = ucp_api();
   NVSHM_TRY(agree(boot, api ? Status::ok : Status::not_supported));
-  auto engine = std::make_unique<UcxEngine>(*api, boot.rank(), options);
+  auto engine = std::make_unique<UcxEngine>(*api, boot.rank(), local, options);
   std::vector<char> blob;
   NVSHM_TRY(agree(boot, engine->open(slot, slot_bytes, &blob)));
   NVSHM_TRY(engine->connect(boot, std::move(blob)));

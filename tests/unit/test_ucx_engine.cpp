@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The UCX engine (src/remote/ucx_engine.cpp) in one process: every operation on a registered range
-// reached through UCX (the engine's peer is this process itself), checked on the memory; and the init
+// reached through UCX (the engine's peer is this process itself), checked on the memory, one-sided and
+// on the staged path (messages executed by the target's engine through its local transport); and the init
 // exchange with a fake bootstrap of up to 1024 PEs, whose bytes per PE must not grow with the PE count
 // (lazy endpoints: nothing is connected at init).
 #include <gtest/gtest.h>
@@ -32,36 +33,45 @@ class FakeBootstrap : public Bootstrap {
   std::size_t contributed = 0;
 };
 
-RemoteOptions options() {
+RemoteOptions options(bool staged = false) {
   RemoteOptions o;
   o.timeout_s = 30;
+  o.staged = staged;
   return o;
 }
 
-TEST(UcxEngine, EveryOperationThroughUcxOnARegisteredRange) {
-  std::vector<uint64_t> slot(1 << 16);  // 512 KiB "heap"
+// Parameter: the staged path (true) or one-sided RMA.
+class UcxEngineOps : public ::testing::TestWithParam<bool> {};
+
+TEST_P(UcxEngineOps, EveryOperationOnTheMemory) {
+  std::vector<uint64_t> slot(1 << 19);  // 4 MiB "heap"
+  const std::size_t slot_bytes = slot.size() * sizeof(uint64_t);
   FakeBootstrap boot(0, 1);
+  std::unique_ptr<Transport> local = make_host_transport();
   std::unique_ptr<RemoteEngine> engine;
-  ASSERT_EQ(make_ucx_engine(boot, slot.data(), slot.size() * sizeof(uint64_t), options(), &engine), Status::ok);
+  ASSERT_EQ(make_ucx_engine(boot, slot.data(), slot_bytes, *local, options(GetParam()), &engine), Status::ok);
   ASSERT_STREQ(engine->name(), "UCX");
   char *base = reinterpret_cast<char *>(slot.data());
 
-  // Blocking put of 100 KiB at an odd offset, then get it back into another buffer.
-  std::vector<unsigned char> data(100 * 1024), back(data.size());
-  for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<unsigned char>(i * 7 + 3);
-  ASSERT_EQ(engine->put(0, 1001, data.data(), data.size()), Status::ok);
-  EXPECT_EQ(memcmp(base + 1001, data.data(), data.size()), 0);
-  ASSERT_EQ(engine->get(back.data(), 0, 1001, back.size()), Status::ok);
-  EXPECT_EQ(back, data);
+  // Blocking put of 100 KiB at an odd offset, then get it back into another buffer; then 1.5 MiB (6
+  // messages of the staged path's pipeline, the last one short).
+  for (const std::size_t bytes : {std::size_t{100 * 1024}, std::size_t{1536 * 1024 + 77}}) {
+    std::vector<unsigned char> data(bytes), back(bytes, 0xEE);
+    for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<unsigned char>(i * 7 + 3 + bytes);
+    ASSERT_EQ(engine->put(0, 1001, data.data(), data.size()), Status::ok);
+    EXPECT_EQ(memcmp(base + 1001, data.data(), data.size()), 0);
+    ASSERT_EQ(engine->get(back.data(), 0, 1001, back.size()), Status::ok);
+    EXPECT_EQ(back, data);
+  }
 
   // Non-blocking: 64 puts of 1 KiB and 64 gets, complete at quiet.
   std::vector<unsigned char> chunks(64 * 1024), gathered(chunks.size());
   for (std::size_t i = 0; i < chunks.size(); ++i) chunks[i] = static_cast<unsigned char>(i * 13 + 5);
-  for (int c = 0; c < 64; ++c) ASSERT_EQ(engine->put_nbi(0, 200000 + c * 1024, &chunks[c * 1024], 1024), Status::ok);
+  for (int c = 0; c < 64; ++c) ASSERT_EQ(engine->put_nbi(0, 2000000 + c * 1024, &chunks[c * 1024], 1024), Status::ok);
   ASSERT_EQ(engine->fence(), Status::ok);
   ASSERT_EQ(engine->quiet(), Status::ok);
-  EXPECT_EQ(memcmp(base + 200000, chunks.data(), chunks.size()), 0);
-  for (int c = 0; c < 64; ++c) ASSERT_EQ(engine->get_nbi(&gathered[c * 1024], 0, 200000 + c * 1024, 1024), Status::ok);
+  EXPECT_EQ(memcmp(base + 2000000, chunks.data(), chunks.size()), 0);
+  for (int c = 0; c < 64; ++c) ASSERT_EQ(engine->get_nbi(&gathered[c * 1024], 0, 2000000 + c * 1024, 1024), Status::ok);
   ASSERT_EQ(engine->quiet(), Status::ok);
   EXPECT_EQ(gathered, chunks);
 
@@ -70,7 +80,7 @@ TEST(UcxEngine, EveryOperationThroughUcxOnARegisteredRange) {
   const uint64_t start8 = 0x1122334455667788ull;
   const uint32_t start4 = 0x0A0B0C0Du;
   for (const std::size_t width : {std::size_t{8}, std::size_t{4}}) {
-    const std::size_t at = width == 8 ? 300000 : 300012;
+    const std::size_t at = width == 8 ? 3000000 : 3000012;
     const uint64_t mask = width == 8 ? ~0ull : 0xFFFFFFFFull;
     uint64_t model = width == 8 ? start8 : start4;
     memcpy(base + at, &model, width);
@@ -128,6 +138,27 @@ TEST(UcxEngine, EveryOperationThroughUcxOnARegisteredRange) {
   }
 }
 
+// The staged path checks requests at the target: bytes past the slot are refused and the initiator's
+// call fails (instead of writing past the heap or waiting for the timeout).
+TEST(UcxEngine, StagedRequestPastTheSlotFails) {
+  std::vector<uint64_t> slot(1 << 10);
+  const std::size_t slot_bytes = slot.size() * sizeof(uint64_t);
+  FakeBootstrap boot(0, 1);
+  std::unique_ptr<Transport> local = make_host_transport();
+  std::unique_ptr<RemoteEngine> engine;
+  ASSERT_EQ(make_ucx_engine(boot, slot.data(), slot_bytes, *local, options(true), &engine), Status::ok);
+  const uint64_t word = 7;
+  uint64_t back = 0;
+  EXPECT_EQ(engine->put(0, slot_bytes - 4, &word, sizeof word), Status::internal);
+  EXPECT_EQ(engine->get(&back, 0, slot_bytes, sizeof back), Status::internal);
+  EXPECT_EQ(engine->atomic(0, slot_bytes, AtomicArgs{AtomicOp::add, 8, 1, 0}, nullptr), Status::internal);
+  EXPECT_EQ(engine->put(0, slot_bytes - 8, &word, sizeof word), Status::ok);  // the engine still works
+  EXPECT_EQ(slot.back(), word);
+}
+
+INSTANTIATE_TEST_SUITE_P(Paths, UcxEngineOps, ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool> &p) { return p.param ? "Staged" : "OneSided"; });
+
 TEST(UcxEngine, InitExchangeBytesPerPeDoNotGrowWithThePeCount) {
   std::vector<uint64_t> slot(1 << 12);
   std::size_t per_pe_at_2 = 0;
@@ -135,7 +166,9 @@ TEST(UcxEngine, InitExchangeBytesPerPeDoNotGrowWithThePeCount) {
     FakeBootstrap boot(1, n);
     std::unique_ptr<RemoteEngine> engine;
     const auto t0 = std::chrono::steady_clock::now();
-    ASSERT_EQ(make_ucx_engine(boot, slot.data(), slot.size() * sizeof(uint64_t), options(), &engine), Status::ok);
+    std::unique_ptr<Transport> local = make_host_transport();
+    ASSERT_EQ(make_ucx_engine(boot, slot.data(), slot.size() * sizeof(uint64_t), *local, options(), &engine),
+              Status::ok);
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     engine.reset();
     printf("%4d PEs: %zu bytes contributed by this PE (so %zu received), init %.3f s\n", n, boot.contributed,

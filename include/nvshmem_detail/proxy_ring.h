@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Proxy channels (docs/proxy.md): how device code (and the host producer of the unit tests) hands
+ * operations on remote PEs to the host proxy thread. One header for both sides, so that the producer
+ * and the proxy share one encoding.
+ *
+ * A channel is a ring of NVSHM_PROXY_ENTRIES requests of 8 words, plus one completion record per
+ * entry, in pinned host memory that the device maps. A producer takes a ticket from the channel's
+ * reservation counter (GPU memory on the device side), waits until the entry is free (`released`,
+ * written by the proxy), and stores the 8 words. Each word carries 63 bits of payload and, in bit 63,
+ * the parity of the ticket's lap around the ring, so the proxy sees a word as written when its bit
+ * matches: no fence between the words, and no "valid" word. Zeroed memory is lap 1's "unwritten". */
+#ifndef NVSHMEM_DETAIL_PROXY_RING_H
+#define NVSHMEM_DETAIL_PROXY_RING_H
+
+#include <sched.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "nvshmem_detail/macros.h"
+
+#define NVSHM_PROXY_ENTRIES 256u /* requests per channel (a power of two) */
+#define NVSHM_PROXY_WORDS 8u     /* words per request */
+
+/* What a request asks. */
+enum nvshm_proxy_op {
+  NVSHM_PROXY_PUT = 1,        /* bytes from `local` to (pe, offset) */
+  NVSHM_PROXY_GET = 2,        /* bytes from (pe, offset) to `local`; `local` 0 (`g`, DONE): 1 to 8 bytes
+                                 returned in the completion record's value */
+  NVSHM_PROXY_PUT_INLINE = 3, /* `bytes` (1 to 8) bytes of `value` to (pe, offset) */
+  NVSHM_PROXY_ATOMIC = 4,     /* aux: nvshm_proxy_amo | width << 8; operand `value`, compare `cond`;
+                                 DONE: the old value returned */
+  NVSHM_PROXY_PUT_SIGNAL = 5, /* a put, then the 8-byte signal at offset `extra` (aux: NVSHM_PROXY_AMO_SET
+                                 or _ADD, operand `value`), ordered after the data */
+  NVSHM_PROXY_IPUT = 6,       /* strided put: nelems in `bytes`, element bytes in aux, strides in bytes:
+                                 remote in `cond`, local in `extra` */
+  NVSHM_PROXY_IGET = 7,       /* strided get, as IPUT */
+  NVSHM_PROXY_FENCE = 8,      /* order this channel's earlier requests before its later ones, per PE */
+  NVSHM_PROXY_QUIET = 9       /* complete (remotely) this channel's earlier requests; always DONE */
+};
+/* Atomic operations (the order of the runtime's nvshm::AtomicOp, which the proxy checks). */
+enum nvshm_proxy_amo {
+  NVSHM_PROXY_AMO_FETCH,
+  NVSHM_PROXY_AMO_SET,
+  NVSHM_PROXY_AMO_SWAP,
+  NVSHM_PROXY_AMO_COMPARE_SWAP,
+  NVSHM_PROXY_AMO_ADD,
+  NVSHM_PROXY_AMO_AND,
+  NVSHM_PROXY_AMO_OR,
+  NVSHM_PROXY_AMO_XOR,
+  NVSHM_PROXY_AMO_FLOAT_ADD
+};
+/* The producer waits for the request's completion record: local completion for puts (the source may
+ * be reused), the data for gets, the old value for atomics, remote completion for quiet. Without it,
+ * a request completes at the next quiet of its channel. */
+#define NVSHM_PROXY_DONE 1u
+
+struct nvshm_proxy_request {
+  uint32_t op;                   /* enum nvshm_proxy_op */
+  uint32_t flags;                /* NVSHM_PROXY_DONE */
+  uint32_t aux;                  /* 16 bits: see the ops */
+  int32_t pe;                    /* target PE (world), 0 to 2^31 - 1 */
+  uint64_t offset, local, bytes; /* below 2^63: slot offset, address in this process, byte or element count */
+  uint64_t value, cond, extra;   /* any 64 bits */
+};
+
+/* A completion record: the proxy stores `value`, then `tag` = ticket + 1; the producer reads the
+ * value and stores 0, which frees the entry for a later lap. */
+struct nvshm_proxy_done {
+  uint64_t tag;
+  uint64_t value;
+};
+
+/* In pinned host memory mapped to the device; zero at creation. */
+struct nvshm_proxy_channel {
+  uint64_t entries[NVSHM_PROXY_ENTRIES][NVSHM_PROXY_WORDS];
+  struct nvshm_proxy_done done[NVSHM_PROXY_ENTRIES];
+  uint64_t released;   /* proxy: entries of tickets below this one may be written again */
+  uint64_t error;      /* proxy: nonzero once a request of this channel failed (the proxy logged it) */
+  uint64_t timeout_ns; /* runtime: how long a producer waits for space or a completion (NVSHMEM_BOOTSTRAP_TIMEOUT) */
+};
+
+NVSHM_HOSTDEVICE static inline uint64_t nvshm_proxy_lap_bit(uint64_t ticket) {
+  return ((ticket / NVSHM_PROXY_ENTRIES + 1) & 1) << 63;
+}
+
+/* Word `i` of request `r` taken with `ticket`. Word 0: op, flags, aux, pe; 1-6: offset, local, bytes,
+ * value, cond, extra (low 63 bits); 7: bit 63 of value, cond and extra. One word at a time, so that a
+ * device producer keeps one word in registers (docs/registers.md). */
+NVSHM_HOSTDEVICE static inline uint64_t nvshm_proxy_word(const struct nvshm_proxy_request *r, unsigned i,
+                                                         uint64_t ticket) {
+  const uint64_t low = ~(1ull << 63);
+  uint64_t w;
+  switch (i) {
+    case 0:
+      w = (uint64_t)(r->op & 0xff) | (uint64_t)(r->flags & 0xff) << 8 | (uint64_t)(r->aux & 0xffff) << 16 |
+          (uint64_t)(uint32_t)r->pe << 32;
+      break;
+    case 1:
+      w = r->offset;
+      break;
+    case 2:
+      w = r->local;
+      break;
+    case 3:
+      w = r->bytes;
+      break;
+    case 4:
+      w = r->value;
+      break;
+    case 5:
+      w = r->cond;
+      break;
+    case 6:
+      w = r->extra;
+      break;
+    default:
+      w = r->value >> 63 | (r->cond >> 63) << 1 | (r->extra >> 63) << 2;
+      break;
+  }
+  return (w & low) | nvshm_proxy_lap_bit(ticket);
+}
+NVSHM_HOSTDEVICE static inline void nvshm_proxy_encode(const struct nvshm_proxy_request *r, uint64_t ticket,
+                                                       uint64_t w[NVSHM_PROXY_WORDS]) {
+  for (unsigned i = 0; i < NVSHM_PROXY_WORDS; ++i) w[i] = nvshm_proxy_word(r, i, ticket);
+}
+
+/* Decodes the entry of `ticket` into *r: 0 while a word still belongs to an earlier lap. */
+NVSHM_HOSTDEVICE static inline int nvshm_proxy_decode(const volatile uint64_t *entry, uint64_t ticket,
+                                                      struct nvshm_proxy_request *r) {
+  const uint64_t low = ~(1ull << 63), lap = nvshm_proxy_lap_bit(ticket);
+  uint64_t w[NVSHM_PROXY_WORDS];
+  for (unsigned i = 0; i < NVSHM_PROXY_WORDS; ++i) {
+    w[i] = entry[i];
+    if ((w[i] & ~low) != lap) return 0;
+  }
+  r->op = (uint32_t)(w[0] & 0xff);
+  r->flags = (uint32_t)(w[0] >> 8 & 0xff);
+  r->aux = (uint32_t)(w[0] >> 16 & 0xffff);
+  r->pe = (int32_t)(w[0] >> 32 & 0x7fffffff);
+  r->offset = w[1] & low;
+  r->local = w[2] & low;
+  r->bytes = w[3] & low;
+  r->value = (w[4] & low) | (w[7] & 1) << 63;
+  r->cond = (w[5] & low) | (w[7] >> 1 & 1) << 63;
+  r->extra = (w[6] & low) | (w[7] >> 2 & 1) << 63;
+  return 1;
+}
+
+/* The producer's side, the same code on the device and (for tests) on the host. */
+NVSHM_HOSTDEVICE static inline uint64_t nvshm_proxy_load(const uint64_t *p) {
+#if defined(__CUDA_ARCH__)
+  uint64_t v;
+  asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+#else
+  return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+#endif
+}
+NVSHM_HOSTDEVICE static inline void nvshm_proxy_store(uint64_t *p, uint64_t v) {
+#if defined(__CUDA_ARCH__)
+  asm volatile("st.relaxed.sys.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+#else
+  __atomic_store_n(p, v, __ATOMIC_RELAXED);
+#endif
+}
+NVSHM_HOSTDEVICE static inline uint64_t nvshm_proxy_now_ns(void) {
+#if defined(__CUDA_ARCH__)
+  uint64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+#else
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+#endif
+}
+
+/* One round of a producer's wait: host producers (tests) leave the core to the proxy. */
+NVSHM_HOSTDEVICE static inline void nvshm_proxy_pause(void) {
+#if !defined(__CUDA_ARCH__)
+  sched_yield();
+#endif
+}
+
+/* Enqueues `r` on `ch` (reservation counter `reserve`: GPU memory for device producers) and returns
+ * its ticket in *ticket; 0 when no entry became free within the channel's timeout. Data the request
+ * reads must be visible to the proxy's copies before the call (the caller's fence). */
+NVSHM_HOSTDEVICE static inline int nvshm_proxy_enqueue(struct nvshm_proxy_channel *ch, unsigned long long *reserve,
+                                                       const struct nvshm_proxy_request *r, uint64_t *ticket) {
+#if defined(__CUDA_ARCH__)
+  const uint64_t t = atomicAdd(reserve, 1ull);
+#else
+  const uint64_t t = __atomic_fetch_add(reserve, 1ull, __ATOMIC_RELAXED);
+#endif
+  if (t - nvshm_proxy_load(&ch->released) >= NVSHM_PROXY_ENTRIES) {
+    const uint64_t start = nvshm_proxy_now_ns();
+    while (t - nvshm_proxy_load(&ch->released) >= NVSHM_PROXY_ENTRIES) {
+      if (nvshm_proxy_now_ns() - start > ch->timeout_ns) return 0;
+      nvshm_proxy_pause();
+    }
+  }
+  uint64_t *entry = ch->entries[t % NVSHM_PROXY_ENTRIES];
+#if defined(__CUDA_ARCH__)
+#pragma unroll 1
+#endif
+  for (unsigned i = 0; i < NVSHM_PROXY_WORDS; ++i) nvshm_proxy_store(&entry[i], nvshm_proxy_word(r, i, t));
+  *ticket = t;
+  return 1;
+}
+
+/* Waits for the completion record of a NVSHM_PROXY_DONE request, returns its value in *value and
+ * frees the entry; 0 on timeout (the entry stays taken) or when the proxy reported the request failed. */
+NVSHM_HOSTDEVICE static inline int nvshm_proxy_wait_done(struct nvshm_proxy_channel *ch, uint64_t ticket,
+                                                         uint64_t *value) {
+  struct nvshm_proxy_done *d = &ch->done[ticket % NVSHM_PROXY_ENTRIES];
+  const uint64_t start = nvshm_proxy_now_ns();
+  while (nvshm_proxy_load(&d->tag) != ticket + 1) {
+    if (nvshm_proxy_now_ns() - start > ch->timeout_ns) return 0;
+    nvshm_proxy_pause();
+  }
+  *value = nvshm_proxy_load(&d->value);
+  nvshm_proxy_store(&d->tag, 0);
+  return nvshm_proxy_load(&ch->error) == 0;
+}
+
+#endif /* NVSHMEM_DETAIL_PROXY_RING_H */

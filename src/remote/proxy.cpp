@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "remote/proxy.hpp"
+
+#include <sched.h>
+
+#include <chrono>
+
+#include "common/log.hpp"
+#include "cuda/driver.hpp"
+
+namespace nvshm {
+namespace {
+
+constexpr const char *kWhere = "proxy";
+
+static_assert(static_cast<int>(AtomicOp::fetch) == NVSHM_PROXY_AMO_FETCH &&
+                  static_cast<int>(AtomicOp::set) == NVSHM_PROXY_AMO_SET &&
+                  static_cast<int>(AtomicOp::swap) == NVSHM_PROXY_AMO_SWAP &&
+                  static_cast<int>(AtomicOp::compare_swap) == NVSHM_PROXY_AMO_COMPARE_SWAP &&
+                  static_cast<int>(AtomicOp::add) == NVSHM_PROXY_AMO_ADD &&
+                  static_cast<int>(AtomicOp::and_) == NVSHM_PROXY_AMO_AND &&
+                  static_cast<int>(AtomicOp::or_) == NVSHM_PROXY_AMO_OR &&
+                  static_cast<int>(AtomicOp::xor_) == NVSHM_PROXY_AMO_XOR &&
+                  static_cast<int>(AtomicOp::float_add) == NVSHM_PROXY_AMO_FLOAT_ADD,
+              "nvshm_proxy_amo follows AtomicOp");
+
+const char *op_name(uint32_t op) {
+  static const char *const names[] = {"?",          "put",  "get",  "inline put", "atomic",
+                                      "put_signal", "iput", "iget", "fence",      "quiet"};
+  return op < sizeof names / sizeof names[0] ? names[op] : "unknown request";
+}
+
+void store_release(uint64_t *p, uint64_t v) {
+  __atomic_store_n(p, v, __ATOMIC_RELEASE);
+}
+
+}  // namespace
+
+Proxy::Proxy(RemoteEngine &engine, nvshm_proxy_channel *channels, int n_channels, int n_pes, int batch_max,
+             CUcontext context)
+    : engine_(engine),
+      channels_(channels),
+      n_channels_(n_channels),
+      n_pes_(n_pes),
+      batch_max_(batch_max),
+      cursors_(n_channels) {
+  for (Cursor &c : cursors_) c.acked_by_producer.assign(NVSHM_PROXY_ENTRIES, true);
+  thread_ = std::thread([this, context] { loop(context); });
+}
+
+Proxy::~Proxy() {
+  stop_.store(true, std::memory_order_release);
+  thread_.join();
+}
+
+void Proxy::loop(CUcontext context) {
+  ContextGuard guard(context);  // the staged path copies to and from GPU memory on this thread
+  unsigned idle = 0;
+  while (!stop_.load(std::memory_order_acquire)) {
+    int taken = 0;
+    for (int c = 0; c < n_channels_; ++c) {
+      taken += drain(c);
+      release(c);
+    }
+    if (taken) {
+      idle = 0;
+    } else if (++idle < 1024) {
+      sched_yield();
+    } else {  // long idle: give the cores back, at 50 us of added latency for the next request
+      std::this_thread::sleep_for(std::chrono::microseconds(50));
+    }
+  }
+}
+
+int Proxy::drain(int c) {
+  nvshm_proxy_channel &ch = channels_[c];
+  Cursor &cur = cursors_[c];
+  int taken = 0;
+  for (; taken < batch_max_; ++taken) {
+    nvshm_proxy_request r;
+    const uint64_t t = cur.head;
+    if (!nvshm_proxy_decode(ch.entries[t % NVSHM_PROXY_ENTRIES], t, &r)) break;
+    uint64_t value = 0;
+    if (r.op == NVSHM_PROXY_QUIET && !in_quiet_) {
+      // A quiet covers every channel: first take what the other channels already hold (requests other
+      // blocks wrote before they synchronised with this one).
+      in_quiet_ = true;
+      for (int other = 0; other < n_channels_; ++other)
+        if (other != c)
+          while (drain(other) == batch_max_) {
+          }
+      in_quiet_ = false;
+    }
+    if (execute(r, &value) != Status::ok) __atomic_store_n(&ch.error, 1, __ATOMIC_RELAXED);
+    if (r.flags & NVSHM_PROXY_DONE) {
+      nvshm_proxy_done &d = ch.done[t % NVSHM_PROXY_ENTRIES];
+      __atomic_store_n(&d.value, value, __ATOMIC_RELAXED);
+      store_release(&d.tag, t + 1);
+      cur.acked_by_producer[t % NVSHM_PROXY_ENTRIES] = false;
+    }
+    cur.head = t + 1;
+  }
+  return taken;
+}
+
+void Proxy::release(int c) {
+  nvshm_proxy_channel &ch = channels_[c];
+  Cursor &cur = cursors_[c];
+  const uint64_t before = cur.released;
+  while (cur.released < cur.head) {
+    const unsigned e = cur.released % NVSHM_PROXY_ENTRIES;
+    if (!cur.acked_by_producer[e]) {
+      if (__atomic_load_n(&ch.done[e].tag, __ATOMIC_ACQUIRE) != 0) break;  // its producer has not read it yet
+      cur.acked_by_producer[e] = true;
+    }
+    ++cur.released;
+  }
+  if (cur.released != before) store_release(&ch.released, cur.released);
+}
+
+Status Proxy::execute(const nvshm_proxy_request &r, uint64_t *value) {
+  const bool done = r.flags & NVSHM_PROXY_DONE;
+  const bool needs_pe = r.op != NVSHM_PROXY_FENCE && r.op != NVSHM_PROXY_QUIET;
+  if (needs_pe && (r.pe < 0 || r.pe >= n_pes_)) {
+    log_error(kWhere, "a request (%s) names PE %d of %d", op_name(r.op), r.pe, n_pes_);
+    return Status::invalid_value;
+  }
+  void *local = reinterpret_cast<void *>(r.local);
+  Status st = Status::ok;
+  switch (r.op) {
+    case NVSHM_PROXY_PUT:
+      st = done ? engine_.put_local(r.pe, r.offset, local, r.bytes) : engine_.put_nbi(r.pe, r.offset, local, r.bytes);
+      break;
+    case NVSHM_PROXY_GET:
+      if (local == nullptr) {  // `g`: 1 to 8 bytes, returned in the completion record
+        if (!done || r.bytes == 0 || r.bytes > sizeof *value) {
+          log_error(kWhere, "a get of %llu bytes from PE %d into the completion record (1 to 8 bytes, waited for)",
+                    static_cast<unsigned long long>(r.bytes), r.pe);
+          return Status::invalid_value;
+        }
+        st = engine_.get(value, r.pe, r.offset, r.bytes);
+        break;
+      }
+      st = done ? engine_.get(local, r.pe, r.offset, r.bytes) : engine_.get_nbi(local, r.pe, r.offset, r.bytes);
+      break;
+    case NVSHM_PROXY_PUT_INLINE:
+      if (r.bytes == 0 || r.bytes > sizeof r.value) {
+        log_error(kWhere, "an inline put of %llu bytes to PE %d (1 to 8 bytes are carried inline)",
+                  static_cast<unsigned long long>(r.bytes), r.pe);
+        return Status::invalid_value;
+      }
+      st = engine_.put_local(r.pe, r.offset, &r.value, r.bytes);  // the value lives in this frame
+      break;
+    case NVSHM_PROXY_ATOMIC:
+      st = engine_.atomic(r.pe, r.offset, AtomicArgs{static_cast<AtomicOp>(r.aux & 0xff), r.aux >> 8, r.value, r.cond},
+                          done ? value : nullptr);
+      break;
+    case NVSHM_PROXY_PUT_SIGNAL:
+      // The signal is ordered after the data: an order point for the PE between the two.
+      st = done ? engine_.put_local(r.pe, r.offset, local, r.bytes) : engine_.put_nbi(r.pe, r.offset, local, r.bytes);
+      if (st == Status::ok) st = engine_.fence();
+      if (st == Status::ok)
+        st = engine_.atomic(r.pe, r.extra, AtomicArgs{static_cast<AtomicOp>(r.aux), 8, r.value, 0}, nullptr);
+      break;
+    case NVSHM_PROXY_IPUT:
+    case NVSHM_PROXY_IGET: {
+      const std::size_t elem = r.aux;
+      const auto remote_stride = static_cast<std::ptrdiff_t>(r.cond),
+                 local_stride = static_cast<std::ptrdiff_t>(r.extra);
+      char *l = static_cast<char *>(local);
+      for (uint64_t i = 0; i < r.bytes && st == Status::ok; ++i) {
+        const std::size_t at = r.offset + static_cast<std::size_t>(static_cast<std::ptrdiff_t>(i) * remote_stride);
+        void *e = l + static_cast<std::ptrdiff_t>(i) * local_stride;
+        st = r.op == NVSHM_PROXY_IPUT ? engine_.put_nbi(r.pe, at, e, elem) : engine_.get_nbi(e, r.pe, at, elem);
+      }
+      if (st == Status::ok && done) st = engine_.quiet();
+      break;
+    }
+    case NVSHM_PROXY_FENCE:
+      st = engine_.fence();
+      break;
+    case NVSHM_PROXY_QUIET:
+      st = engine_.quiet();
+      break;
+    default:
+      log_error(kWhere, "a request with operation %u (not one of this library's)", r.op);
+      return Status::invalid_value;
+  }
+  if (st != Status::ok)
+    log_error(kWhere, "a device-initiated %s of %llu bytes at offset %llu of PE %d failed", op_name(r.op),
+              static_cast<unsigned long long>(r.bytes), static_cast<unsigned long long>(r.offset), r.pe);
+  return st;
+}
+
+}  // namespace nvshm

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The host proxy (docs/proxy.md): one thread per PE that drains the proxy channels (rings of requests
+// to remote PEs, include/nvshmem_detail/proxy_ring.h, written by device code) and executes each
+// request with the remote engine, writing completion records where the producer waits for them.
+// May use: what remote/ uses. See src/remote/README.md.
+#pragma once
+#include <cuda.h>
+
+#include <atomic>
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+#include "nvshmem_detail/proxy_ring.h"
+#include "remote/engine.hpp"
+
+namespace nvshm {
+
+class Proxy {
+ public:
+  // Starts the thread. `channels` (host view) stay valid and zeroed before the first request, except
+  // each channel's timeout_ns, which the caller sets; `batch_max` requests of a channel are taken per
+  // round (NVSHMEM_PROXY_REQUEST_BATCH_MAX); `context` is made current on the thread (GPU heap).
+  Proxy(RemoteEngine &engine, nvshm_proxy_channel *channels, int n_channels, int n_pes, int batch_max,
+        CUcontext context);
+  ~Proxy();  // stops the thread; requests not taken by then are not executed
+  Proxy(const Proxy &) = delete;
+  Proxy &operator=(const Proxy &) = delete;
+
+ private:
+  struct Cursor {
+    uint64_t head = 0;                    // next ticket to take
+    uint64_t released = 0;                // tickets below it are free (published in the channel)
+    std::vector<bool> acked_by_producer;  // per entry: no completion record is waiting to be read
+  };
+  void loop(CUcontext context);
+  // Takes up to batch_max requests of channel `c`; returns how many.
+  int drain(int c);
+  // Executes `r`; *value receives an atomic's old value. Logs failures with the operation and the PE.
+  Status execute(const nvshm_proxy_request &r, uint64_t *value);
+  // Frees the entries taken whose completion records (if any) the producer has read.
+  void release(int c);
+
+  RemoteEngine &engine_;
+  nvshm_proxy_channel *const channels_;
+  const int n_channels_, n_pes_, batch_max_;
+  std::vector<Cursor> cursors_;
+  bool in_quiet_ = false;  // draining the other channels before a quiet marker
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+}  // namespace nvshm

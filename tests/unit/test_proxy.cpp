@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The proxy (src/remote/proxy.cpp) and its channels (include/nvshmem_detail/proxy_ring.h) without a
+// GPU: host producer threads write requests with the same producer code the device uses, the real
+// proxy thread drains them into the real UCX engine (whose peer is this process itself, one-sided
+// and staged), and every result is checked on the memory. Plus the encoding alone.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <set>
+#include <thread>
+#include <vector>
+
+#include "remote/proxy.hpp"
+
+namespace nvshm {
+namespace {
+
+class OneRank : public Bootstrap {
+ public:
+  OneRank() {
+    rank_ = 0;
+    size_ = 1;
+  }
+  const char *name() const override { return "one"; }
+  Status allgather(const void *in, void *out, std::size_t bytes) override {
+    memcpy(out, in, bytes);
+    return Status::ok;
+  }
+  Status barrier() override { return Status::ok; }
+};
+
+TEST(ProxyRing, EncodingRoundTripsAndLapsAreTold) {
+  std::mt19937_64 rng(27);
+  for (int i = 0; i < 1000; ++i) {
+    nvshm_proxy_request r{static_cast<uint32_t>(rng() % 10),
+                          static_cast<uint32_t>(rng() & 0xff),
+                          static_cast<uint32_t>(rng() & 0xffff),
+                          static_cast<int32_t>(rng() & 0x7fffffff),
+                          rng() >> 1,
+                          rng() >> 1,
+                          rng() >> 1,
+                          rng(),
+                          rng(),
+                          rng()};
+    const uint64_t ticket = rng() % 100000;
+    uint64_t w[NVSHM_PROXY_WORDS];
+    nvshm_proxy_encode(&r, ticket, w);
+    nvshm_proxy_request back{};
+    ASSERT_EQ(nvshm_proxy_decode(w, ticket, &back), 1);
+    EXPECT_EQ(memcmp(&r, &back, sizeof r), 0) << "request " << i;
+    // The same words are stale one lap later and one lap earlier; a single stale word is enough.
+    EXPECT_EQ(nvshm_proxy_decode(w, ticket + NVSHM_PROXY_ENTRIES, &back), 0);
+    w[5] ^= 1ull << 63;
+    EXPECT_EQ(nvshm_proxy_decode(w, ticket, &back), 0);
+  }
+  const uint64_t zero[NVSHM_PROXY_WORDS] = {};  // fresh memory is no request of the first lap
+  nvshm_proxy_request r;
+  EXPECT_EQ(nvshm_proxy_decode(zero, 0, &r), 0);
+}
+
+// A proxy over `channels` channels, on the UCX engine reaching this process's own slot.
+class ProxyTest : public ::testing::TestWithParam<bool> {
+ protected:
+  void SetUp() override {
+    slot_.assign(1 << 18, 0);  // 2 MiB
+    local_ = make_host_transport();
+    RemoteOptions o;
+    o.timeout_s = 30;
+    o.staged = GetParam();
+    OneRank boot;
+    ASSERT_EQ(make_ucx_engine(boot, slot_.data(), slot_.size() * 8, *local_, o, &engine_), Status::ok);
+    void *mem = nullptr;
+    ASSERT_EQ(posix_memalign(&mem, 64, sizeof(nvshm_proxy_channel) * kChannels), 0);
+    memset(mem, 0, sizeof(nvshm_proxy_channel) * kChannels);
+    channels_ = static_cast<nvshm_proxy_channel *>(mem);
+    for (int c = 0; c < kChannels; ++c) channels_[c].timeout_ns = 30ull * 1000000000ull;
+    proxy_ = std::make_unique<Proxy>(*engine_, channels_, kChannels, 1, 32, nullptr);
+  }
+  void TearDown() override {
+    proxy_.reset();
+    engine_.reset();
+    free(channels_);
+  }
+  // Enqueues `r` on channel `c`; with NVSHM_PROXY_DONE waits for its record and returns its value.
+  uint64_t submit(int c, nvshm_proxy_request r) {
+    uint64_t ticket = 0, value = 0;
+    EXPECT_EQ(nvshm_proxy_enqueue(&channels_[c], &reserve_[c], &r, &ticket), 1);
+    if (r.flags & NVSHM_PROXY_DONE) {
+      EXPECT_EQ(nvshm_proxy_wait_done(&channels_[c], ticket, &value), 1);
+    }
+    return value;
+  }
+  void quiet(int c) { submit(c, nvshm_proxy_request{NVSHM_PROXY_QUIET, NVSHM_PROXY_DONE, 0, 0, 0, 0, 0, 0, 0, 0}); }
+  char *heap() { return reinterpret_cast<char *>(slot_.data()); }
+  static uint64_t at(const void *p) { return reinterpret_cast<uint64_t>(p); }
+
+  static constexpr int kChannels = 4;
+  std::vector<uint64_t> slot_;
+  std::unique_ptr<Transport> local_;
+  std::unique_ptr<RemoteEngine> engine_;
+  nvshm_proxy_channel *channels_ = nullptr;
+  unsigned long long reserve_[kChannels] = {};
+  std::unique_ptr<Proxy> proxy_;
+};
+
+TEST_P(ProxyTest, PutsAndGetsOfEveryKind) {
+  // Blocking put (local completion), then quiet: the data is there. Get it back, blocking.
+  std::vector<unsigned char> src(300 * 1024), back(src.size(), 0xEE);
+  for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<unsigned char>(i * 11 + 1);
+  submit(0, {NVSHM_PROXY_PUT, NVSHM_PROXY_DONE, 0, 0, 4096, at(src.data()), src.size(), 0, 0, 0});
+  quiet(0);
+  EXPECT_EQ(memcmp(heap() + 4096, src.data(), src.size()), 0);
+  submit(0, {NVSHM_PROXY_GET, NVSHM_PROXY_DONE, 0, 0, 4096, at(back.data()), back.size(), 0, 0, 0});
+  EXPECT_EQ(back, src);
+
+  // Inline puts of 1 to 8 bytes, non-blocking; get_nbi; complete at quiet.
+  for (uint64_t n = 1; n <= 8; ++n)
+    submit(0, {NVSHM_PROXY_PUT_INLINE, 0, 0, 0, 1000000 + 16 * n, 0, n, 0x8877665544332211ull, 0, 0});
+  uint64_t got[8] = {};
+  quiet(0);
+  for (uint64_t n = 1; n <= 8; ++n)
+    submit(0, {NVSHM_PROXY_GET, 0, 0, 0, 1000000 + 16 * n, at(&got[n - 1]), 8, 0, 0, 0});
+  quiet(0);
+  for (uint64_t n = 1; n <= 8; ++n)
+    EXPECT_EQ(got[n - 1], 0x8877665544332211ull & (n == 8 ? ~0ull : (1ull << (8 * n)) - 1)) << n << " bytes";
+
+  // `g`: 1 to 8 bytes into the completion record.
+  for (uint64_t n = 1; n <= 8; ++n)
+    EXPECT_EQ(submit(0, {NVSHM_PROXY_GET, NVSHM_PROXY_DONE, 0, 0, 1000000 + 16 * 8, 0, n, 0, 0, 0}),
+              0x8877665544332211ull & (n == 8 ? ~0ull : (1ull << (8 * n)) - 1))
+        << n << " bytes";
+
+  // Strided: every third 4-byte element of a local array to every second of the heap, and back.
+  std::vector<uint32_t> spread(30), gathered(30, 0);
+  for (int i = 0; i < 30; ++i) spread[i] = 0xA0000000u + i;
+  submit(0, {NVSHM_PROXY_IPUT, NVSHM_PROXY_DONE, 4, 0, 1100000, at(spread.data()), 10, 0, 8, 12});
+  for (int i = 0; i < 10; ++i) {
+    uint32_t v;
+    memcpy(&v, heap() + 1100000 + 8 * i, 4);
+    EXPECT_EQ(v, spread[3 * i]);
+  }
+  submit(0, {NVSHM_PROXY_IGET, NVSHM_PROXY_DONE, 4, 0, 1100000, at(gathered.data()), 10, 0, 8, 4});
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(gathered[i], spread[3 * i]);
+}
+
+TEST_P(ProxyTest, AtomicsReturnTheOldValueAndSignalsFollowTheirData) {
+  uint64_t *word = reinterpret_cast<uint64_t *>(heap() + 1200000);
+  *word = 5;
+  const uint32_t add8 = NVSHM_PROXY_AMO_ADD | 8u << 8;
+  EXPECT_EQ(submit(1, {NVSHM_PROXY_ATOMIC, NVSHM_PROXY_DONE, add8, 0, 1200000, 0, 0, 10, 0, 0}), 5u);
+  EXPECT_EQ(submit(1, {NVSHM_PROXY_ATOMIC, NVSHM_PROXY_DONE, NVSHM_PROXY_AMO_COMPARE_SWAP | 8u << 8, 0, 1200000, 0, 0,
+                       99, 15, 0}),
+            15u);
+  EXPECT_EQ(*word, 99u);
+  EXPECT_EQ(
+      submit(1, {NVSHM_PROXY_ATOMIC, NVSHM_PROXY_DONE, NVSHM_PROXY_AMO_FETCH | 4u << 8, 0, 1200000, 0, 0, 0, 0, 0}),
+      99u);
+
+  // Put with signal, non-blocking: after quiet both are there; the signal add accumulates.
+  std::vector<unsigned char> data(5000, 0x5A);
+  uint64_t *signal = reinterpret_cast<uint64_t *>(heap() + 1300000);
+  *signal = 1;
+  submit(1, {NVSHM_PROXY_PUT_SIGNAL, 0, NVSHM_PROXY_AMO_ADD, 0, 1310000, at(data.data()), data.size(), 41, 0, 1300000});
+  submit(1, {NVSHM_PROXY_FENCE, 0, 0, 0, 0, 0, 0, 0, 0, 0});
+  submit(1, {NVSHM_PROXY_PUT_SIGNAL, 0, NVSHM_PROXY_AMO_SET, 0, 1320000, at(data.data()), 100, 7, 0, 1300008});
+  quiet(1);
+  EXPECT_EQ(*signal, 42u);
+  EXPECT_EQ(signal[1], 7u);
+  EXPECT_EQ(memcmp(heap() + 1310000, data.data(), data.size()), 0);
+}
+
+// Producers on every channel, several per channel, many laps of each ring: every fetch-add returns a
+// distinct old value and the sum is exact; non-blocking inline puts all land.
+TEST_P(ProxyTest, ConcurrentProducersOverManyLaps) {
+  constexpr int kThreads = 8, kAdds = 600, kPuts = 400;
+  uint64_t *counter = reinterpret_cast<uint64_t *>(heap() + 1400000);
+  std::vector<std::vector<uint64_t>> olds(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      const int c = t % kChannels;
+      for (int i = 0; i < kAdds; ++i) {
+        olds[t].push_back(submit(
+            c, {NVSHM_PROXY_ATOMIC, NVSHM_PROXY_DONE, NVSHM_PROXY_AMO_ADD | 8u << 8, 0, 1400000, 0, 0, 1, 0, 0}));
+        if (i < kPuts)
+          submit(c, {NVSHM_PROXY_PUT_INLINE, 0, 0, 0, 1500000 + 8u * (t * kPuts + i), 0, 8,
+                     (uint64_t{1} << 63) | static_cast<uint64_t>(t * kPuts + i), 0, 0});
+      }
+      quiet(c);
+    });
+  for (std::thread &t : threads) t.join();
+  EXPECT_EQ(*counter, uint64_t{kThreads} * kAdds);
+  std::set<uint64_t> seen;
+  for (const auto &v : olds) seen.insert(v.begin(), v.end());
+  EXPECT_EQ(seen.size(), std::size_t{kThreads} * kAdds);
+  EXPECT_EQ(*seen.rbegin(), uint64_t{kThreads} * kAdds - 1);
+  const uint64_t *puts = reinterpret_cast<const uint64_t *>(heap() + 1500000);
+  for (uint64_t i = 0; i < uint64_t{kThreads} * kPuts; ++i) ASSERT_EQ(puts[i], (uint64_t{1} << 63) | i) << i;
+}
+
+// A quiet marker on one channel completes what the other channels held before it.
+TEST_P(ProxyTest, QuietCoversEveryChannel) {
+  for (uint64_t i = 0; i < 200; ++i) submit(2, {NVSHM_PROXY_PUT_INLINE, 0, 0, 0, 1600000 + 8 * i, 0, 8, ~i, 0, 0});
+  quiet(0);
+  const uint64_t *words = reinterpret_cast<const uint64_t *>(heap() + 1600000);
+  for (uint64_t i = 0; i < 200; ++i) ASSERT_EQ(words[i], ~i) << i;
+}
+
+// A request the proxy cannot execute fails its producer's wait (with the proxy's message), not a hang.
+TEST_P(ProxyTest, BadRequestsFailTheirWait) {
+  uint64_t ticket = 0, value = 0;
+  const nvshm_proxy_request bad_pe{
+      NVSHM_PROXY_ATOMIC, NVSHM_PROXY_DONE, NVSHM_PROXY_AMO_ADD | 8u << 8, 3, 0, 0, 0, 1, 0, 0};
+  ASSERT_EQ(nvshm_proxy_enqueue(&channels_[2], &reserve_[2], &bad_pe, &ticket), 1);
+  EXPECT_EQ(nvshm_proxy_wait_done(&channels_[2], ticket, &value), 0);
+  const nvshm_proxy_request bad_inline{NVSHM_PROXY_PUT_INLINE, NVSHM_PROXY_DONE, 0, 0, 0, 0, 9, 0, 0, 0};
+  ASSERT_EQ(nvshm_proxy_enqueue(&channels_[3], &reserve_[3], &bad_inline, &ticket), 1);
+  EXPECT_EQ(nvshm_proxy_wait_done(&channels_[3], ticket, &value), 0);
+  // A producer whose record never comes times out instead of hanging.
+  channels_[1].timeout_ns = 1000000;
+  EXPECT_EQ(nvshm_proxy_wait_done(&channels_[1], 12345, &value), 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Paths, ProxyTest, ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool> &p) { return p.param ? "Staged" : "OneSided"; });
+
+}  // namespace
+}  // namespace nvshm
