@@ -262,7 +262,7 @@ NVSHM_HD_DEF uint64_t nvshmem_signal_fetch(uint64_t *sig_addr) {
 }
 
 /* Atomics: every family and type from the AMO tables, including the longlong/int64/ptrdiff add and
- * inc forms. */
+ * inc forms. fetch/set/swap take zero<T>(), which half has with __CUDA_NO_HALF_CONVERSIONS__ too. */
 #define NVSHM_DEFINE_DEVICE_AMO_ARITH(NAME, T)                                                        \
   NVSHM_HD_DEF void nvshmem_##NAME##_atomic_inc(T *dest, int pe) {                                    \
     (void)nvshm_dev::amo<nvshm_dev::Amo::inc>(dest, static_cast<T>(0), static_cast<T>(0), pe);        \
@@ -281,15 +281,16 @@ NVSHM_HD_DEF uint64_t nvshmem_signal_fetch(uint64_t *sig_addr) {
   }
 NVSHM_FOR_EACH_AMO_ARITH_TYPE(NVSHM_DEFINE_DEVICE_AMO_ARITH)
 #undef NVSHM_DEFINE_DEVICE_AMO_ARITH
-#define NVSHM_DEFINE_DEVICE_AMO_FETCH(NAME, T)                                                                       \
-  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_fetch(const T *source, int pe) {                                            \
-    return nvshm_dev::amo<nvshm_dev::Amo::fetch>(const_cast<T *>(source), static_cast<T>(0), static_cast<T>(0), pe); \
-  }                                                                                                                  \
-  NVSHM_HD_DEF void nvshmem_##NAME##_atomic_set(T *dest, T value, int pe) {                                          \
-    (void)nvshm_dev::amo<nvshm_dev::Amo::set>(dest, value, static_cast<T>(0), pe);                                   \
-  }                                                                                                                  \
-  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_swap(T *dest, T value, int pe) {                                            \
-    return nvshm_dev::amo<nvshm_dev::Amo::swap>(dest, value, static_cast<T>(0), pe);                                 \
+#define NVSHM_DEFINE_DEVICE_AMO_FETCH(NAME, T)                                                                        \
+  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_fetch(const T *source, int pe) {                                             \
+    return nvshm_dev::amo<nvshm_dev::Amo::fetch>(const_cast<T *>(source), nvshm_dev::zero<T>(), nvshm_dev::zero<T>(), \
+                                                 pe);                                                                 \
+  }                                                                                                                   \
+  NVSHM_HD_DEF void nvshmem_##NAME##_atomic_set(T *dest, T value, int pe) {                                           \
+    (void)nvshm_dev::amo<nvshm_dev::Amo::set>(dest, value, nvshm_dev::zero<T>(), pe);                                 \
+  }                                                                                                                   \
+  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_swap(T *dest, T value, int pe) {                                             \
+    return nvshm_dev::amo<nvshm_dev::Amo::swap>(dest, value, nvshm_dev::zero<T>(), pe);                               \
   }
 NVSHM_FOR_EACH_AMO_FETCH_TYPE(NVSHM_DEFINE_DEVICE_AMO_FETCH)
 #undef NVSHM_DEFINE_DEVICE_AMO_FETCH
