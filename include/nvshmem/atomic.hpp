@@ -2,7 +2,7 @@
 // Generic atomic memory operations over the element type, host and device: nvshmem::atomic_fetch_add(dest,
 // value, pe) dispatches at compile time to nvshmem_<T>_atomic_fetch_add. Generated from the C API's AMO
 // tables (NVSHM_FOR_EACH_AMO_ARITH_TYPE / _FETCH_TYPE / _LOGIC_TYPE): arithmetic ops (inc, fetch_inc,
-// add, fetch_add, compare_swap) for the arithmetic types, fetch/set/swap also for float and double,
+// add, fetch_add, compare_swap) for the arithmetic types, fetch/set/swap also for float, double and __half,
 // bitwise ops (and, or, xor and their fetch forms) for the unsigned/fixed-width types. A type outside
 // the operation's table is a compile error. Compiled by any C++17 compiler, nvcc and NVRTC (no
 // standard headers).

@@ -69,12 +69,14 @@ struct nvshm_device_state {
   int n_pes;
   int node_my_pe; /* PE index inside NVSHMEMX_TEAM_NODE (= NVSHMEM_TEAM_SHARED here) */
   int node_n_pes;
-  int node_pe_start;               /* world PE id of node PE 0 (node PEs are consecutive) */
-  int heap_on_device;              /* 1: heap in GPU memory; 0: host shared memory (no device access) */
-  uintptr_t heap_base_code;        /* (address of PE 0's heap here) XOR NVSHM_HEAP_BASE_MASK: see below */
-  size_t heap_stride;              /* bytes from PE i's mapping to PE i+1's */
-  size_t heap_size;                /* bytes of each slot in use: heap + registered buffers */
-  char *my_heap;                   /* heap_base + my_pe * heap_stride */
+  int node_pe_start;        /* world PE id of node PE 0 (node PEs are consecutive) */
+  int heap_on_device;       /* 1: heap in GPU memory; 0: host shared memory (no device access) */
+  int tma_policy;           /* NVSHMEM_TMA_POLICY where TMA is available (GPU heap, sm_90 or newer), else 0: block-scope
+                               puts and gets of blocks that lent shared memory use TMA when not 0 (docs/tma.md) */
+  uintptr_t heap_base_code; /* (address of PE 0's heap here) XOR NVSHM_HEAP_BASE_MASK: see below */
+  size_t heap_stride;       /* bytes from PE i's mapping to PE i+1's */
+  size_t heap_size;         /* bytes of each slot in use: heap + registered buffers */
+  char *my_heap;            /* heap_base + my_pe * heap_stride */
   struct nvshm_team_device *teams; /* device array [max_teams], indexed by nvshmem_team_t */
   int max_teams;                   /* NVSHMEM_MAX_TEAMS */
   /* Copies of the entries of the predefined teams (handles 0 to NVSHM_PREDEFINED_TEAMS - 1), which never

@@ -381,10 +381,12 @@ NVSHM_DECLARE_FLOAT_AMO(half, half)
  * thread; not ordered with other PEs' counted writes (the caller makes sure none is in flight). */
 NVSHM_HOSTDEVICE NVSHM_API void nvshmemx_signal_counted_reset(uint64_t *signal_addr);
 
-/* Bytes of a block's shared memory NVSHMEM asks for its TMA data path (NVSHMEM 3.7): here 0 for every
- * amount. This version's puts and gets use loads and stores, never TMA (the documented fallback; see
- * NVSHMEM_TMA_POLICY), so the memory a kernel lends with nvshmemx_give_smem is never used and none is
- * needed. Host (no init needed) and device, any thread. An unknown `flag` also gives 0 (the host says so). */
+/* Bytes of a block's shared memory NVSHMEM asks for its TMA data path (NVSHMEM 3.7; docs/tma.md): RECOMMENDED
+ * 65536 (two 32 KiB staging buffers and the mbarrier), MINIMUM 32768 (two of 16 KiB), BARRIERS_ONLY 16 (the
+ * mbarrier alone: too little to stage, such a block keeps loads and stores). A kernel lends it with
+ * nvshmemx_give_smem; block-scope puts and gets then use TMA where NVSHMEM_TMA_POLICY and the unit allow
+ * it (NVSHM_TMA_DATA_PATH). Host (no init needed) and device, any thread. An unknown `flag` gives 0 (the
+ * host says so). */
 NVSHM_HOSTDEVICE NVSHM_API int nvshmemx_ask_smem(nvshmemx_smem_amount_t flag);
 
 /* Queue pairs (NVSHMEM 3.5, "Queue Pair (QP) Specific APIs"). Collective over all PEs, one thread per PE,

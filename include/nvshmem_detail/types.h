@@ -176,6 +176,14 @@ typedef enum {
   NVSHMEMX_TMA_FORCE = 2,
   NVSHMEMX_TMA_POLICY_MAX
 } nvshmemx_tma_policy_t;
+/* Bytes of a block's shared memory nvshmemx_ask_smem gives for each amount (0 for an unknown one): two
+ * staging buffers and the mbarrier of the TMA path (RECOMMENDED: 32 KiB chunks, MINIMUM: 16 KiB), or
+ * the mbarrier alone (BARRIERS_ONLY, too little to stage: such a block keeps loads and stores). */
+#define NVSHM_TMA_SMEM_BYTES(flag)                 \
+  ((flag) == NVSHMEMX_SMEM_RECOMMENDED     ? 65536 \
+   : (flag) == NVSHMEMX_SMEM_MINIMUM       ? 32768 \
+   : (flag) == NVSHMEMX_SMEM_BARRIERS_ONLY ? 16    \
+                                           : 0)
 
 /* ---- RMA regions (NVSHMEM 3.8, "Regions") ---- */
 typedef uint64_t nvshmemx_region_handle_t;

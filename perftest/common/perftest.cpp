@@ -384,10 +384,10 @@ void require_pes(int n) {
 void require_device_heap() {
   if (g.heap_on_device) return;
   if (nvshmem_my_pe() == 0)
-    fprintf(stderr, "%s: needs the symmetric heap in GPU memory; the library runs its CPU backend here\n",
+    fprintf(stderr, "%s: skipped: needs the symmetric heap in GPU memory; the library runs its CPU backend here\n",
             g.job.c_str());
   finalize();
-  exit(1);
+  exit(kSkipStatus);
 }
 
 void copy_to_symmetric(void *dest, const void *source, size_t bytes) {

@@ -78,8 +78,9 @@ int n_pes();
 void barrier_all();
 /* Every PE: when the job does not have exactly `n` PEs, PE 0 says so and all exit with status 1. */
 void require_pes(int n);
-/* Every PE: ends the job with a message when the symmetric heap is not in GPU memory (a device test
- * started where the library runs its CPU backend). */
+/* Every PE: ends the job with a message and kSkipStatus when the symmetric heap is not in GPU memory (a
+ * device test started where the library runs its CPU backend). */
+constexpr int kSkipStatus = 77;  // CTest's skip code (tests/NvshmemTests.cmake)
 void require_device_heap();
 /* True when the symmetric heap lives in GPU memory (decided once, at init). */
 bool heap_on_device();

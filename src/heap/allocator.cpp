@@ -9,12 +9,12 @@ Allocator::Allocator(std::size_t capacity) : capacity_(capacity) {
   if (capacity) free_[0] = capacity;
 }
 
-bool Allocator::allocate(std::size_t size, std::size_t alignment, std::size_t *offset) {
-  for (auto it = free_.begin(); it != free_.end(); ++it) {
+bool Allocator::allocate(std::size_t size, std::size_t alignment, std::size_t *offset, std::size_t limit) {
+  for (auto it = free_.begin(); it != free_.end() && it->first < limit; ++it) {
     const std::size_t start = it->first, length = it->second;
     const std::size_t aligned = (start + alignment - 1) & ~(alignment - 1);
     const std::size_t pad = aligned - start;
-    if (aligned < start || pad > length || length - pad < size) continue;
+    if (aligned < start || pad > length || length - pad < size || aligned > limit || limit - aligned < size) continue;
     free_.erase(it);
     if (pad) free_[start] = pad;
     if (length - pad > size) free_[aligned + size] = length - pad - size;
@@ -27,17 +27,22 @@ bool Allocator::allocate(std::size_t size, std::size_t alignment, std::size_t *o
 }
 
 bool Allocator::allocate_at(std::size_t offset, std::size_t size) {
-  auto it = free_.upper_bound(offset);
-  if (size == 0 || it == free_.begin()) return false;
-  --it;  // the free range that starts at or before offset
+  if (size == 0 || !is_free(offset, size)) return false;
+  const auto it = std::prev(free_.upper_bound(offset));  // the free range that holds the block
   const std::size_t start = it->first, length = it->second;
-  if (offset - start > length || length - (offset - start) < size) return false;
   free_.erase(it);
   if (offset > start) free_[start] = offset - start;
   if (offset - start + size < length) free_[offset + size] = length - (offset - start) - size;
   used_[offset] = size;
   in_use_ += size;
   return true;
+}
+
+bool Allocator::is_free(std::size_t offset, std::size_t size) const {
+  auto it = free_.upper_bound(offset);
+  if (it == free_.begin()) return false;
+  --it;  // the free range that starts at or before offset
+  return offset - it->first <= it->second && it->second - (offset - it->first) >= size;
 }
 
 std::size_t Allocator::block_size(std::size_t offset) const {

@@ -4,6 +4,7 @@
 // list, neighbours merged on free. Not thread safe (heap calls are collective, one thread per PE).
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <map>
 
 namespace nvshm {
@@ -12,9 +13,11 @@ class Allocator {
  public:
   explicit Allocator(std::size_t capacity = 0);
 
-  // Offset of a new block of `size` bytes aligned to `alignment` (a power of two), or false if no
-  // free range fits. size must be > 0.
-  bool allocate(std::size_t size, std::size_t alignment, std::size_t *offset);
+  // Offset of a new block of `size` bytes aligned to `alignment` (a power of two) that ends at or
+  // below `limit`, or false if no free range fits. size must be > 0.
+  bool allocate(std::size_t size, std::size_t alignment, std::size_t *offset, std::size_t limit = SIZE_MAX);
+  // No block overlaps [offset, offset + size).
+  bool is_free(std::size_t offset, std::size_t size) const;
   // The block [offset, offset + size) if it lies in one free range, else false (nothing changes).
   bool allocate_at(std::size_t offset, std::size_t size);
   // Size of the block at `offset`, or 0 if no block starts there.

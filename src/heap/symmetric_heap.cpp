@@ -141,12 +141,14 @@ Status SymmetricHeap::allocate(Bootstrap &boot, std::size_t bytes, std::size_t a
                                void **out) {
   *out = nullptr;
   struct Request {
-    uint64_t bytes, alignment;
-  } mine{bytes, alignment}, *all = nullptr;
+    uint64_t bytes, alignment, limit;  // limit: the lowest range this PE has taken (take_range)
+  } mine{bytes, alignment, taken_.empty() ? capacity_ : taken_.begin()->first}, *all = nullptr;
   std::vector<Request> requests(boot.size());
   all = requests.data();
   NVSHM_TRY(boot.allgather(&mine, all, sizeof mine));
+  std::size_t limit = capacity_;
   for (int pe = 0; pe < boot.size(); ++pe) {
+    limit = std::min(limit, static_cast<std::size_t>(all[pe].limit));
     if (all[pe].bytes != bytes || all[pe].alignment != alignment) {
       log_error(call,
                 "PEs asked for different sizes: PE %d asked for %" PRIu64 " bytes (alignment %" PRIu64
@@ -167,11 +169,12 @@ Status SymmetricHeap::allocate(Bootstrap &boot, std::size_t bytes, std::size_t a
   }
   if (bytes == 0) return Status::ok;  // NULL on every PE, after the check that every PE asked for 0
   std::size_t offset = 0;
-  if (!allocator_.allocate(bytes, alignment, &offset)) {
+  if (!allocator_.allocate(bytes, alignment, &offset, limit)) {
     log_error(call,
               "cannot allocate %zu bytes: the symmetric heap has %zu bytes (NVSHMEM_SYMMETRIC_SIZE=%zu), %zu in use, "
-              "largest free block %zu; raise NVSHMEM_SYMMETRIC_SIZE",
-              bytes, capacity_, user_bytes_, allocator_.bytes_in_use(), allocator_.largest_free());
+              "largest free block %zu, the top %zu bytes held by the buffers of teams (docs/teams.md); raise "
+              "NVSHMEM_SYMMETRIC_SIZE or destroy teams",
+              bytes, capacity_, user_bytes_, allocator_.bytes_in_use(), allocator_.largest_free(), capacity_ - limit);
     return Status::out_of_memory;
   }
   *out = local_ + offset;
@@ -194,6 +197,20 @@ Status SymmetricHeap::release(Bootstrap &boot, void *ptr, const char *call) {
     return Status::invalid_value;
   }
   return Status::ok;
+}
+
+bool SymmetricHeap::take_range(std::size_t offset, std::size_t bytes) {
+  if (bytes == 0 || offset > capacity_ || capacity_ - offset < bytes || !allocator_.is_free(offset, bytes))
+    return false;
+  const auto next = taken_.lower_bound(offset);
+  if (next != taken_.end() && next->first < offset + bytes) return false;
+  if (next != taken_.begin() && std::prev(next)->first + std::prev(next)->second > offset) return false;
+  taken_[offset] = bytes;
+  return true;
+}
+
+void SymmetricHeap::give_back_range(std::size_t offset) {
+  taken_.erase(offset);
 }
 
 Status SymmetricHeap::register_buffer(Bootstrap &boot, void *buf, std::size_t bytes, const void *preferred,

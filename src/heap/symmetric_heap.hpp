@@ -56,6 +56,13 @@ class SymmetricHeap {
   // when the heap is full. Powers of two below sizeof(void*) are rounded up to it.
   Status allocate(Bootstrap &boot, std::size_t bytes, std::size_t alignment, const char *call, void **out);
   Status release(Bootstrap &boot, void *ptr, const char *call);
+  // A range of this PE's heap that the runtime uses for some PEs only (a team's buffers: its members
+  // take the same range; docs/teams.md), not collective. Taken when no symmetric allocation or other
+  // taken range overlaps it: the same answer on every PE for the allocations, which every PE makes
+  // alike. From then on allocations end below the lowest range any PE has taken (allocate exchanges
+  // each PE's), so they stay symmetric. give_back_range takes the start of a taken range.
+  bool take_range(std::size_t offset, std::size_t bytes);
+  void give_back_range(std::size_t offset);
   // Collective nvshmemx_buffer_register_symmetric: map every node PE's allocation mapped at `buf`
   // (`bytes` bytes, the same on every PE) at one offset of the registered-buffer region; *alias is
   // this PE's symmetric address of it. NULL on every PE when any PE fails.
@@ -85,6 +92,7 @@ class SymmetricHeap {
   int node_pes_ = 1;
   NodeInfo node_;
   int timeout_s_ = 0;
+  std::map<std::size_t, std::size_t> taken_;  // take_range: offset -> bytes
   // The registered-buffer region: offsets after the heap in each slot.
   Allocator buffer_offsets_;
   struct Buffer {

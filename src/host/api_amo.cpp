@@ -23,7 +23,7 @@ uint64_t bits(T v) {
 }
 
 // One atomic on `pe`'s copy of `dest`; returns the previous value. Integer operations work on 4- or
-// 8-byte words; AtomicOp::float_add also on 2-byte __half.
+// 8-byte words; AtomicOp::float_add, fetch, set and swap also on 2-byte __half.
 template <typename T>
 T host_amo(const char *call, AtomicOp op, const T *dest, T value, T cond, int pe) {
   static_assert(sizeof(T) == 4 || sizeof(T) == 8 || (sizeof(T) == 2 && std::is_same<T, __half>::value),

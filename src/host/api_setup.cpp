@@ -113,7 +113,7 @@ int nvshmemx_ask_smem(nvshmemx_smem_amount_t flag) {
   if (flag != NVSHMEMX_SMEM_RECOMMENDED && flag != NVSHMEMX_SMEM_MINIMUM && flag != NVSHMEMX_SMEM_BARRIERS_ONLY)
     log_error("nvshmemx_ask_smem", "flag %d is not an nvshmemx_smem_amount_t (RECOMMENDED, MINIMUM, BARRIERS_ONLY)",
               static_cast<int>(flag));
-  return 0;  // no TMA data path: no shared memory wanted (host_api.h)
+  return NVSHM_TMA_SMEM_BYTES(flag);
 }
 
 void nvshmemx_vendor_get_version_info(int *major, int *minor, int *patch) {

@@ -84,8 +84,54 @@ Status select_gpu(Runtime &rt, const nvshmemx_init_attr_t *attr) {
     return Status::no_gpu;
   }
   rt.coll_pdl = rt.env.coll_pdl && cc_major >= 9;
+  rt.tma_capable = cc_major >= 9;
   NVSHM_INFO(kInit, "using CUDA device %d of %d", device, count);
   return Status::ok;
+}
+
+// NVSHMEM_TMA_POLICY (NVSHMEM 3.7): DISABLE, ENABLE or FORCE (any case), parsed before anything is set up.
+Status parse_tma_policy(const std::string &policy, int *out) {
+  if (policy.empty() || !strcasecmp(policy.c_str(), "DISABLE")) {
+    *out = NVSHMEMX_TMA_DISABLE;
+  } else if (!strcasecmp(policy.c_str(), "ENABLE")) {
+    *out = NVSHMEMX_TMA_ENABLE;
+  } else if (!strcasecmp(policy.c_str(), "FORCE")) {
+    *out = NVSHMEMX_TMA_FORCE;
+  } else {
+    log_error(kInit, "NVSHMEM_TMA_POLICY=%s is not DISABLE, ENABLE or FORCE", policy.c_str());
+    return Status::invalid_value;
+  }
+  return Status::ok;
+}
+
+// The device's TMA policy: the asked one where TMA is available (the heap in GPU memory of compute
+// capability 9.0 or newer: cp.async.bulk), else DISABLE; ENABLE says why at INFO, FORCE fails init with
+// the reason, as NVSHMEM documents where TMA is unavailable (docs/tma.md).
+Status tma_policy_of(const Runtime &rt, int *policy) {
+  const int asked = *policy;
+  if (asked == NVSHMEMX_TMA_DISABLE) return Status::ok;
+  const char *name = asked == NVSHMEMX_TMA_FORCE ? "FORCE" : "ENABLE";
+  const char *missing = !rt.on_device()   ? "the symmetric heap is in host memory"
+                        : !rt.tma_capable ? "the GPU is older than compute capability 9.0"
+                                          : nullptr;
+  if (!missing) {
+    NVSHM_INFO(kInit,
+               "NVSHMEM_TMA_POLICY=%s: block-scope puts and gets of 16-byte aligned addresses and sizes use TMA "
+               "(cp.async.bulk) in blocks that lent shared memory (nvshmemx_give_smem), in code compiled with "
+               "NVSHM_TMA_DATA_PATH (docs/tma.md)",
+               name);
+    return Status::ok;
+  }
+  *policy = NVSHMEMX_TMA_DISABLE;
+  if (asked == NVSHMEMX_TMA_ENABLE) {
+    NVSHM_INFO(kInit,
+               "NVSHMEM_TMA_POLICY=ENABLE: no TMA here (%s): puts and gets use loads and stores (the same "
+               "semantics)",
+               missing);
+    return Status::ok;
+  }
+  log_error(kInit, "NVSHMEM_TMA_POLICY=FORCE: TMA is unavailable (%s); use ENABLE or DISABLE", missing);
+  return Status::not_supported;
 }
 
 Status init_device_state(Runtime &rt) {
@@ -98,6 +144,8 @@ Status init_device_state(Runtime &rt) {
   s.node_n_pes = static_cast<int>(rt.mapped.pes.size());
   s.node_pe_start = rt.mapped.pes.front();
   s.heap_on_device = rt.on_device();
+  s.tma_policy = rt.tma_policy;
+  NVSHM_TRY(tma_policy_of(rt, &s.tma_policy));
   s.heap_base_code = reinterpret_cast<uintptr_t>(rt.heap->world_base()) ^ NVSHM_HEAP_BASE_MASK;
   s.heap_stride = rt.heap->stride();
   s.heap_size = rt.heap->span();
@@ -110,26 +158,6 @@ Status init_device_state(Runtime &rt) {
   for (int team = 0; team < NVSHM_PREDEFINED_TEAMS; ++team) s.predefined_teams[team] = rt.teams->device_entry(team);
   if (rt.on_device()) NVSHM_TRY(publish_device_state(s, rt.context));
   return Status::ok;
-}
-
-// NVSHMEM_TMA_POLICY (NVSHMEM 3.7): this version has no TMA data path, so ENABLE falls back to loads and
-// stores (said at INFO) and FORCE fails init, as NVSHMEM documents where TMA is unavailable.
-Status check_tma_policy(const std::string &policy) {
-  if (policy.empty() || !strcasecmp(policy.c_str(), "DISABLE")) return Status::ok;
-  if (!strcasecmp(policy.c_str(), "ENABLE")) {
-    NVSHM_INFO(kInit,
-               "NVSHMEM_TMA_POLICY=ENABLE: this version has no TMA data path; puts and gets use loads and "
-               "stores (the same semantics)");
-    return Status::ok;
-  }
-  if (strcasecmp(policy.c_str(), "FORCE")) {
-    log_error(kInit, "NVSHMEM_TMA_POLICY=%s is not DISABLE, ENABLE or FORCE", policy.c_str());
-    return Status::invalid_value;
-  }
-  log_error(kInit,
-            "NVSHMEM_TMA_POLICY=FORCE: this version has no TMA data path (puts and gets use loads and "
-            "stores); use ENABLE or DISABLE");
-  return Status::not_supported;
 }
 
 // NVSHMEM_REMOTE_TRANSPORT for a PE that has remote peers: ucx (NVIDIA's InfiniBand names are taken
@@ -178,7 +206,7 @@ RemoteOptions remote_options(const Runtime &rt, HeapKind kind) {
 Status init_steps(Runtime &rt, unsigned flags, const nvshmemx_init_attr_t *attr) {
   NVSHM_TRY(env_load(&rt.env));
   log_configure(rt.env.debug.c_str());  // a configuration file may set NVSHMEM_DEBUG
-  NVSHM_TRY(check_tma_policy(rt.env.tma_policy));
+  NVSHM_TRY(parse_tma_policy(rt.env.tma_policy, &rt.tma_policy));
   if (rt.env.symmetric_size == 0) {
     log_error(kInit, "NVSHMEM_SYMMETRIC_SIZE is 0: the symmetric heap needs at least one byte");
     return Status::invalid_value;

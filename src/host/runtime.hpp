@@ -27,7 +27,9 @@ struct Runtime {
   NodeInfo mapped;  // the PEs whose heaps this process maps: `node`, or this PE alone (NVSHMEM_DISABLE_P2P)
   int device = -1;  // CUDA device ordinal, -1 for the host heap
   CUcontext context = nullptr;
-  bool coll_pdl = false;  // on-stream collectives use programmatic dependent launch (coll_stream.cuh)
+  bool coll_pdl = false;     // on-stream collectives use programmatic dependent launch (coll_stream.cuh)
+  bool tma_capable = false;  // the GPU has TMA (compute capability 9.0 or newer)
+  int tma_policy = 0;        // NVSHMEM_TMA_POLICY as asked (nvshmemx_tma_policy_t)
   std::unique_ptr<SymmetricHeap> heap;
   std::unique_ptr<Transport> transport;  // mapped peers
   std::unique_ptr<Peers> peers;          // every peer: `transport` or the remote engine (remote/peers.hpp)

@@ -181,7 +181,7 @@ class UcxEngine final : public RemoteEngine {
   Status put_nbi(int pe, std::size_t offset, const void *local, std::size_t bytes) override;
   Status get_nbi(void *local, int pe, std::size_t offset, std::size_t bytes) override;
   Status atomic(int pe, std::size_t offset, const AtomicArgs &args, uint64_t *old) override;
-  Status float_add(int pe, std::size_t offset, const AtomicArgs &args, uint64_t *old);
+  Status update_by_cas(int pe, std::size_t offset, const AtomicArgs &args, uint64_t *old);
   Status fence() override;
   Status quiet() override;
   void prepare_finalize() override { closing_.store(true); }
@@ -489,6 +489,7 @@ Status UcxEngine::atomic(int pe, std::size_t offset, const AtomicArgs &args, uin
   if (opt_.staged) return staged_atomic(pe, offset, args, old);
   Peer *p = nullptr;
   NVSHM_TRY(peer(pe, "atomic", &p));
+  if (args.width == 2) return update_by_cas(pe, offset, args, old);
   // UCP's operand (`operand`) and reply buffer, in the word's width; compare-swap takes the compare
   // value as operand and the new value in the reply buffer, which returns the old one.
   union Word {
@@ -538,7 +539,7 @@ Status UcxEngine::atomic(int pe, std::size_t offset, const AtomicArgs &args, uin
       set(&operand, args.value);
       break;
     case AtomicOp::float_add:
-      return float_add(pe, offset, args, old);
+      return update_by_cas(pe, offset, args, old);
   }
   ucp_request_param_t param{};
   param.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE;
@@ -557,9 +558,10 @@ Status UcxEngine::atomic(int pe, std::size_t offset, const AtomicArgs &args, uin
   return Status::ok;
 }
 
-// UCP has no floating-point atomics: a compare-and-swap loop on the word, a __half on the aligned
-// 4-byte word that holds it (the other half is written back as it was seen).
-Status UcxEngine::float_add(int pe, std::size_t offset, const AtomicArgs &args, uint64_t *old) {
+// UCP has no floating-point atomics and no 2-byte words: a compare-and-swap loop on the word, a 2-byte
+// one (__half) on the aligned 4-byte word that holds it (the other half is written back as it was
+// seen). float_add of every width, and fetch, set and swap of a 2-byte word.
+Status UcxEngine::update_by_cas(int pe, std::size_t offset, const AtomicArgs &args, uint64_t *old) {
   const bool half = args.width == 2;
   const std::size_t at = half ? offset & ~std::size_t{3} : offset, word = half ? 4 : args.width;
   const unsigned shift = half ? static_cast<unsigned>(offset & 2) * 8 : 0;
@@ -568,7 +570,13 @@ Status UcxEngine::float_add(int pe, std::size_t offset, const AtomicArgs &args, 
   NVSHM_TRY(atomic(pe, at, AtomicArgs{AtomicOp::fetch, word, 0, 0}, &seen));
   for (;;) {
     const uint64_t current = seen >> shift & mask;
-    const uint64_t next = (seen & ~(mask << shift)) | float_add_bits(args.width, current, args.value) << shift;
+    if (args.op == AtomicOp::fetch) {
+      if (old) *old = current;
+      return Status::ok;
+    }
+    const uint64_t updated = args.op == AtomicOp::float_add ? float_add_bits(args.width, current, args.value)
+                                                            : args.value & mask;  // set, swap
+    const uint64_t next = (seen & ~(mask << shift)) | updated << shift;
     uint64_t got = 0;
     NVSHM_TRY(atomic(pe, at, AtomicArgs{AtomicOp::compare_swap, word, next, seen}, &got));
     if (got == seen) {

@@ -22,24 +22,32 @@ std::size_t round_up(std::size_t v, std::size_t a) {
   return (v + a - 1) / a * a;
 }
 
-// Where each part of the workspace lies, as byte offsets into the pool (docs/teams.md).
+// Team slots whose buffers (collective scratch and LL words) the init-time workspace holds: 32, the
+// default NVSHMEM_MAX_TEAMS before NVSHMEM 3.5, so that a job pays what it paid then. A team in a later
+// slot takes its buffers from the top of the symmetric heap when it is created (docs/teams.md).
+constexpr int kSlotsWithReservedBuffers = 32;
+
+// Where each part of the workspace lies, as byte offsets into the pool (docs/teams.md), and the size of
+// one slot's buffers: [scratch | LL words].
 struct Layout {
-  std::size_t sync_words, mask_words, rendezvous_words, ll_words, scratch_stride;
-  std::size_t epochs, pes, rendezvous, ll, table, scratch, total;
+  int reserved;  // slots whose buffers are in the workspace: 0 .. reserved - 1
+  std::size_t sync_words, mask_words, rendezvous_words, ll_words, scratch_stride, buffer_stride;
+  std::size_t epochs, pes, rendezvous, table, buffers, total;
   Layout(int max_teams, std::size_t scratch_bytes, int n_pes, std::size_t ll_slot_words) {
     const std::size_t t = static_cast<std::size_t>(max_teams), n = static_cast<std::size_t>(n_pes);
+    reserved = std::min(max_teams, kSlotsWithReservedBuffers);
     sync_words = NVSHM_TEAM_SYNC_WORDS(n_pes);
     mask_words = (t + 63) / 64;
     rendezvous_words = mask_words + n;
     ll_words = NVSHM_TEAM_LL_WORDS(n, ll_slot_words);
     scratch_stride = round_up(scratch_bytes, kAlign);
+    buffer_stride = scratch_stride + round_up(ll_words * sizeof(uint64_t), kAlign);
     epochs = t * sync_words * sizeof(uint64_t);
     pes = epochs + t * NVSHM_TEAM_EPOCH_WORDS * sizeof(uint64_t);
     rendezvous = pes + round_up(t * n * sizeof(int), sizeof(uint64_t));
-    ll = rendezvous + kRendezvousEntries * rendezvous_words * sizeof(uint64_t);
-    table = ll + t * ll_words * sizeof(uint64_t);
-    scratch = round_up(table + t * sizeof(nvshm_team_device), kAlign);
-    total = scratch + t * scratch_stride;
+    table = rendezvous + kRendezvousEntries * rendezvous_words * sizeof(uint64_t);
+    buffers = round_up(table + t * sizeof(nvshm_team_device), kAlign);
+    total = buffers + static_cast<std::size_t>(reserved) * buffer_stride;
   }
 };
 
@@ -94,7 +102,9 @@ Status TeamTable::create(Bootstrap &boot, const NodeInfo &node, const NodeInfo &
   void *pool = nullptr;
   NVSHM_TRY(heap.allocate(boot, layout.total, kAlign, kInit, &pool));
   t->pool_ = static_cast<char *>(pool);
-  NVSHM_TRY(heap.zero(pool, layout.scratch));  // everything but the scratch buffers
+  NVSHM_TRY(heap.zero(pool, layout.buffers));  // everything but the slots' buffers, then their LL words
+  for (int slot = 0; slot < layout.reserved && layout.ll_words; ++slot)
+    NVSHM_TRY(heap.zero(t->ll_words(slot), layout.ll_words * sizeof(uint64_t)));
   if (heap.kind() == HeapKind::device)
     t->device_table_ = reinterpret_cast<nvshm_team_device *>(t->pool_ + layout.table);
 
@@ -135,9 +145,22 @@ uint64_t *TeamTable::sync_flags(int slot) const {
   return reinterpret_cast<uint64_t *>(pool_) + static_cast<std::size_t>(slot) * l.sync_words;
 }
 
+std::size_t TeamTable::top_offset(int slot) const {
+  const Layout l(max_teams(), scratch_bytes_, n_pes_, ll_slot_words_);
+  const std::size_t below_top = static_cast<std::size_t>(slot - l.reserved + 1) * l.buffer_stride;
+  const std::size_t top = heap_.size() / kAlign * kAlign;
+  return below_top <= top ? top - below_top : SIZE_MAX;
+}
+
+char *TeamTable::buffers(int slot) const {
+  const Layout l(max_teams(), scratch_bytes_, n_pes_, ll_slot_words_);
+  if (slot < l.reserved) return pool_ + l.buffers + static_cast<std::size_t>(slot) * l.buffer_stride;
+  return slots_[slot].size ? heap_.local() + top_offset(slot) : nullptr;
+}
+
 uint64_t *TeamTable::ll_words(int slot) const {
   const Layout l(max_teams(), scratch_bytes_, n_pes_, ll_slot_words_);
-  return reinterpret_cast<uint64_t *>(pool_ + l.ll) + static_cast<std::size_t>(slot) * l.ll_words;
+  return reinterpret_cast<uint64_t *>(buffers(slot) + l.scratch_stride);
 }
 
 uint64_t *TeamTable::rendezvous(int entry) const {
@@ -158,9 +181,9 @@ nvshm_team_device TeamTable::device_entry(int slot) const {
   d.part_flags = d.sync_flags + 4 * static_cast<std::size_t>(n_pes_) + 64;  // NVSHM_TEAM_SYNC_WORDS's last part
   d.sync_epoch =
       reinterpret_cast<uint64_t *>(pool_ + l.epochs) + static_cast<std::size_t>(slot) * NVSHM_TEAM_EPOCH_WORDS;
-  d.scratch = pool_ + l.scratch + static_cast<std::size_t>(slot) * l.scratch_stride;
+  d.scratch = buffers(slot);  // NULL: an empty slot without buffers of its own
   d.scratch_bytes = scratch_bytes_;
-  d.ll_words = ll_slot_words_ ? ll_words(slot) : nullptr;
+  d.ll_words = ll_slot_words_ && d.scratch ? ll_words(slot) : nullptr;
   d.ll_slot_words = ll_slot_words_;
   return d;
 }
@@ -178,9 +201,27 @@ Status TeamTable::write_device_entry(int slot) {
   return peers_.mapped().put(device_table_ + slot, &d, sizeof d);
 }
 
-Status TeamTable::install(int slot, Team team) {
+Status TeamTable::install(int slot, Team team, const char *call) {
+  const Layout l(max_teams(), scratch_bytes_, n_pes_, ll_slot_words_);
+  if (slot >= l.reserved && team.size == 0) {
+    heap_.give_back_range(top_offset(slot));
+  } else if (slot >= l.reserved) {
+    // Every member sees the same symmetric allocations, so all of them take the range or none does.
+    const std::size_t offset = top_offset(slot);
+    if (offset == SIZE_MAX || !heap_.take_range(offset, l.buffer_stride)) {
+      log_error(call,
+                "team slot %d needs %zu bytes at the top of the symmetric heap for its collective scratch and LL "
+                "words (slots %d and up take them when their team is created; docs/teams.md), but %s; free "
+                "symmetric memory, destroy teams or raise NVSHMEM_SYMMETRIC_SIZE",
+                slot, l.buffer_stride, l.reserved,
+                offset == SIZE_MAX ? "the heap is smaller than that" : "symmetric allocations hold part of them");
+      return Status::out_of_memory;
+    }
+  }
   team.rounds = 0;
   slots_[slot] = std::move(team);
+  if (slot >= l.reserved && slots_[slot].size && l.ll_words)
+    NVSHM_TRY(heap_.zero(ll_words(slot), l.ll_words * sizeof(uint64_t)));
   return write_device_entry(slot);
 }
 
@@ -386,7 +427,7 @@ Status TeamTable::split(nvshmem_team_t parent, const Span &mine, const nvshmem_t
     t.start = t.pes.front();
   }
   t.config = effective_config(config, config_mask);
-  NVSHM_TRY(install(slot, std::move(t)));
+  NVSHM_TRY(install(slot, std::move(t), call));
   *out = slot;
   return Status::ok;
 }
@@ -467,7 +508,7 @@ Status TeamTable::destroy(nvshmem_team_t team, const char *call) {
   NVSHM_TRY(heap_.zero(ll_words(team), l.ll_words * sizeof(uint64_t)));
   NVSHM_TRY(heap_.zero(pool_ + l.epochs + static_cast<std::size_t>(team) * NVSHM_TEAM_EPOCH_WORDS * sizeof(uint64_t),
                        NVSHM_TEAM_EPOCH_WORDS * sizeof(uint64_t)));
-  return install(team, Team{});
+  return install(team, Team{}, call);
 }
 
 Status TeamTable::make_uniqueid(nvshmemx_team_uniqueid_t *id, const char *call) {
@@ -546,7 +587,7 @@ Status TeamTable::init_from_uniqueid(const nvshmem_team_config_t *config, long c
   }
   t.start = t.pes.front();
   t.config = effective_config(config, config_mask);
-  NVSHM_TRY(install(slot, std::move(t)));
+  NVSHM_TRY(install(slot, std::move(t), call));
   *out = slot;
   return Status::ok;
 }

@@ -104,7 +104,10 @@ class TeamTable {
   // Split `parent` into teams agreed on one slot; `mine` is this PE's team (size 0: none).
   Status split(nvshmem_team_t parent, const Span &mine, const nvshmem_team_config_t *config, long config_mask,
                nvshmem_team_t *out, const char *call);
-  Status install(int slot, Team team);
+  // Puts `team` in `slot` (an empty Team clears it): a slot from the workspace's reserved ones on
+  // takes (or gives back) its buffers at the top of the heap; out_of_memory, with a message, when
+  // symmetric allocations hold that range.
+  Status install(int slot, Team team, const char *call);
   Status write_device_entry(int slot);
   // Polls n words at symmetric `words` on `pe` until each carries `tag` in its upper half.
   Status wait_words(int pe, const uint64_t *words, int n, uint32_t tag, const char *what,
@@ -114,6 +117,11 @@ class TeamTable {
   int *world_pes(int slot) const;  // the device array [n_pes] of a team of arbitrary PEs
   uint64_t *host_words(int slot) const { return sync_flags(slot) + 2 * n_pes_ + 32; }
   uint64_t *rendezvous(int entry) const;
+  // The slot's buffers, [scratch | LL words]: in the workspace for the first slots, else at the top of
+  // the heap while the slot holds a team (nullptr otherwise).
+  char *buffers(int slot) const;
+  // Heap offset of a later slot's buffers (SIZE_MAX: the heap is too small).
+  std::size_t top_offset(int slot) const;
   // NVSHM_TEAM_LL_WORDS(n_pes, ll_slot_words_) words of the slot (device LL collectives)
   uint64_t *ll_words(int slot) const;
 

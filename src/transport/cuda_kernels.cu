@@ -43,6 +43,12 @@ __device__ uint64_t float_add(void *remote, uint64_t value_bits) {
   return bits;
 }
 
+// A 2-byte word has fetch, set and swap only (nvshmem_half_atomic_*): an aligned 2-byte load is atomic.
+__device__ unsigned short exchange_or_fetch16(unsigned short *p, AtomicOp op, unsigned short value) {
+  if (op == AtomicOp::fetch) return *reinterpret_cast<volatile unsigned short *>(p);
+  return nvshm_dev::exchange16_sys(p, value);
+}
+
 __global__ void atomic_kernel(void *remote, AtomicArgs args, uint64_t *old) {
   // Earlier work of the stream (copies into the peer's heap) is complete when the kernel starts; the
   // fence makes this kernel's atomic a release of it for PEs that wait for the word (signals).
@@ -52,6 +58,9 @@ __global__ void atomic_kernel(void *remote, AtomicArgs args, uint64_t *old) {
     previous = args.width == 2   ? float_add<__half>(remote, args.value)
                : args.width == 4 ? float_add<float>(remote, args.value)
                                  : float_add<double>(remote, args.value);
+  else if (args.width == 2)
+    previous =
+        exchange_or_fetch16(static_cast<unsigned short *>(remote), args.op, static_cast<unsigned short>(args.value));
   else if (args.width == 4)
     previous = apply(static_cast<unsigned *>(remote), args.op, static_cast<unsigned>(args.value),
                      static_cast<unsigned>(args.cond));

@@ -70,6 +70,9 @@ class HostTransport final : public Transport {
     uint64_t previous = 0;
     if (args.op == AtomicOp::float_add)
       previous = float_add(remote, args.width, args.value);
+    else if (args.width == 2)
+      previous = apply(static_cast<uint16_t *>(remote), args.op, static_cast<uint16_t>(args.value),
+                       static_cast<uint16_t>(args.cond));
     else if (args.width == 4)
       previous = apply(static_cast<uint32_t *>(remote), args.op, static_cast<uint32_t>(args.value),
                        static_cast<uint32_t>(args.cond));

@@ -15,14 +15,14 @@
 
 namespace nvshm {
 
-// One atomic on a 4- or 8-byte word (every NVSHMEM AMO type is one of the two; signed types use the
-// unsigned word of the same width, two's complement makes add/and/or/xor/compare-swap agree).
-// float_add: a floating-point add whose type the width names (2: __half, 4: float, 8: double); the
-// other operations work on 4- or 8-byte unsigned words.
+// One atomic on a 4- or 8-byte word (every NVSHMEM AMO type is one of the two, but __half; signed
+// types use the unsigned word of the same width, two's complement makes add/and/or/xor/compare-swap
+// agree). float_add: a floating-point add whose type the width names (2: __half, 4: float, 8: double).
+// fetch, set and swap also on a 2-byte word (nvshmem_half_atomic_{fetch,set,swap}).
 enum class AtomicOp { fetch, set, swap, compare_swap, add, and_, or_, xor_, float_add };
 struct AtomicArgs {
   AtomicOp op;
-  std::size_t width;  // 4 or 8; float_add: 2, 4 or 8
+  std::size_t width;  // 4 or 8; float_add, fetch, set and swap: 2 too
   uint64_t value;     // operand (low `width` bytes)
   uint64_t cond;      // compare_swap only
 };

@@ -251,12 +251,12 @@ TEST(Compat, CollectiveLaunchAttrRefusesBadArguments) {
 }  // namespace
 
 namespace {
-// NVSHMEM 3.7's nvshmemx_ask_smem: no TMA data path here, so no shared memory is wanted; an unknown
-// amount is named.
-TEST(Compat, AskSmemWantsNone) {
-  EXPECT_EQ(nvshmemx_ask_smem(NVSHMEMX_SMEM_RECOMMENDED), 0);
-  EXPECT_EQ(nvshmemx_ask_smem(NVSHMEMX_SMEM_MINIMUM), 0);
-  EXPECT_EQ(nvshmemx_ask_smem(NVSHMEMX_SMEM_BARRIERS_ONLY), 0);
+// NVSHMEM 3.7's nvshmemx_ask_smem (no init needed): the TMA path's staging buffers and mbarrier
+// (docs/tma.md), the mbarrier alone for BARRIERS_ONLY; an unknown amount gives 0 and is named.
+TEST(Compat, AskSmemGivesTheTmaPathsAmounts) {
+  EXPECT_EQ(nvshmemx_ask_smem(NVSHMEMX_SMEM_RECOMMENDED), 65536);
+  EXPECT_EQ(nvshmemx_ask_smem(NVSHMEMX_SMEM_MINIMUM), 32768);
+  EXPECT_EQ(nvshmemx_ask_smem(NVSHMEMX_SMEM_BARRIERS_ONLY), 16);
   CaptureStderr();
   EXPECT_EQ(nvshmemx_ask_smem(static_cast<nvshmemx_smem_amount_t>(7)), 0);
   const std::string err = GetCapturedStderr();

@@ -62,7 +62,8 @@ NVSHM_FOR_EACH_AMO_ARITH_TYPE(DEFINE_ARITH_KERNEL)
 
 // swap chain: every thread swaps its own value into PE 0's cell; the returned values plus the final
 // one are the initial value plus every value swapped in (checked by their sum, exact for small
-// integers in every type). set/fetch: each PE sets a cell on its right neighbour and fetches it back.
+// integers in every type: up to 2048 for half, so 4 PEs). set/fetch: each PE sets a cell on its right
+// neighbour and fetches it back.
 #define DEFINE_FETCH_KERNEL(NAME, T)                                                                               \
   __global__ void fetch_##NAME(T *cell, T *mine, unsigned long long *sum) {                                        \
     const int me = nvshmem_my_pe(), n = nvshmem_n_pes();                                                           \
@@ -82,6 +83,7 @@ NVSHM_FOR_EACH_AMO_ARITH_TYPE(DEFINE_ARITH_KERNEL)
 template <typename T>
 void run_fetch(void (*kernel)(T *, T *, unsigned long long *)) {
   const int me = nvshmem_my_pe(), n = nvshmem_n_pes();
+  if (sizeof(T) == 2) ASSERT_LE(n * kBlocks * kThreads, 2048) << "half holds whole numbers up to 2048 exactly";
   T *sym = static_cast<T *>(nvshmem_calloc(2, sizeof(T)));
   unsigned long long *sum = nullptr;
   ASSERT_NE(sym, nullptr);

@@ -98,6 +98,90 @@ TEST(DeviceAtomics, HalfAddContention) {
   run_float_add<__half>(1, 64, 0.5f, 3, 73);
 }
 
+// nvshmem_half_atomic_{swap,set,fetch} on neighbouring 2-byte words: thread t of PE p owns half
+// p * kHalfThreads + t of PE 0's array and swaps kHalfRounds random bit patterns into it (NaNs too:
+// compared as bits); each swap must return the previous one (the first, what PE 0 put there), and every
+// word ends as its owner's last value. Then each thread sets its word on the right neighbour and fetches
+// the left neighbour's value from its own PE.
+constexpr int kHalfThreads = 64, kHalfRounds = 16;
+__global__ void half_swap_kernel(__half *words, const unsigned short *bits, int *errors) {
+  const int me = nvshmem_my_pe(), t = threadIdx.x;
+  const unsigned short *mine = bits + t * (kHalfRounds + 1);
+  for (int r = 1; r <= kHalfRounds; ++r)
+    if (__half_as_ushort(nvshmem_half_atomic_swap(words + me * kHalfThreads + t, __ushort_as_half(mine[r]), 0)) !=
+        mine[r - 1])
+      atomicAdd(errors, 1);
+}
+__global__ void half_set_kernel(__half *words, const unsigned short *bits) {
+  const int me = nvshmem_my_pe();
+  nvshmem_half_atomic_set(words + threadIdx.x, __ushort_as_half(bits[threadIdx.x * (kHalfRounds + 1)]),
+                          (me + 1) % nvshmem_n_pes());
+}
+__global__ void half_fetch_kernel(const __half *words, unsigned short *out) {
+  out[threadIdx.x] = __half_as_ushort(nvshmem_half_atomic_fetch(words + threadIdx.x, nvshmem_my_pe()));
+}
+TEST(DeviceAtomics, HalfSwapSetFetchKeepTheNeighbours) {
+  const int me = nvshmem_my_pe(), n = nvshmem_n_pes();
+  const size_t per_pe = kHalfThreads * (kHalfRounds + 1);
+  const auto bits_of = [&](int pe) {
+    const auto b = gpu_test::random_bytes(2 * per_pe, pe, 74);
+    std::vector<unsigned short> v(per_pe);
+    memcpy(v.data(), b.data(), b.size());
+    return v;
+  };
+  const std::vector<unsigned short> mine = bits_of(me);
+  __half *words = static_cast<__half *>(nvshmem_malloc(static_cast<size_t>(n) * kHalfThreads * sizeof(__half)));
+  ASSERT_NE(words, nullptr);
+  unsigned short *bits = nullptr, *fetched = nullptr;
+  int *errors = nullptr;
+  CUDA_CHECK(cudaMalloc(&bits, per_pe * sizeof(unsigned short)));
+  CUDA_CHECK(cudaMalloc(&fetched, kHalfThreads * sizeof(unsigned short)));
+  CUDA_CHECK(cudaMalloc(&errors, sizeof(int)));
+  CUDA_CHECK(cudaMemcpy(bits, mine.data(), per_pe * sizeof(unsigned short), cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemset(fetched, gpu_test::kPoison, kHalfThreads * sizeof(unsigned short)));
+  CUDA_CHECK(cudaMemset(errors, 0, sizeof(int)));
+  if (me == 0) {  // every word starts as its owner's value 0
+    std::vector<unsigned short> first(static_cast<size_t>(n) * kHalfThreads);
+    for (int pe = 0; pe < n; ++pe) {
+      const auto b = bits_of(pe);
+      for (int t = 0; t < kHalfThreads; ++t) first[pe * kHalfThreads + t] = b[t * (kHalfRounds + 1)];
+    }
+    CUDA_CHECK(cudaMemcpy(words, first.data(), first.size() * sizeof(unsigned short), cudaMemcpyHostToDevice));
+  }
+  gpu_test::barrier();
+  half_swap_kernel<<<1, kHalfThreads>>>(words, bits, errors);
+  LAUNCH_CHECK();
+  gpu_test::barrier();
+  int h_errors = -1;
+  CUDA_CHECK(cudaMemcpy(&h_errors, errors, sizeof(int), cudaMemcpyDeviceToHost));
+  EXPECT_EQ(h_errors, 0) << "swaps that did not return the previous value";
+  if (me == 0) {
+    std::vector<unsigned short> got(static_cast<size_t>(n) * kHalfThreads);
+    CUDA_CHECK(cudaMemcpy(got.data(), words, got.size() * sizeof(unsigned short), cudaMemcpyDeviceToHost));
+    for (int pe = 0; pe < n; ++pe) {
+      const auto b = bits_of(pe);
+      for (int t = 0; t < kHalfThreads; ++t)
+        EXPECT_EQ(got[pe * kHalfThreads + t], b[t * (kHalfRounds + 1) + kHalfRounds]) << "PE " << pe << " thread " << t;
+    }
+  }
+  gpu_test::barrier();
+  half_set_kernel<<<1, kHalfThreads>>>(words, bits);
+  LAUNCH_CHECK();
+  gpu_test::barrier();
+  half_fetch_kernel<<<1, kHalfThreads>>>(words, fetched);
+  LAUNCH_CHECK();
+  std::vector<unsigned short> h_fetched(kHalfThreads);
+  CUDA_CHECK(cudaMemcpy(h_fetched.data(), fetched, kHalfThreads * sizeof(unsigned short), cudaMemcpyDeviceToHost));
+  const auto left = bits_of((me + n - 1) % n);
+  for (int t = 0; t < kHalfThreads; ++t)
+    EXPECT_EQ(h_fetched[t], left[t * (kHalfRounds + 1)]) << "word " << t << " set by the left neighbour";
+  gpu_test::barrier();
+  CUDA_CHECK(cudaFree(errors));
+  CUDA_CHECK(cudaFree(fetched));
+  CUDA_CHECK(cudaFree(bits));
+  nvshmem_free(words);
+}
+
 // Block, warp and thread put_nbi then flush in that scope, then the source is overwritten at once.
 constexpr size_t kFlushBytes = 3 * 4096;
 __global__ void flush_kernel(unsigned char *dest, unsigned char *src, int pe) {

@@ -244,6 +244,44 @@ TEST(HostAtomics, HalfAdd) {
       [](double v) { return __float2half_rn(static_cast<float>(v)); }, 1.0, 3, 3);
 }
 
+// nvshmem_half_atomic_{swap,set,fetch} on 2-byte words that share 4-byte words with other PEs' and
+// threads' words (the remote engine swaps a half by a compare-and-swap on the 4-byte word): thread t of
+// PE p owns half p * kThreads + t of PE 0's array and swaps random bit patterns (NaNs too: compared as
+// bits) into it; each swap must return the previous one (the first, what PE 0 set), and every word ends
+// as its owner's last value.
+TEST(HostAtomics, HalfSwapKeepsTheNeighbours) {
+  const int me = nvshmem_my_pe(), n = nvshmem_n_pes();
+  const int slots = n * kThreads;
+  __half *sym = static_cast<__half *>(nvshmem_malloc(static_cast<size_t>(slots) * sizeof(__half)));
+  ASSERT_NE(sym, nullptr);
+  const auto bits_of = [](int pe, int t) { return random_bytes(2 * (kRounds + 1), pe, 600 + t); };
+  const auto value = [](const std::vector<unsigned char> &b, int r) {
+    __half v;
+    memcpy(&v, b.data() + 2 * r, 2);
+    return v;
+  };
+  const auto same = [](__half a, __half b) { return memcmp(&a, &b, 2) == 0; };
+  if (me == 0)
+    for (int s = 0; s < slots; ++s) nvshmem_half_atomic_set(sym + s, value(bits_of(s / kThreads, s % kThreads), 0), 0);
+  nvshmem_barrier_all();
+  std::vector<int> wrong(kThreads, 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      const auto b = bits_of(me, t);
+      for (int r = 1; r <= kRounds; ++r)
+        if (!same(nvshmem_half_atomic_swap(sym + me * kThreads + t, value(b, r), 0), value(b, r - 1))) ++wrong[t];
+    });
+  for (auto &th : threads) th.join();
+  nvshmem_barrier_all();
+  for (int t = 0; t < kThreads; ++t) EXPECT_EQ(wrong[t], 0) << "swaps that did not return the previous value";
+  for (int s = 0; s < slots; ++s)
+    EXPECT_TRUE(same(nvshmem_half_atomic_fetch(sym + s, 0), value(bits_of(s / kThreads, s % kThreads), kRounds)))
+        << "half " << s << " of PE 0";
+  nvshmem_barrier_all();
+  nvshmem_free(sym);
+}
+
 // NVSHMEM 3.8 nvshmemx_signal_counted_reset: sets this PE's word to 0 after a random value arrived.
 TEST(HostSignal, CountedReset) {
   const int me = nvshmem_my_pe(), n = nvshmem_n_pes();

@@ -5,6 +5,8 @@
 // PEs that arrive seconds apart. Run under nvshmrun with 1, 2, 3, 4 and 8 PEs.
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <vector>
 
@@ -15,6 +17,32 @@ namespace {
 int max_teams() {
   const char *v = getenv("NVSHMEM_MAX_TEAMS");
   return v ? atoi(v) : 128;
+}
+
+// NVSHMEM_SYMMETRIC_SIZE as the test sets it ("640m"; k, m, g suffixes).
+std::size_t symmetric_size() {
+  const char *v = getenv("NVSHMEM_SYMMETRIC_SIZE");
+  if (!v) return std::size_t{1} << 30;
+  char *end = nullptr;
+  std::size_t bytes = strtoull(v, &end, 10);
+  for (const char *unit = "kmg"; *unit; ++unit) {
+    bytes *= 1024;
+    if (tolower(*end) == *unit) return bytes;
+  }
+  return strtoull(v, nullptr, 10);
+}
+
+// Make teams of every PE until a split fails (rc and NVSHMEM_TEAM_INVALID); returns them.
+std::vector<nvshmem_team_t> split_until_refused() {
+  std::vector<nvshmem_team_t> teams;
+  for (;;) {
+    nvshmem_team_t team = 12345;
+    if (nvshmem_team_split_strided(NVSHMEM_TEAM_WORLD, 0, 1, nvshmem_n_pes(), nullptr, 0, &team) != 0) {
+      EXPECT_EQ(team, NVSHMEM_TEAM_INVALID);
+      return teams;
+    }
+    teams.push_back(team);
+  }
 }
 
 // Team index -> world PE through translate, checked against the expected members.
@@ -178,17 +206,7 @@ TEST(Teams, DestroyAndRecreateBeyondTheLimit) {
 
 TEST(Teams, RunningOutOfSlotsLeavesTheRestWorking) {
   const int n = nvshmem_n_pes();
-  std::vector<nvshmem_team_t> teams;
-  for (;;) {
-    nvshmem_team_t team = 12345;
-    const int rc = nvshmem_team_split_strided(NVSHMEM_TEAM_WORLD, 0, 1, n, nullptr, 0, &team);
-    if (rc != 0) {
-      EXPECT_EQ(team, NVSHMEM_TEAM_INVALID);
-      break;
-    }
-    teams.push_back(team);
-    ASSERT_LE(static_cast<int>(teams.size()), max_teams());
-  }
+  std::vector<nvshmem_team_t> teams = split_until_refused();
   EXPECT_EQ(static_cast<int>(teams.size()), max_teams() - NVSHMEM_TEAMS_MIN);
   for (nvshmem_team_t team : teams) EXPECT_EQ(nvshmem_team_sync(team), 0);
   EXPECT_EQ(nvshmem_barrier(NVSHMEM_TEAM_WORLD), 0);
@@ -198,6 +216,43 @@ TEST(Teams, RunningOutOfSlotsLeavesTheRestWorking) {
   EXPECT_EQ(nvshmem_team_split_strided(NVSHMEM_TEAM_WORLD, 0, 1, n, nullptr, 0, &again), 0);
   teams.push_back(again);
   for (nvshmem_team_t team : teams) nvshmem_team_destroy(team);
+}
+
+// Team buffers (collective scratch, LL words) of the first 32 slots are reserved at init; a later slot's
+// are taken from the top of the symmetric heap when its team is created (docs/teams.md). With the heap
+// nearly full only the reserved slots' teams can be made, and the data of the allocation is untouched;
+// with an empty heap more teams are made, and a world allocation of the whole heap is then refused on
+// every PE until they are destroyed.
+TEST(Teams, LaterSlotsTakeTheirBuffersFromTheHeapTop) {
+  const int me = nvshmem_my_pe();
+  const int reserved = std::min(max_teams(), 32) - NVSHMEM_TEAMS_MIN;
+  const std::size_t most = symmetric_size() - (std::size_t{1} << 20);
+  char *big = static_cast<char *>(nvshmem_malloc(most));
+  ASSERT_NE(big, nullptr);
+  // Random data in the allocation's last 16 MiB, where the teams' buffers would go.
+  const std::size_t tail = std::min(most, std::size_t{16} << 20);
+  const std::vector<unsigned char> data = pe_test::random_bytes(tail, me, 91);
+  pe_test::write_local(big + most - tail, data.data(), tail);
+  std::vector<nvshmem_team_t> teams = split_until_refused();
+  // Beside the reserved slots, the 2 MiB left (1 MiB not asked for, 1 MiB of headroom) hold at most two slots'
+  // buffers of 1 MiB or more.
+  EXPECT_GE(static_cast<int>(teams.size()), reserved) << "the reserved slots' teams need no heap";
+  EXPECT_LE(static_cast<int>(teams.size()), reserved + 2) << "the allocation leaves room for two slots at most";
+  for (nvshmem_team_t team : teams) EXPECT_EQ(nvshmem_team_sync(team), 0);
+  EXPECT_TRUE(pe_test::read_local(big + most - tail, tail) == data) << "team creation touched a symmetric allocation";
+  for (nvshmem_team_t team : teams) nvshmem_team_destroy(team);
+  nvshmem_free(big);
+
+  teams = split_until_refused();
+  if (max_teams() > 32) {
+    EXPECT_GT(static_cast<int>(teams.size()), reserved) << "later slots take their buffers from the empty heap";
+    EXPECT_EQ(nvshmem_malloc(most), nullptr) << "the heap's top is held by the teams' buffers";
+  }
+  for (nvshmem_team_t team : teams) EXPECT_EQ(nvshmem_team_sync(team), 0);
+  for (nvshmem_team_t team : teams) nvshmem_team_destroy(team);
+  big = static_cast<char *>(nvshmem_malloc(most));
+  EXPECT_NE(big, nullptr) << "destroyed teams give their heap back";
+  nvshmem_free(big);
 }
 
 TEST(Teams, InitFromUniqueIdOverASubset) {

@@ -27,6 +27,27 @@ TEST(Allocator, FirstFitAlignmentAndMerge) {
   EXPECT_EQ(a.largest_free(), std::size_t{1} << 20) << "free ranges merge back into one";
 }
 
+// A limit (the heap's top held by team buffers, docs/teams.md): blocks end at or below it, first fit
+// still; is_free sees used blocks only.
+TEST(Allocator, LimitAndIsFree) {
+  Allocator a(1 << 20);
+  std::size_t x = 0, y = 0;
+  EXPECT_FALSE(a.allocate(8192, 8, &x, 4096)) << "does not fit below the limit";
+  ASSERT_TRUE(a.allocate(4096, 8, &x, 4096));
+  EXPECT_EQ(x, 0u);
+  EXPECT_FALSE(a.allocate(8, 8, &y, 4096)) << "the range below the limit is used up";
+  EXPECT_FALSE(a.allocate(8, 8, &y, 4100)) << "a block may not end past the limit";
+  ASSERT_TRUE(a.allocate(8, 8, &y, 4104));
+  EXPECT_EQ(y, 4096u);
+  EXPECT_FALSE(a.is_free(0, 1));
+  EXPECT_FALSE(a.is_free(4000, 200)) << "overlaps both blocks";
+  EXPECT_TRUE(a.is_free(4104, (1 << 20) - 4104));
+  EXPECT_FALSE(a.is_free(4104, (1 << 20) - 4103)) << "past the end";
+  ASSERT_TRUE(a.release(x));
+  EXPECT_TRUE(a.is_free(0, 4096));
+  EXPECT_FALSE(a.is_free(0, 4097));
+}
+
 // allocate_at (nvshmemx_buffer_register_symmetric_at_preferred_address): a block at a chosen offset inside
 // one free range, refused across a used block or past the end; the ranges around it stay free.
 TEST(Allocator, AllocateAtAnOffset) {

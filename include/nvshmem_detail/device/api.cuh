@@ -33,6 +33,83 @@ __device__ __forceinline__ RegionSlot &region_slot() {
   return slot;
 }
 
+/* The TMA data path (NVSHMEM 3.7, docs/tma.md). The shared memory a block lent with nvshmemx_give_smem is
+ * recorded like a region (in the block's shared memory, valid for the launch that wrote it), so a block
+ * that lent nothing, or lent it in an earlier kernel, never finds a record. */
+struct SmemSlot {
+  uint32_t grid;   // low half of the %gridid of the launch that lent it
+  uint32_t base;   // shared-window address, 16-byte aligned
+  uint32_t bytes;  // bytes from base; 0 when NVSHMEM_TMA_POLICY leaves TMA off
+};
+__device__ __forceinline__ SmemSlot &smem_slot() {
+  __shared__ SmemSlot slot;
+  return slot;
+}
+/* The mbarrier (padded to 16 bytes), then two staging buffers of at least 4 KiB. */
+constexpr uint32_t kTmaBarrierBytes = 16, kTmaMinBytes = kTmaBarrierBytes + 2 * 4096;
+
+/* The block-scope puts and gets take the TMA path only in translation units compiled with
+ * NVSHM_TMA_DATA_PATH defined (before including nvshmem.h): its code costs a block put loop 4 registers
+ * with -rdc (52 instead of the budget's 48, docs/registers.md), so loads and stores stay the default until
+ * TMA is measured faster (docs/tma.md). */
+#if defined(NVSHM_TMA_DATA_PATH) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+/* One thread copies n bytes (addresses and n 16-byte aligned) from src to dst through the lent memory
+ * with bulk copies: global to shared (completion counted on the mbarrier), then shared to global (a bulk
+ * group), the two buffers in turn, so that loading a chunk overlaps storing the one before. Returns when
+ * every store is complete: the source may be reused and the data is where quiet would find it. The
+ * proxy fences order the bulk copies after this thread's (and, through the block barrier before, the
+ * block's) earlier stores, and its later loads and stores after them. */
+__device__ __forceinline__ void tma_copy(char *dst, const char *src, size_t n, uint32_t base, uint32_t bytes) {
+  const uint32_t mbar = base, chunk = ((bytes - kTmaBarrierBytes) / 2) & ~15u;
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(mbar) : "memory");
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  asm volatile("fence.proxy.async.global;" ::: "memory");
+  for (size_t off = 0, k = 0; off < n; off += chunk, ++k) {
+    const uint32_t len = n - off < chunk ? static_cast<uint32_t>(n - off) : chunk;
+    const uint32_t buf = base + kTmaBarrierBytes + static_cast<uint32_t>(k & 1) * chunk;
+    if (k >= 2) asm volatile("cp.async.bulk.wait_group.read 1;" ::: "memory");  // buf's last store has read it
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(mbar), "r"(len) : "memory");
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(buf),
+                 "l"(src + off), "r"(len), "r"(mbar)
+                 : "memory");
+    uint32_t loaded = 0;  // the load of chunk k completes phase k & 1 of the mbarrier
+    while (!loaded)
+      asm volatile(
+          "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}"
+          : "=r"(loaded)
+          : "r"(mbar), "r"(static_cast<uint32_t>(k & 1))
+          : "memory");
+    asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(dst + off), "r"(buf), "r"(len)
+                 : "memory");
+    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+  }
+  asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+  asm volatile("fence.proxy.async.global;" ::: "memory");
+  asm volatile("mbarrier.inval.shared::cta.b64 [%0];" ::"r"(mbar) : "memory");
+}
+#endif
+
+/* A block-scope copy by TMA, when the unit has the path (above), NVSHMEM_TMA_POLICY allows it (a record
+ * with bytes), the block lent at least kTmaMinBytes in this launch and dst, src and n are 16-byte aligned:
+ * thread 0 copies between two block barriers, true. Otherwise false, and the caller copies by loads and
+ * stores. Every thread of the block calls it with the same arguments. */
+__device__ __forceinline__ bool tma_copy_block(void *dst, const void *src, size_t n) {
+#if defined(NVSHM_TMA_DATA_PATH) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  const SmemSlot &slot = smem_slot();
+  if (slot.grid != static_cast<uint32_t>(grid_id()) || slot.bytes < kTmaMinBytes ||
+      ((reinterpret_cast<uintptr_t>(dst) | reinterpret_cast<uintptr_t>(src) | n) & 15))
+    return false;
+  __syncthreads();  // the block's earlier stores to src are visible to thread 0's bulk loads
+  if (Group<Scope::block>::rank() == 0)
+    tma_copy(static_cast<char *>(dst), static_cast<const char *>(src), n, slot.base, slot.bytes);
+  __syncthreads();
+  return true;
+#else
+  (void)dst, (void)src, (void)n;
+  return false;
+#endif
+}
+
 /* Blocking forms end with a group sync: on return every thread may reuse the source (put) or read
  * the destination (get). The nbi gets skip it; their completion is the next quiet by each thread
  * (or by one thread after a group sync: the fence is cumulative). Puts end with the sync in both
@@ -41,12 +118,20 @@ __device__ __forceinline__ RegionSlot &region_slot() {
  * docs/benchmarks.md, session 10). */
 template <Scope S>
 __device__ __forceinline__ void put(void *dest, const void *source, size_t nbytes, int pe) {
-  copy_bytes<S>(peer_address(dest, pe), source, nbytes);
+  void *to = peer_address(dest, pe);
+  if constexpr (S == Scope::block) {
+    if (tma_copy_block(to, source, nbytes)) return;
+  }
+  copy_bytes<S>(to, source, nbytes);
   Group<S>::sync();
 }
 template <Scope S, bool Blocking>
 __device__ __forceinline__ void get(void *dest, const void *source, size_t nbytes, int pe) {
-  copy_bytes<S>(dest, peer_address(source, pe), nbytes);
+  const void *from = peer_address(source, pe);
+  if constexpr (S == Scope::block) {
+    if (tma_copy_block(dest, from, nbytes)) return;
+  }
+  copy_bytes<S>(dest, from, nbytes);
   if constexpr (Blocking) Group<S>::sync();
 }
 
@@ -262,7 +347,7 @@ NVSHM_HD_DEF uint64_t nvshmem_signal_fetch(uint64_t *sig_addr) {
 }
 
 /* Atomics: every family and type from the AMO tables, including the longlong/int64/ptrdiff add and
- * inc forms. */
+ * inc forms. fetch/set/swap take zero<T>(), which half has with __CUDA_NO_HALF_CONVERSIONS__ too. */
 #define NVSHM_DEFINE_DEVICE_AMO_ARITH(NAME, T)                                                        \
   NVSHM_HD_DEF void nvshmem_##NAME##_atomic_inc(T *dest, int pe) {                                    \
     (void)nvshm_dev::amo<nvshm_dev::Amo::inc>(dest, static_cast<T>(0), static_cast<T>(0), pe);        \
@@ -281,15 +366,16 @@ NVSHM_HD_DEF uint64_t nvshmem_signal_fetch(uint64_t *sig_addr) {
   }
 NVSHM_FOR_EACH_AMO_ARITH_TYPE(NVSHM_DEFINE_DEVICE_AMO_ARITH)
 #undef NVSHM_DEFINE_DEVICE_AMO_ARITH
-#define NVSHM_DEFINE_DEVICE_AMO_FETCH(NAME, T)                                                                       \
-  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_fetch(const T *source, int pe) {                                            \
-    return nvshm_dev::amo<nvshm_dev::Amo::fetch>(const_cast<T *>(source), static_cast<T>(0), static_cast<T>(0), pe); \
-  }                                                                                                                  \
-  NVSHM_HD_DEF void nvshmem_##NAME##_atomic_set(T *dest, T value, int pe) {                                          \
-    (void)nvshm_dev::amo<nvshm_dev::Amo::set>(dest, value, static_cast<T>(0), pe);                                   \
-  }                                                                                                                  \
-  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_swap(T *dest, T value, int pe) {                                            \
-    return nvshm_dev::amo<nvshm_dev::Amo::swap>(dest, value, static_cast<T>(0), pe);                                 \
+#define NVSHM_DEFINE_DEVICE_AMO_FETCH(NAME, T)                                                                        \
+  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_fetch(const T *source, int pe) {                                             \
+    return nvshm_dev::amo<nvshm_dev::Amo::fetch>(const_cast<T *>(source), nvshm_dev::zero<T>(), nvshm_dev::zero<T>(), \
+                                                 pe);                                                                 \
+  }                                                                                                                   \
+  NVSHM_HD_DEF void nvshmem_##NAME##_atomic_set(T *dest, T value, int pe) {                                           \
+    (void)nvshm_dev::amo<nvshm_dev::Amo::set>(dest, value, nvshm_dev::zero<T>(), pe);                                 \
+  }                                                                                                                   \
+  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_swap(T *dest, T value, int pe) {                                             \
+    return nvshm_dev::amo<nvshm_dev::Amo::swap>(dest, value, nvshm_dev::zero<T>(), pe);                               \
   }
 NVSHM_FOR_EACH_AMO_FETCH_TYPE(NVSHM_DEFINE_DEVICE_AMO_FETCH)
 #undef NVSHM_DEFINE_DEVICE_AMO_FETCH
@@ -338,8 +424,8 @@ NVSHM_DEFINE_DEVICE_FLOAT_AMO(double, double)
 NVSHM_DEFINE_DEVICE_FLOAT_AMO(half, __half)
 #undef NVSHM_DEFINE_DEVICE_FLOAT_AMO
 
-NVSHM_HD_DEF int nvshmemx_ask_smem(nvshmemx_smem_amount_t) {
-  return 0;  // no TMA data path: no shared memory wanted (host_api.h)
+NVSHM_HD_DEF int nvshmemx_ask_smem(nvshmemx_smem_amount_t flag) {
+  return NVSHM_TMA_SMEM_BYTES(flag);
 }
 
 NVSHM_HD_DEF int nvshmemx_region_is_active(uint32_t hints, int *active) {
@@ -403,11 +489,24 @@ NVSHM_DEV_DEF int nvshmemx_region_stop_block(nvshmemx_region_handle_t handle) {
   return slot.status;
 }
 
-/* Shared memory lent to NVSHMEM's TMA path (NVSHMEM 3.7): accepted from one thread or all threads of the
- * block, with no barrier inside; this version has no TMA path, so the memory is not used and the block
- * may use it again after nvshmemx_release_smem (as NVSHMEM requires before the block exits). */
-NVSHM_DEV_DEF void nvshmemx_give_smem(void *, size_t) {}
-NVSHM_DEV_DEF void nvshmemx_release_smem(void) {}
+/* Shared memory lent to NVSHMEM's TMA path (NVSHMEM 3.7, docs/tma.md): from one thread or from every
+ * thread of the block (they record the same values; no barrier inside: the block synchronises before its
+ * first put, as NVSHMEM requires). The start is rounded up to 16 bytes; memory that is not shared, or too
+ * little to stage (less than 8 KiB and 16 bytes), is recorded as nothing lent. release ends the loan (as
+ * NVSHMEM requires before the block exits, after its puts completed). */
+NVSHM_DEV_DEF void nvshmemx_give_smem(void *smem, size_t size) {
+  nvshm_dev::SmemSlot &slot = nvshm_dev::smem_slot();
+  const bool shared = __isShared(smem);
+  const uint32_t base = shared ? static_cast<uint32_t>(__cvta_generic_to_shared(smem)) : 0;
+  const uint32_t start = (base + 15u) & ~15u, skip = start - base;
+  slot.base = start;
+  const bool used = shared && size > skip && nvshm_dev::state().tma_policy;
+  slot.bytes = used ? static_cast<uint32_t>(size - skip < UINT32_MAX ? size - skip : UINT32_MAX) : 0;
+  slot.grid = static_cast<uint32_t>(nvshm_dev::grid_id());
+}
+NVSHM_DEV_DEF void nvshmemx_release_smem(void) {
+  nvshm_dev::smem_slot().grid = 0;
+}
 
 /* ---- NVSHMEM 3.8 counted signals (class C3: docs/compatibility.md) ----
  * Counted writes need CUDA fabric (CFT) operations: sm_100 or newer, CUDA 13.3 or newer and a logical

@@ -489,10 +489,26 @@ enum class ROp { and_, or_, xor_, min, max, sum, prod, maxloc };
 template <typename T>
 constexpr bool is_low_float = std::is_same<T, half>::value || std::is_same<T, __nv_bfloat16>::value;
 
+/* half and bfloat16 to float and back (round to nearest) by CUDA's named conversions, which exist with
+ * __CUDA_NO_HALF_CONVERSIONS__ and __CUDA_NO_BFLOAT16_CONVERSIONS__ too (NVSHMEM 3.7.1's fix). */
+__device__ __forceinline__ float widen(half v) {
+  return __half2float(v);
+}
+__device__ __forceinline__ float widen(__nv_bfloat16 v) {
+  return __bfloat162float(v);
+}
+template <typename T>
+__device__ __forceinline__ T narrow(float v) {
+  if constexpr (std::is_same<T, half>::value)
+    return __float2half_rn(v);
+  else
+    return __float2bfloat16_rn(v);
+}
+
 template <ROp Op, typename T>
 __device__ __forceinline__ T combine(T a, T b) {
   if constexpr (is_low_float<T>) {
-    return T(combine<Op, float>(static_cast<float>(a), static_cast<float>(b)));
+    return narrow<T>(combine<Op, float>(widen(a), widen(b)));
   } else if constexpr (Op == ROp::maxloc) {
     /* The larger value; of equal values the smaller location: a total order, so the result does not
      * depend on the order of the members. */

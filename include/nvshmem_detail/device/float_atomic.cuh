@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
-/* Floating-point atomic add at system scope on an address the calling GPU can reach (its own memory or
- * a peer's, mapped): what the device API (nvshmemx_<float|double|half>_atomic_[fetch_]add) and the host
- * API's one-thread kernel on the GPU heap both use. Relaxed: it orders nothing by itself. Internal:
+/* The atomics CUDA's atomic functions lack, at system scope on an address the calling GPU can reach (its
+ * own memory or a peer's, mapped): floating-point add (nvshmemx_<float|double|half>_atomic_[fetch_]add)
+ * and the 2-byte exchange (nvshmem_half_atomic_swap and _set). The device API and the host API's
+ * one-thread kernel on the GPU heap both use them. Relaxed: they order nothing by themselves. Internal:
  * namespace nvshm_dev; no device state, so the library's kernels can include it too. */
 #ifndef NVSHMEM_DETAIL_DEVICE_FLOAT_ATOMIC_CUH
 #define NVSHMEM_DETAIL_DEVICE_FLOAT_ATOMIC_CUH
@@ -27,6 +28,20 @@ __device__ __forceinline__ T float_atomic_add_sys(T *p, T value) {
   } else {
     static_assert(std::is_same<T, float>::value || std::is_same<T, double>::value, "float, double or __half");
     return atomicAdd_system(p, value);
+  }
+}
+
+/* *p = value atomically; returns the previous bits. PTX has no 16-bit exchange, but a 16-bit
+ * compare-and-swap (sm_70 and later): loop until the word did not change between the read and the swap. */
+__device__ __forceinline__ unsigned short exchange16_sys(unsigned short *p, unsigned short value) {
+  unsigned short seen = *reinterpret_cast<volatile unsigned short *>(p), got;
+  for (;;) {
+    asm volatile("atom.relaxed.sys.global.cas.b16 %0, [%1], %2, %3;"
+                 : "=h"(got)
+                 : "l"(p), "h"(seen), "h"(value)
+                 : "memory");
+    if (got == seen) return got;
+    seen = got;
   }
 }
 

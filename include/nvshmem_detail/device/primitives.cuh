@@ -309,13 +309,16 @@ __device__ __forceinline__ void copy_strided(T *dst, ptrdiff_t dst_stride, const
     dst[static_cast<ptrdiff_t>(i) * dst_stride] = src[static_cast<ptrdiff_t>(i) * src_stride];
 }
 
-/* ---- atomics: every AMO type is 4 or 8 bytes; the operation runs on the unsigned word of that
- * size (two's complement makes add, and/or/xor and compare-swap the same for signed types) ---- */
+/* ---- atomics: every AMO type is 4 or 8 bytes, but half (2 bytes: fetch, set and swap only); the
+ * operation runs on the unsigned word of that size (two's complement makes add, and/or/xor and
+ * compare-swap the same for signed types) ---- */
 template <typename T>
-using amo_word_t = typename std::conditional<sizeof(T) == 4, unsigned int, unsigned long long>::type;
+using amo_word_t =
+    typename std::conditional<sizeof(T) == 2, unsigned short,
+                              typename std::conditional<sizeof(T) == 4, unsigned int, unsigned long long>::type>::type;
 template <typename T>
 __device__ __forceinline__ amo_word_t<T> to_word(T v) {
-  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "AMO types are 4 or 8 bytes");
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8, "AMO types are 2, 4 or 8 bytes");
   amo_word_t<T> w;
   memcpy(&w, &v, sizeof(T));
   return w;
@@ -325,6 +328,13 @@ __device__ __forceinline__ T from_word(amo_word_t<T> w) {
   T v;
   memcpy(&v, &w, sizeof(T));
   return v;
+}
+
+/* T's zero, for every AMO type: value-initialised, so half needs no conversion from int (it compiles
+ * with __CUDA_NO_HALF_CONVERSIONS__). */
+template <typename T>
+__device__ __forceinline__ T zero() {
+  return T{};
 }
 
 enum class Amo {
@@ -391,7 +401,10 @@ __device__ __forceinline__ T amo(T *dest, T value, T cond, int pe) {
   } else if constexpr (Op == Amo::fetch) {
     return load<Load::relaxed>(reinterpret_cast<const T *>(p));
   } else if constexpr (Op == Amo::swap) {
-    return from_word<T>(atomicExch_system(p, v));
+    if constexpr (sizeof(T) == 2)
+      return from_word<T>(exchange16_sys(p, v));
+    else
+      return from_word<T>(atomicExch_system(p, v));
   } else if constexpr (Op == Amo::fetch_and) {
     return from_word<T>(atomicAnd_system(p, v));
   } else if constexpr (Op == Amo::fetch_or) {
