@@ -7,8 +7,7 @@
 #   tools/setup.sh [--all] [--packages-only] [BUILD_DIR]   (BUILD_DIR: build)
 # --all also installs the packages of the optional parts, whose tests skip without them: OpenMPI and
 # PMIx, MPICH's hydra, Slurm, abigail (ABI check), cargo, rustc and Debian's libc and libloading crates
-# (Rust crate), matplotlib (the
-# plot script's test). .ci/run uses --all.
+# (Rust crate), matplotlib (the plot script's test). .ci/run uses --all.
 # --packages-only stops after the packages. Extra configure options: NVSHMEM_CMAKE_ARGS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
