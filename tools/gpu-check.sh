@@ -46,6 +46,7 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
+read -ra perf_list <<<"$perf_tests"
 declare -a rows
 row() { rows+=("$(printf '%-34s %s' "$1" "$2")"); }
 
@@ -59,7 +60,7 @@ mkdir -p "$BUILD"
 # NVIDIA's perftest programs build meanwhile (nvcc, minutes), kept in $BUILD/nv-cache for later calls.
 nv_cache=$(cd "$BUILD" && pwd)/nv-cache
 if [ -n "$perf_tests" ]; then
-  PERF_NV_BUILD_ONLY=1 PERF_NV_CACHE=$nv_cache tools/perf-compare.sh "$BUILD" 1 $perf_tests \
+  PERF_NV_BUILD_ONLY=1 PERF_NV_CACHE=$nv_cache tools/perf-compare.sh "$BUILD" 1 "${perf_list[@]}" \
     >"$OUT/nvidia-build.log" 2>&1 &
   nv_build=$!
 fi
@@ -129,13 +130,13 @@ $(cat "$OUT"/san-"$n".*.log | grep -c '^\[       OK \]') test runs ok, $(cat "$O
         *) shards=1 ;;
       esac
       if [ "$t" = tests/gpu/test_device_coll_reduce ]; then
-        sanitize_job $tool "$(basename $t)-6-pairs" 3 "$t" "$reduce_pairs"
-        NVSHMEM_REDUCE_ONE_SHOT_MAX=64k sanitize_job $tool "$(basename $t)-6-pairs-one-shot-max-64k" 3 "$t" "$reduce_pairs"
+        sanitize_job "$tool" "$(basename "$t")-6-pairs" 3 "$t" "$reduce_pairs"
+        NVSHMEM_REDUCE_ONE_SHOT_MAX=64k sanitize_job "$tool" "$(basename "$t")-6-pairs-one-shot-max-64k" 3 "$t" "$reduce_pairs"
       else
-        sanitize_job $tool "$(basename $t)" $shards "$t"
+        sanitize_job "$tool" "$(basename "$t")" "$shards" "$t"
       fi
     done
-    summarise_jobs $tool
+    summarise_jobs "$tool"
     row "  $tool, every job" "$(($(date +%s) - tool_start)) s"
   done
   grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/sanitizer.log" | sort | uniq -c
@@ -159,8 +160,8 @@ fi
 
 if [ -n "$perf_tests" ]; then
   echo "== perftests against NVIDIA NVSHMEM"
-  wait $nv_build || tail -20 "$OUT/nvidia-build.log"
-  PERF_NV_CACHE=$nv_cache PERF_OUT="$OUT/perf.txt" tools/perf-compare.sh "$BUILD" "${PERF_RUNS:-5}" $perf_tests >"$OUT/perf.log" 2>&1
+  wait "$nv_build" || tail -20 "$OUT/nvidia-build.log"
+  PERF_NV_CACHE=$nv_cache PERF_OUT="$OUT/perf.txt" tools/perf-compare.sh "$BUILD" "${PERF_RUNS:-5}" "${perf_list[@]}" >"$OUT/perf.log" 2>&1
   row perf-compare "rc=$? (perf.txt)"
   cat "$OUT/perf.txt" 2>/dev/null || tail -30 "$OUT/perf.log"
 fi
