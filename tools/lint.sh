@@ -31,7 +31,7 @@ case "${1:-}" in
     ;;
   shellcheck)
     mapfile -t scripts < <(git ls-files | while IFS= read -r f; do
-      case "$f" in
+      case "${f##*/}" in
         *.sh) echo "$f" ;;
         *.*) ;;
         *) head -n 1 "$f" | grep -qE '^#!.*\b(ba)?sh\b' && echo "$f" ;;
