@@ -112,7 +112,7 @@ class TeamTable {
 
   uint64_t *sync_flags(int slot) const;
   int *world_pes(int slot) const;  // the device array [n_pes] of a team of arbitrary PEs
-  uint64_t *host_words(int slot) const { return sync_flags(slot) + 2 * n_pes_ + 32; }
+  uint64_t *host_words(int slot) const { return sync_flags(slot) + 2 * static_cast<std::size_t>(n_pes_) + 32; }
   uint64_t *rendezvous(int entry) const;
   // NVSHM_TEAM_LL_WORDS(n_pes, ll_slot_words_) words of the slot (device LL collectives)
   uint64_t *ll_words(int slot) const;
