@@ -64,7 +64,7 @@ if [ -n "$perf_tests" ]; then
     >"$OUT/nvidia-build.log" 2>&1 &
   nv_build=$!
 fi
-if cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release >"$OUT/configure.log" 2>&1 &&
+if cmake --preset gpu -B "$BUILD" >"$OUT/configure.log" 2>&1 &&
    cmake --build "$BUILD" -j "$(nproc)" ${targets[@]:+--target "${targets[@]}"} >"$OUT/build.log" 2>&1; then
   row build "ok ($(( $(date +%s) - start )) s)"
 else
