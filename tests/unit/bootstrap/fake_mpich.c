@@ -6,7 +6,7 @@
 int MPIR_Process; /* what the bootstrap looks for to recognise the MPICH ABI */
 
 #define WORLD 0x44000000
-#define DUP 0x84000001
+#define DUP ((int)0x84000001) /* MPICH handles are ints: this one is negative */
 static int initialized, finalized, dup_alive;
 
 static int valid(int comm) {
