@@ -68,7 +68,7 @@ pp() {  # <out prefix> <include options...>
   [[ -d $cccl ]] && set -- "$@" -Xcompiler -idirafter -Xcompiler "$cccl"
   nvcc -E -x c++ -std=c++17 "$@" "$tmp/tu.cpp" -o "$out.host" 2> "$out.host.err" || {
     echo "api-coverage: host pass failed:" >&2; head -20 "$out.host.err" >&2; exit 1; }
-  nvcc -E -x cu -std=c++17 -rdc=true -arch=sm_$arch "$@" "$tmp/tu.cu" -o "$out.dev" 2> "$out.dev.err" || {
+  nvcc -E -x cu -std=c++17 -rdc=true -arch="sm_$arch" "$@" "$tmp/tu.cu" -o "$out.dev" 2> "$out.dev.err" || {
     echo "api-coverage: device pass failed:" >&2; head -20 "$out.dev.err" >&2; exit 1; }
 }
 pp "$tmp/ref" -I"$ref" -Xcompiler -idirafter -Xcompiler "$build/include"  # our generated headers, for a reference tree of ours

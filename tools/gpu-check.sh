@@ -50,6 +50,7 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
+read -ra perf_list <<<"$perf_tests"
 declare -a rows
 row() { rows+=("$(printf '%-34s %s' "$1" "$2")"); }
 
@@ -63,26 +64,27 @@ mkdir -p "$BUILD"
 # NVIDIA's perftest programs build meanwhile (nvcc, minutes), kept in $BUILD/nv-cache for later calls.
 nv_cache=$(cd "$BUILD" && pwd)/nv-cache
 if [ -n "$perf_tests" ]; then
-  PERF_NV_BUILD_ONLY=1 PERF_NV_CACHE=$nv_cache tools/perf-compare.sh "$BUILD" 1 $perf_tests \
+  PERF_NV_BUILD_ONLY=1 PERF_NV_CACHE=$nv_cache tools/perf-compare.sh "$BUILD" 1 "${perf_list[@]}" \
     >"$OUT/nvidia-build.log" 2>&1 &
   nv_build=$!
   if [ -n "${PERF_BEFORE:-}" ]; then
     # The perftests' CMake targets: perf_host_<test> for the on-stream ones, perf_device_<test> for the
     # others; a group name (all, coll, devcoll) builds every perftest.
     perf_targets=nvshmrun
-    for t in $perf_tests; do
+    for t in "${perf_list[@]}"; do
       case $t in
         all | coll | devcoll) perf_targets+=" perftest/all" ;;
         *_on_stream) perf_targets+=" perf_host_$t" ;;
         *) perf_targets+=" perf_device_$t" ;;
       esac
     done
+    # shellcheck disable=SC2086 # perf_targets is a list of target names
     (cmake -S "$PERF_BEFORE" -B build-before -G Ninja -DCMAKE_BUILD_TYPE=Release &&
-      cmake --build build-before -j "$(( $(nproc) / 2 ))" --target $perf_targets) >"$OUT/before-build.log" 2>&1 &
+      cmake --build build-before -j "$(($(nproc) / 2))" --target $perf_targets) >"$OUT/before-build.log" 2>&1 &
     before_build=$!
   fi
 fi
-if cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release >"$OUT/configure.log" 2>&1 &&
+if cmake --preset gpu -B "$BUILD" >"$OUT/configure.log" 2>&1 &&
    cmake --build "$BUILD" -j "$(nproc)" ${targets[@]:+--target "${targets[@]}"} >"$OUT/build.log" 2>&1; then
   row build "ok ($(( $(date +%s) - start )) s)"
 else
@@ -148,13 +150,13 @@ $(cat "$OUT"/san-"$n".*.log | grep -c '^\[       OK \]') test runs ok, $(cat "$O
         *) shards=1 ;;
       esac
       if [ "$t" = tests/gpu/test_device_coll_reduce ]; then
-        sanitize_job $tool "$(basename $t)-6-pairs" 3 "$t" "$reduce_pairs"
-        NVSHMEM_REDUCE_ONE_SHOT_MAX=64k sanitize_job $tool "$(basename $t)-6-pairs-one-shot-max-64k" 3 "$t" "$reduce_pairs"
+        sanitize_job "$tool" "$(basename "$t")-6-pairs" 3 "$t" "$reduce_pairs"
+        NVSHMEM_REDUCE_ONE_SHOT_MAX=64k sanitize_job "$tool" "$(basename "$t")-6-pairs-one-shot-max-64k" 3 "$t" "$reduce_pairs"
       else
-        sanitize_job $tool "$(basename $t)" $shards "$t"
+        sanitize_job "$tool" "$(basename "$t")" "$shards" "$t"
       fi
     done
-    summarise_jobs $tool
+    summarise_jobs "$tool"
     row "  $tool, every job" "$(($(date +%s) - tool_start)) s"
   done
   grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/sanitizer.log" | sort | uniq -c
@@ -184,13 +186,13 @@ fi
 
 if [ -n "$perf_tests" ]; then
   echo "== perftests against NVIDIA NVSHMEM"
-  wait $nv_build || tail -20 "$OUT/nvidia-build.log"
+  wait "$nv_build" || tail -20 "$OUT/nvidia-build.log"
   perf_builds=""
   if [ -n "${PERF_BEFORE:-}" ]; then
-    if wait $before_build; then perf_builds="before:$PWD/build-before"; else tail -20 "$OUT/before-build.log"; fi
+    if wait "$before_build"; then perf_builds="before:$PWD/build-before"; else tail -20 "$OUT/before-build.log"; fi
   fi
   PERF_BUILDS=$perf_builds PERF_NV_CACHE=$nv_cache PERF_OUT="$OUT/perf.txt" \
-    tools/perf-compare.sh "$BUILD" "${PERF_RUNS:-5}" $perf_tests >"$OUT/perf.log" 2>&1
+    tools/perf-compare.sh "$BUILD" "${PERF_RUNS:-5}" "${perf_list[@]}" >"$OUT/perf.log" 2>&1
   row perf-compare "rc=$? (perf.txt)"
   cat "$OUT/perf.txt" 2>/dev/null || tail -30 "$OUT/perf.log"
 fi

@@ -223,7 +223,8 @@ add_variants() {  # variable spec-list is-build
 
 run_one() {  # impl test options... (impl: ours, nvidia or variant:<index>)
   local impl=$1 test=$2 log=$WORK/$1.log
-  local bin=$BUILD_DIR/perftest/$(folder_of "$test")/$test
+  local bin
+  bin=$BUILD_DIR/perftest/$(folder_of "$test")/$test
   shift 2
   local -a env_args=()
   if [[ $impl == variant:* ]]; then

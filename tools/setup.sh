@@ -7,14 +7,15 @@
 #   tools/setup.sh [--all] [--packages-only] [BUILD_DIR]   (BUILD_DIR: build)
 # --all also installs the packages of the optional parts, whose tests skip without them: OpenMPI and
 # PMIx, MPICH's hydra, Slurm, abigail (ABI check), cargo, rustc and Debian's libc and libloading crates
-# (Rust crate), matplotlib (the plot script's test). .ci/run uses --all.
+# (Rust crate), matplotlib (the plot script's test), and the tools of CI's source gates (clang-format,
+# clang-tidy, shellcheck: tools/lint.sh). .ci/run uses --all.
 # --packages-only stops after the packages. Extra configure options: NVSHMEM_CMAKE_ARGS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 required=(cmake ninja-build g++ pkg-config libgtest-dev libcli11-dev python3)
-optional=(libucx-dev libopenmpi-dev openmpi-bin libpmix-dev mpich abigail-tools cargo rustc librust-libc-dev librust-libloading-dev slurmctld slurmd slurm-client
-  python3-matplotlib)
+optional=(libucx-dev libopenmpi-dev openmpi-bin libpmix-dev mpich abigail-tools cargo rustc librust-libc-dev
+  librust-libloading-dev slurmctld slurmd slurm-client python3-matplotlib clang-format clang-tidy shellcheck)
 packages=("${required[@]}")
 packages_only=0
 build=build

@@ -10,16 +10,32 @@
 #include <cuda_bf16.h>
 
 /* The 25 standard RMA types (NVSHMEM "Remote Memory Access" section). */
-#define NVSHM_FOR_EACH_RMA_TYPE(X)                                                                               \
-  X(bfloat16, __nv_bfloat16)                                                                                     \
-  X(half, half)                                                                                                  \
-  X(float, float)                                                                                                \
-  X(double, double)                                                                                              \
-  X(char, char) X(short, short) X(schar, signed char) X(int, int) X(long, long) X(longlong, long long)           \
-      X(uchar, unsigned char) X(ushort, unsigned short) X(uint, unsigned int) X(ulong, unsigned long)            \
-          X(ulonglong, unsigned long long) X(int8, int8_t) X(int16, int16_t) X(int32, int32_t) X(int64, int64_t) \
-              X(uint8, uint8_t) X(uint16, uint16_t) X(uint32, uint32_t) X(uint64, uint64_t) X(size, size_t)      \
-                  X(ptrdiff, ptrdiff_t)
+#define NVSHM_FOR_EACH_RMA_TYPE(X) \
+  X(bfloat16, __nv_bfloat16)       \
+  X(half, half)                    \
+  X(float, float)                  \
+  X(double, double)                \
+  X(char, char)                    \
+  X(short, short)                  \
+  X(schar, signed char)            \
+  X(int, int)                      \
+  X(long, long)                    \
+  X(longlong, long long)           \
+  X(uchar, unsigned char)          \
+  X(ushort, unsigned short)        \
+  X(uint, unsigned int)            \
+  X(ulong, unsigned long)          \
+  X(ulonglong, unsigned long long) \
+  X(int8, int8_t)                  \
+  X(int16, int16_t)                \
+  X(int32, int32_t)                \
+  X(int64, int64_t)                \
+  X(uint8, uint8_t)                \
+  X(uint16, uint16_t)              \
+  X(uint32, uint32_t)              \
+  X(uint64, uint64_t)              \
+  X(size, size_t)                  \
+  X(ptrdiff, ptrdiff_t)
 
 /* Sized RMA forms: X(BITS, carrier type); nvshmem_put<BITS> takes void pointers and element counts. */
 #define NVSHM_FOR_EACH_RMA_SIZE(X) X(8, uint8_t) X(16, uint16_t) X(32, uint32_t) X(64, uint64_t) X(128, int4)
@@ -45,13 +61,20 @@
  * for the extended half (2 bytes).
  * Standard: arithmetic ops (inc, fetch_inc, add, fetch_add, compare_swap) plus fetch/set/swap. */
 #define NVSHM_FOR_EACH_AMO_STANDARD_TYPE(X) \
-  X(int, int) X(long, long) X(longlong, long long) X(size, size_t) X(ptrdiff, ptrdiff_t)
+  X(int, int)                               \
+  X(long, long)                             \
+  X(longlong, long long)                    \
+  X(size, size_t)                           \
+  X(ptrdiff, ptrdiff_t)
 /* Bitwise: every op (arithmetic, fetch/set/swap, and/or/xor and their fetch forms). */
 #define NVSHM_FOR_EACH_AMO_BITWISE_TYPE(X) \
   X(uint, unsigned int)                    \
   X(ulong, unsigned long)                  \
   X(ulonglong, unsigned long long)         \
-  X(int32, int32_t) X(uint32, uint32_t) X(int64, int64_t) X(uint64, uint64_t)
+  X(int32, int32_t)                        \
+  X(uint32, uint32_t)                      \
+  X(int64, int64_t)                        \
+  X(uint64, uint64_t)
 /* Extended: fetch, set and swap only; half (__half) in C++ only, as NVIDIA's newest headers have it. */
 #ifdef __cplusplus
 #define NVSHM_FOR_EACH_AMO_EXTENDED_TYPE(X) X(float, float) X(double, double) X(half, half)

@@ -228,7 +228,8 @@ Status TcpBootstrap::await(const char *where, Frame expect, void *out, std::size
   if (io == Io::ok && h.magic == boot::kFrameMagic && h.type == static_cast<std::uint16_t>(Frame::error) &&
       h.length <= boot::kMaxText) {
     std::string text(h.length, '\0');
-    io = boot::recv_all(fd_.get(), text.data(), text.size(), deadline);
+    if (boot::recv_all(fd_.get(), text.data(), text.size(), deadline) != Io::ok)
+      text = "the server reported an error; the connection broke before its text arrived";
     broken_ = h.code > 0 && h.code <= static_cast<std::uint16_t>(Status::internal) ? static_cast<Status>(h.code)
                                                                                    : Status::peer_failed;
     log_error(where, "%s", text.c_str());
@@ -357,7 +358,7 @@ Status bootstrap_create(unsigned flags, const nvshmemx_init_attr_t *attr, const 
   }
   std::string pmi = env.bootstrap_pmi;
   if (!strcasecmp(method, "PMIX")) pmi = "PMIX";
-  if (*method && strcasecmp(method, "PMI") && strcasecmp(method, "PMIX")) {
+  if (*method && strcasecmp(method, "PMI") != 0 && strcasecmp(method, "PMIX") != 0) {
     bool known = !strcasecmp(method, "SHMEM") || !strcasecmp(method, "UID") || !strcasecmp(method, "plugin");
     log_error(where,
               "NVSHMEM_BOOTSTRAP=%s: %s; use PMI (or leave it unset: nvshmrun, PMIx or PMI-1 environments are "

@@ -9,18 +9,46 @@
 
 namespace nvshm {
 
-#define NVSHM_DRIVER_FUNCTIONS(X)                                                                                    \
-  X(cuGetErrorString)                                                                                                \
-  X(cuDeviceGet)                                                                                                     \
-  X(cuDeviceGetAttribute) X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease) X(cuCtxGetCurrent)                \
-      X(cuCtxSetCurrent) X(cuCtxGetDevice) X(cuMemCreate) X(cuMemRelease) X(cuMemExportToShareableHandle)            \
-          X(cuMemImportFromShareableHandle) X(cuMemAddressReserve) X(cuMemAddressFree) X(cuMemMap) X(cuMemUnmap)     \
-              X(cuMemSetAccess) X(cuMemGetAllocationGranularity) X(cuMemcpy) X(cuMemcpyAsync) X(cuMemcpyHtoD)        \
-                  X(cuMemsetD8) X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize) X(cuStreamIsCapturing)   \
-                      X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuStreamWaitEvent) X(cuModuleGetGlobal)  \
-                          X(cuCtxSynchronize) X(cuPointerGetAttribute) X(cuMemRetainAllocationHandle)                \
-                              X(cuMemGetAllocationPropertiesFromHandle) X(cuMemGetAddressRange) X(cuMemHostRegister) \
-                                  X(cuMemHostUnregister) X(cuLibraryGetGlobal)
+#define NVSHM_DRIVER_FUNCTIONS(X)           \
+  X(cuGetErrorString)                       \
+  X(cuDeviceGet)                            \
+  X(cuDeviceGetAttribute)                   \
+  X(cuDevicePrimaryCtxRetain)               \
+  X(cuDevicePrimaryCtxRelease)              \
+  X(cuCtxGetCurrent)                        \
+  X(cuCtxSetCurrent)                        \
+  X(cuCtxGetDevice)                         \
+  X(cuMemCreate)                            \
+  X(cuMemRelease)                           \
+  X(cuMemExportToShareableHandle)           \
+  X(cuMemImportFromShareableHandle)         \
+  X(cuMemAddressReserve)                    \
+  X(cuMemAddressFree)                       \
+  X(cuMemMap)                               \
+  X(cuMemUnmap)                             \
+  X(cuMemSetAccess)                         \
+  X(cuMemGetAllocationGranularity)          \
+  X(cuMemcpy)                               \
+  X(cuMemcpyAsync)                          \
+  X(cuMemcpyHtoD)                           \
+  X(cuMemsetD8)                             \
+  X(cuStreamCreate)                         \
+  X(cuStreamDestroy)                        \
+  X(cuStreamSynchronize)                    \
+  X(cuStreamIsCapturing)                    \
+  X(cuEventCreate)                          \
+  X(cuEventDestroy)                         \
+  X(cuEventRecord)                          \
+  X(cuStreamWaitEvent)                      \
+  X(cuModuleGetGlobal)                      \
+  X(cuCtxSynchronize)                       \
+  X(cuPointerGetAttribute)                  \
+  X(cuMemRetainAllocationHandle)            \
+  X(cuMemGetAllocationPropertiesFromHandle) \
+  X(cuMemGetAddressRange)                   \
+  X(cuMemHostRegister)                      \
+  X(cuMemHostUnregister)                    \
+  X(cuLibraryGetGlobal)
 
 struct Driver {
 #define NVSHM_DRIVER_MEMBER(name) decltype(&::name) name = nullptr;

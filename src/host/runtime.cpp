@@ -43,11 +43,8 @@ Status choose_heap_kind(const Runtime &rt, HeapKind *kind) {
       return Status::no_gpu;
     }
     *kind = HeapKind::device;
-  } else if (!strcasecmp(want.c_str(), "SYSMEM") || !strcasecmp(want.c_str(), "HOST")) {
+  } else {  // SYSMEM or HOST (the table's check)
     *kind = HeapKind::host;
-  } else {
-    log_error(kInit, "NVSHMEM_HEAP_KIND='%s' is not DEVICE or SYSMEM", want.c_str());
-    return Status::invalid_value;
   }
   return Status::ok;
 }
@@ -171,30 +168,21 @@ Status check_remote_transport(const Runtime &rt) {
     NVSHM_WARN(kInit, "NVSHMEM_REMOTE_TRANSPORT=%s is served by UCX here (UCX drives InfiniBand itself)", want.c_str());
     return Status::ok;
   }
-  if (!strcasecmp(want.c_str(), "none")) {
-    log_error(kInit, "%s, but NVSHMEM_REMOTE_TRANSPORT=none: other PEs cannot be reached; unset it (ucx)", why.c_str());
-    return Status::not_supported;
-  }
-  log_error(kInit, "NVSHMEM_REMOTE_TRANSPORT='%s' is not an engine of this library (ucx, or none); %s", want.c_str(),
-            why.c_str());
-  return Status::invalid_value;
+  log_error(kInit, "%s, but NVSHMEM_REMOTE_TRANSPORT=none: other PEs cannot be reached; unset it (ucx)", why.c_str());
+  return Status::not_supported;
 }
 
 RemoteOptions remote_options(const Runtime &rt, HeapKind kind) {
   RemoteOptions o;
   o.timeout_s = static_cast<int>(rt.env.bootstrap_timeout);
   // Debian's UCX cannot register GPU memory: the GPU heap takes the staged path (docs/remote.md).
-  const std::string &path = rt.env.remote_heap_path;
-  if (strcasecmp(path.c_str(), "staged") != 0 && strcasecmp(path.c_str(), "auto") != 0)
-    NVSHM_WARN(kInit, "NVSHMEM_REMOTE_HEAP_PATH='%s' is not auto or staged: auto", path.c_str());
+  const std::string &path = rt.env.remote_heap_path;  // auto or staged (the environment table checks it)
   o.staged = kind == HeapKind::device || !strcasecmp(path.c_str(), "staged");
   o.context = kind == HeapKind::device ? rt.context : nullptr;
   const std::string &mode = rt.env.remote_progress;
   if (!strcasecmp(mode.c_str(), "spin")) {
     o.spin_progress = true;
-  } else if (strcasecmp(mode.c_str(), "event") != 0) {
-    if (strcasecmp(mode.c_str(), "auto") != 0)
-      NVSHM_WARN(kInit, "NVSHMEM_REMOTE_PROGRESS='%s' is not spin, event or auto: auto", mode.c_str());
+  } else if (!strcasecmp(mode.c_str(), "auto")) {
     // A spinning thread per PE needs cores to spare: other PEs (also of other fake hosts on this
     // machine), their calling threads and the application's.
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
@@ -204,25 +192,12 @@ RemoteOptions remote_options(const Runtime &rt, HeapKind kind) {
 }
 
 Status init_steps(Runtime &rt, unsigned flags, const nvshmemx_init_attr_t *attr) {
-  NVSHM_TRY(env_load(&rt.env));
-  log_configure(rt.env.debug.c_str());  // a configuration file may set NVSHMEM_DEBUG
+  NVSHM_TRY(env_load(&rt.env));  // sets the log level (NVSHMEM_DEBUG, maybe from a configuration file)
+  NVSHM_TRY(check_header_versions(kInit));
   NVSHM_TRY(parse_tma_policy(rt.env.tma_policy, &rt.tma_policy));
-  if (rt.env.symmetric_size == 0) {
-    log_error(kInit, "NVSHMEM_SYMMETRIC_SIZE is 0: the symmetric heap needs at least one byte");
-    return Status::invalid_value;
-  }
-  if (rt.env.coll_block_bytes == 0 || rt.env.coll_max_blocks < 1 || rt.env.coll_max_blocks > NVSHM_TEAM_PART_ROWS) {
-    log_error(kInit, "NVSHMEM_COLL_BLOCK_BYTES=%zu must be at least 1 and NVSHMEM_COLL_MAX_BLOCKS=%ld within [1, %d]",
-              rt.env.coll_block_bytes, rt.env.coll_max_blocks, NVSHM_TEAM_PART_ROWS);
-    return Status::invalid_value;
-  }
-  if (rt.env.reduce_ll_max > NVSHM_TEAM_LL_MAX_BYTES || rt.env.coll_ll_max > NVSHM_TEAM_LL_MAX_BYTES) {
-    log_error(kInit, "NVSHMEM_REDUCE_LL_MAX=%zu and NVSHMEM_COLL_LL_MAX=%zu must be at most %u (1 MiB)",
-              rt.env.reduce_ll_max, rt.env.coll_ll_max, NVSHM_TEAM_LL_MAX_BYTES);
-    return Status::invalid_value;
-  }
   NVSHM_TRY(bootstrap_create(flags, attr, rt.env, &rt.boot));
   log_set_pe(rt.boot->rank());
+  if (rt.boot->rank() == 0 && rt.env.info) env_print(rt.env, stdout);
   if (rt.boot->rank() == 0 && (rt.env.version || log_enabled(LogLevel::version)))
     fprintf(stderr, "nvshmem version %s (NVSHMEM API level %d.%d.%d), %d PEs\n", NVSHM_RELEASE_STRING,
             NVSHMEM_VENDOR_MAJOR_VERSION, NVSHMEM_VENDOR_MINOR_VERSION, NVSHMEM_VENDOR_PATCH_VERSION, rt.boot->size());
@@ -286,8 +261,6 @@ Runtime *runtime() {
 
 Status runtime_init(unsigned flags, const nvshmemx_init_attr_t *attr) {
   if (g_runtime) return Status::ok;
-  log_configure(getenv("NVSHMEM_DEBUG"));  // until the configuration files are read (init_steps)
-  NVSHM_TRY(check_header_versions(kInit));
   auto rt = std::make_unique<Runtime>();
   Status st = init_steps(*rt, flags, attr);
   if (st != Status::ok) {

@@ -115,7 +115,7 @@ class TeamTable {
 
   uint64_t *sync_flags(int slot) const;
   int *world_pes(int slot) const;  // the device array [n_pes] of a team of arbitrary PEs
-  uint64_t *host_words(int slot) const { return sync_flags(slot) + 2 * n_pes_ + 32; }
+  uint64_t *host_words(int slot) const { return sync_flags(slot) + 2 * static_cast<std::size_t>(n_pes_) + 32; }
   uint64_t *rendezvous(int entry) const;
   // The slot's buffers, [scratch | LL words]: in the workspace for the first slots, else at the top of
   // the heap while the slot holds a team (nullptr otherwise).

@@ -156,7 +156,7 @@ TEST(StreamRma, PGStridedSizedSignal) {
     CUDA_CHECK(cudaMemcpy(targets, h_targets, sizeof h_targets, cudaMemcpyHostToDevice));                \
     cudaStream_t stream;                                                                                 \
     CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));                               \
-    gpu_test::barrier();                                                                               \
+    gpu_test::barrier();                                                                                 \
     nvshmemx_##NAME##_p_on_stream(v + 3, static_cast<T>(3), (me + 1) % n, stream);                       \
     nvshmemx_##NAME##_iput_on_stream(v, targets, 1, 1, 3, (me + 1) % n, stream);                         \
     nvshmemx_##NAME##_wait_until_on_stream(v + 3, NVSHMEM_CMP_GE, static_cast<T>(3), stream);            \
@@ -168,7 +168,7 @@ TEST(StreamRma, PGStridedSizedSignal) {
     EXPECT_EQ(h[0], static_cast<T>(5));                                                                  \
     EXPECT_EQ(h[2], static_cast<T>(7));                                                                  \
     EXPECT_EQ(h[3], static_cast<T>(3));                                                                  \
-    gpu_test::barrier();                                                                               \
+    gpu_test::barrier();                                                                                 \
     CUDA_CHECK(cudaStreamDestroy(stream));                                                               \
     CUDA_CHECK(cudaFree(targets));                                                                       \
     CUDA_CHECK(cudaFree(status));                                                                        \

@@ -48,7 +48,9 @@ TEST(Stream, PutGetEveryForm) {
   nvshmem_free(src);
 }
 
-__global__ void bump(int *value, int by) { value[threadIdx.x] += by; }
+__global__ void bump(int *value, int by) {
+  value[threadIdx.x] += by;
+}
 
 // A graph of: local kernel, put to the right, barrier, sync; replayed with new source data each
 // time, the destination must follow.

@@ -5,9 +5,11 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <set>
 #include <string>
 
 #include "common/env.hpp"
+#include "common/log.hpp"
 
 using nvshm::parse_size;
 
@@ -80,7 +82,7 @@ TEST(Env, BootstrapTimeoutRange) {
     EXPECT_EQ(nvshm::env_load(&env), nvshm::Status::invalid_value) << bad;
     const std::string err = testing::internal::GetCapturedStderr();
     EXPECT_NE(err.find("NVSHMEM_BOOTSTRAP_TIMEOUT"), std::string::npos) << err;
-    EXPECT_TRUE(err.find("out of range: it must be from 1 to 10000000 seconds") != std::string::npos ||
+    EXPECT_TRUE(err.find("out of range: it must be from 1 to 10000000") != std::string::npos ||
                 err.find("an integer from -2147483648 to 2147483647") != std::string::npos)
         << err;
   }
@@ -90,6 +92,89 @@ TEST(Env, BootstrapTimeoutRange) {
     EXPECT_EQ(env.bootstrap_timeout, atol(good));
   }
   unsetenv("NVSHMEM_BOOTSTRAP_TIMEOUT");
+}
+
+// Issue 30: the table's checks (range, one of) refuse a value with a message naming the variable, the value
+// and what it accepts; every default passes its own check; the names are case-insensitive.
+TEST(Env, TableChecks) {
+  nvshm::Env env;
+  struct Case {
+    const char *name, *value, *message;
+  };
+  for (const Case &c :
+       {Case{"NVSHMEM_COLL_MAX_BLOCKS", "129", "NVSHMEM_COLL_MAX_BLOCKS=129 is out of range: it must be from 1 to 128"},
+        Case{"NVSHMEM_COLL_MAX_BLOCKS", "0", "it must be from 1 to 128"},
+        Case{"NVSHMEM_SYMMETRIC_SIZE", "0", "NVSHMEM_SYMMETRIC_SIZE=0 is out of range: it must be at least 1"},
+        Case{"NVSHMEM_REDUCE_LL_MAX", "2m", "it must be from 0 to 1048576"},
+        Case{"NVSHMEM_HEAP_KIND", "gpu", "NVSHMEM_HEAP_KIND='gpu' is not one of DEVICE, VIDMEM, SYSMEM, HOST"},
+        Case{"NVSHMEM_REMOTE_PROGRESS", "poll", "is not one of spin, event, auto"}}) {
+    setenv(c.name, c.value, 1);
+    testing::internal::CaptureStderr();
+    EXPECT_EQ(nvshm::env_load(&env), nvshm::Status::invalid_value) << c.name << "=" << c.value;
+    const std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_NE(err.find(c.message), std::string::npos) << err;
+    unsetenv(c.name);
+  }
+  setenv("NVSHMEM_HEAP_KIND", "sysmem", 1);
+  setenv("NVSHMEM_REDUCE_LL_MAX", "1m", 1);
+  ASSERT_EQ(nvshm::env_load(&env), nvshm::Status::ok);
+  EXPECT_EQ(env.heap_kind, "sysmem");
+  EXPECT_EQ(env.reduce_ll_max, std::size_t{1} << 20);
+  unsetenv("NVSHMEM_HEAP_KIND");
+  unsetenv("NVSHMEM_REDUCE_LL_MAX");
+  std::size_t n = 0;
+  const nvshm::EnvVarInfo *t = nvshm::env_table(&n);
+  std::set<std::string> categories_done;
+  for (std::size_t i = 0; i < n; ++i) {  // the defaults (no variable set) pass their checks
+    EXPECT_NE(std::string(t[i].category), "") << t[i].name;
+    if (i > 0 && std::string(t[i].category) != t[i - 1].category) categories_done.insert(t[i - 1].category);
+    EXPECT_EQ(categories_done.count(t[i].category), 0u) << t[i].name << ": its category's variables stay together";
+    if (t[i].check.ranged) {
+      EXPECT_LE(t[i].check.min, t[i].check.max) << t[i].name;
+    }
+  }
+  ASSERT_EQ(nvshm::env_load(&env), nvshm::Status::ok);
+}
+
+// An NVSHMEM_* variable that is not in the table: one line naming the closest one that is; the tools'
+// variables (NVSHMEM_PREFIX, ...) are not warned about.
+TEST(Env, UnknownVariableNamesTheClosest) {
+  EXPECT_STREQ(nvshm::closest_variable("NVSHMEM_SYMMETRIC_SIZ"), "NVSHMEM_SYMMETRIC_SIZE");
+  EXPECT_STREQ(nvshm::closest_variable("NVSHMEM_BOOTSTRAP_TIMOUT"), "NVSHMEM_BOOTSTRAP_TIMEOUT");
+  nvshm::Env env;
+  setenv("NVSHMEM_SYMMETRIC_SIZ", "2g", 1);
+  setenv("NVSHMEM_PREFIX", "/opt/nvshmem", 1);
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(nvshm::env_load(&env), nvshm::Status::ok);
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("NVSHMEM_SYMMETRIC_SIZ is not a variable of this version (did you mean NVSHMEM_SYMMETRIC_SIZE?"),
+            std::string::npos)
+      << err;
+  EXPECT_EQ(err.find('\n'), err.size() - 1) << "one line: " << err;
+  unsetenv("NVSHMEM_SYMMETRIC_SIZ");
+  unsetenv("NVSHMEM_PREFIX");
+}
+
+// NVSHMEM_DEBUG has one reader, env_load, which sets the log level; NVSHMEM_INFO's listing has every variable.
+TEST(Env, DebugLevelAndInfoListing) {
+  nvshm::Env env;
+  setenv("NVSHMEM_DEBUG", "INFO", 1);
+  ASSERT_EQ(nvshm::env_load(&env), nvshm::Status::ok);
+  EXPECT_TRUE(nvshm::log_enabled(nvshm::LogLevel::info));
+  unsetenv("NVSHMEM_DEBUG");
+  ASSERT_EQ(nvshm::env_load(&env), nvshm::Status::ok);
+  EXPECT_FALSE(nvshm::log_enabled(nvshm::LogLevel::warn));
+  char *text = nullptr;
+  std::size_t size = 0;
+  FILE *out = open_memstream(&text, &size);
+  nvshm::env_print(env, out);
+  fclose(out);
+  const std::string listing(text, size);
+  free(text);
+  std::size_t n = 0;
+  const nvshm::EnvVarInfo *t = nvshm::env_table(&n);
+  for (std::size_t i = 0; i < n; ++i) EXPECT_NE(listing.find(std::string("  ") + t[i].name + "="), std::string::npos);
+  EXPECT_NE(listing.find("NVSHMEM_SYMMETRIC_SIZE=1073741824"), std::string::npos) << listing;
 }
 
 TEST(Env, IntOutsideIntRangeIsRejected) {

@@ -531,8 +531,8 @@ NVSHM_DEV_DEF uint64_t nvshmemx_signal_counted_load(const uint64_t *signal_addr)
  * acquire. Nothing here increments counters (the counted write is refused), so only a counter the
  * application moves itself (signal_op, atomics) ends the wait. */
 NVSHM_DEV_DEF void nvshmemx_signal_counted_wait_until(const uint64_t *signal_addr, uint64_t expected) {
-  while (static_cast<int64_t>(nvshm_dev::load_relaxed(signal_addr) - expected) < 0) {
-  }
+  const nvshm_dev::WaitClock clock;
+  while (static_cast<int64_t>(nvshm_dev::load_relaxed(signal_addr) - expected) < 0) clock.check(signal_addr);
   nvshm_dev::fence_acq_rel_sys();
 }
 

@@ -304,7 +304,11 @@ __device__ __forceinline__ void ll_read_batch(const uint64_t *slot, uint32_t fla
   for (size_t b = 0; b < B; ++b)
     if (c0 + b * g < end)
       for (size_t w = 0; w < W; ++w) {
-        while (static_cast<uint32_t>(v[b][w] >> 32) != flag) v[b][w] = load_relaxed(slot + (c0 + b * g) * W + w);
+        const WaitClock clock;
+        while (static_cast<uint32_t>(v[b][w] >> 32) != flag) {
+          v[b][w] = load_relaxed(slot + (c0 + b * g) * W + w);
+          clock.check(slot + (c0 + b * g) * W + w);
+        }
         out[b][w] = static_cast<uint32_t>(v[b][w]);
       }
 }

@@ -82,9 +82,61 @@ __device__ __forceinline__ char *heap_base() {
   return reinterpret_cast<char *>(state().heap_base_code ^ NVSHM_HEAP_BASE_MASK);
 }
 
-/* PE `pe`'s address of the symmetric address `sym`: base arithmetic, no branch. */
+/* ---- device argument checks (docs/device-review.md), off unless the unit is compiled with
+ * -DNVSHM_DEVICE_CHECKS: then every symmetric-address translation checks the PE and the address, and every
+ * wait traps after NVSHM_DEVICE_WAIT_LIMIT_S seconds, each with a message naming the PE and the cause.
+ * Off, the checks are not compiled at all: the register budget (docs/registers.md) is measured without them. */
+#ifdef NVSHM_DEVICE_CHECKS
+#ifndef NVSHM_DEVICE_WAIT_LIMIT_S
+#define NVSHM_DEVICE_WAIT_LIMIT_S 60
+#endif
+__device__ __noinline__ static void fail_bad_pe(int pe) {
+  printf("nvshmem device check on PE %d: PE %d is out of range (the job has %d PEs)\n", state().my_pe, pe,
+         state().n_pes);
+  __trap();
+}
+__device__ __noinline__ static void fail_not_symmetric(const void *sym) {
+  const nvshm_device_state &st = state();
+  printf("nvshmem device check on PE %d: %p is not a symmetric address (the heap here is [%p, %p))\n", st.my_pe, sym,
+         static_cast<const void *>(st.my_heap), static_cast<const void *>(st.my_heap + st.heap_size));
+  __trap();
+}
+__device__ __noinline__ static void fail_wait(const void *ivar) {
+  printf("nvshmem device check on PE %d: a wait on %p did not end within %d s\n", state().my_pe, ivar,
+         NVSHM_DEVICE_WAIT_LIMIT_S);
+  __trap();
+}
+__device__ __forceinline__ void check_peer(const void *sym, int pe) {
+  const nvshm_device_state &st = state();
+  if (pe < 0 || pe >= st.n_pes) fail_bad_pe(pe);
+  const char *p = static_cast<const char *>(sym);
+  if (p < st.my_heap || p >= st.my_heap + st.heap_size) fail_not_symmetric(sym);
+}
+__device__ __forceinline__ unsigned long long global_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+/* One per wait loop: check() traps once the wait has lasted longer than the limit. */
+struct WaitClock {
+  unsigned long long start;
+  __device__ WaitClock() : start(global_ns()) {}
+  __device__ void check(const void *ivar) const {
+    if (global_ns() - start > NVSHM_DEVICE_WAIT_LIMIT_S * 1000000000ull) fail_wait(ivar);
+  }
+};
+#else
+__device__ __forceinline__ void check_peer(const void *, int) {}
+struct WaitClock {
+  __device__ WaitClock() {}
+  __device__ void check(const void *) const {}
+};
+#endif
+
+/* PE `pe`'s address of the symmetric address `sym`: base arithmetic, no branch (unless checked, above). */
 template <typename T>
 __device__ __forceinline__ T *peer_address(T *sym, int pe) {
+  check_peer(sym, pe);
   const nvshm_device_state &st = state();
   const char *p = reinterpret_cast<const char *>(sym);
   return reinterpret_cast<T *>(
@@ -296,8 +348,8 @@ __device__ __forceinline__ bool compare(T value, int cmp, T target) {
 template <typename T>
 __device__ __forceinline__ T wait_until(T *ivar, int cmp, T target) {
   T value;
-  while (!compare(value = load<Load::acquire>(ivar), cmp, target)) {
-  }
+  const WaitClock clock;
+  while (!compare(value = load<Load::acquire>(ivar), cmp, target)) clock.check(ivar);
   return value;
 }
 
@@ -465,17 +517,17 @@ __device__ __forceinline__ bool any_active(const int *status, size_t n) {
 }
 template <typename T, typename Target>
 __device__ __forceinline__ void wait_all(T *ivars, size_t n, const int *status, int cmp, Target target) {
+  const WaitClock clock;
   for (size_t i = 0; i < n; ++i)
     if (active(status, i))
-      while (!compare(load<Load::acquire>(ivars + i), cmp, target(i))) {
-      }
+      while (!compare(load<Load::acquire>(ivars + i), cmp, target(i))) clock.check(ivars + i);
 }
 template <typename T, typename Target>
 __device__ __forceinline__ size_t wait_any(T *ivars, size_t n, const int *status, int cmp, Target target) {
   if (!any_active(status, n)) return SIZE_MAX;
   size_t i;
-  while ((i = test_any(ivars, n, status, cmp, target)) == SIZE_MAX) {
-  }
+  const WaitClock clock;
+  while ((i = test_any(ivars, n, status, cmp, target)) == SIZE_MAX) clock.check(ivars);
   return i;
 }
 template <typename T, typename Target>
@@ -483,8 +535,8 @@ __device__ __forceinline__ size_t wait_some(T *ivars, size_t n, size_t *indices,
                                             Target target) {
   if (!any_active(status, n)) return 0;
   size_t count;
-  while ((count = test_some(ivars, n, indices, status, cmp, target)) == 0) {
-  }
+  const WaitClock clock;
+  while ((count = test_some(ivars, n, indices, status, cmp, target)) == 0) clock.check(ivars);
   return count;
 }
 

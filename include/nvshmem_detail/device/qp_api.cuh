@@ -14,49 +14,48 @@
 
 #define NVSHM_QP_DEF extern "C" __device__ inline
 
-#define NVSHM_DEFINE_QP_RMA_SCOPE(NAME, T, SUFFIX, PLAIN)                                                         \
-  NVSHM_QP_DEF void nvshmemx_qp_##NAME##_put##SUFFIX(T *dest, const T *source, size_t nelems, int pe,               \
-                                                     nvshmemx_qp_handle_t) {                                        \
-    PLAIN##_put##SUFFIX(dest, source, nelems, pe);                                                                  \
-  }                                                                                                                 \
-  NVSHM_QP_DEF void nvshmemx_qp_##NAME##_get##SUFFIX(T *dest, const T *source, size_t nelems, int pe,               \
-                                                     nvshmemx_qp_handle_t) {                                        \
-    PLAIN##_get##SUFFIX(dest, source, nelems, pe);                                                                  \
-  }                                                                                                                 \
-  NVSHM_QP_DEF void nvshmemx_qp_##NAME##_put_nbi##SUFFIX(T *dest, const T *source, size_t nelems, int pe,           \
-                                                         nvshmemx_qp_handle_t) {                                    \
-    PLAIN##_put_nbi##SUFFIX(dest, source, nelems, pe);                                                              \
-  }                                                                                                                 \
-  NVSHM_QP_DEF void nvshmemx_qp_##NAME##_get_nbi##SUFFIX(T *dest, const T *source, size_t nelems, int pe,           \
-                                                         nvshmemx_qp_handle_t) {                                    \
-    PLAIN##_get_nbi##SUFFIX(dest, source, nelems, pe);                                                              \
-  }                                                                                                                 \
-  NVSHM_QP_DEF void nvshmemx_qp_##NAME##_put_signal##SUFFIX(T *dest, const T *source, size_t nelems,                \
+#define NVSHM_DEFINE_QP_RMA_SCOPE(NAME, T, SUFFIX, PLAIN)                                                            \
+  NVSHM_QP_DEF void nvshmemx_qp_##NAME##_put##SUFFIX(T *dest, const T *source, size_t nelems, int pe,                \
+                                                     nvshmemx_qp_handle_t) {                                         \
+    PLAIN##_put##SUFFIX(dest, source, nelems, pe);                                                                   \
+  }                                                                                                                  \
+  NVSHM_QP_DEF void nvshmemx_qp_##NAME##_get##SUFFIX(T *dest, const T *source, size_t nelems, int pe,                \
+                                                     nvshmemx_qp_handle_t) {                                         \
+    PLAIN##_get##SUFFIX(dest, source, nelems, pe);                                                                   \
+  }                                                                                                                  \
+  NVSHM_QP_DEF void nvshmemx_qp_##NAME##_put_nbi##SUFFIX(T *dest, const T *source, size_t nelems, int pe,            \
+                                                         nvshmemx_qp_handle_t) {                                     \
+    PLAIN##_put_nbi##SUFFIX(dest, source, nelems, pe);                                                               \
+  }                                                                                                                  \
+  NVSHM_QP_DEF void nvshmemx_qp_##NAME##_get_nbi##SUFFIX(T *dest, const T *source, size_t nelems, int pe,            \
+                                                         nvshmemx_qp_handle_t) {                                     \
+    PLAIN##_get_nbi##SUFFIX(dest, source, nelems, pe);                                                               \
+  }                                                                                                                  \
+  NVSHM_QP_DEF void nvshmemx_qp_##NAME##_put_signal##SUFFIX(T *dest, const T *source, size_t nelems,                 \
                                                             uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, \
-                                                            nvshmemx_qp_handle_t) {                                 \
-    PLAIN##_put_signal##SUFFIX(dest, source, nelems, sig_addr, signal, sig_op, pe);                                 \
-  }                                                                                                                 \
-  NVSHM_QP_DEF void nvshmemx_qp_##NAME##_put_signal_nbi##SUFFIX(T *dest, const T *source, size_t nelems,            \
-                                                                uint64_t *sig_addr, uint64_t signal, int sig_op,    \
-                                                                int pe, nvshmemx_qp_handle_t) {                     \
-    PLAIN##_put_signal_nbi##SUFFIX(dest, source, nelems, sig_addr, signal, sig_op, pe);                             \
+                                                            nvshmemx_qp_handle_t) {                                  \
+    PLAIN##_put_signal##SUFFIX(dest, source, nelems, sig_addr, signal, sig_op, pe);                                  \
+  }                                                                                                                  \
+  NVSHM_QP_DEF void nvshmemx_qp_##NAME##_put_signal_nbi##SUFFIX(T *dest, const T *source, size_t nelems,             \
+                                                                uint64_t *sig_addr, uint64_t signal, int sig_op,     \
+                                                                int pe, nvshmemx_qp_handle_t) {                      \
+    PLAIN##_put_signal_nbi##SUFFIX(dest, source, nelems, sig_addr, signal, sig_op, pe);                              \
   }
-#define NVSHM_DEFINE_QP_RMA(NAME, T)                                                                   \
-  NVSHM_QP_DEF void nvshmemx_qp_##NAME##_p(T *dest, const T value, int pe, nvshmemx_qp_handle_t) {     \
-    nvshmem_##NAME##_p(dest, value, pe);                                                               \
-  }                                                                                                    \
-  NVSHM_QP_DEF T nvshmemx_qp_##NAME##_g(const T *source, int pe, nvshmemx_qp_handle_t) {               \
-    return nvshmem_##NAME##_g(source, pe);                                                             \
-  }                                                                                                    \
-  NVSHM_DEFINE_QP_RMA_SCOPE(NAME, T, , nvshmem_##NAME)                                                 \
-  NVSHM_DEFINE_QP_RMA_SCOPE(NAME, T, _warp, nvshmemx_##NAME)                                           \
+#define NVSHM_DEFINE_QP_RMA(NAME, T)                                                               \
+  NVSHM_QP_DEF void nvshmemx_qp_##NAME##_p(T *dest, const T value, int pe, nvshmemx_qp_handle_t) { \
+    nvshmem_##NAME##_p(dest, value, pe);                                                           \
+  }                                                                                                \
+  NVSHM_QP_DEF T nvshmemx_qp_##NAME##_g(const T *source, int pe, nvshmemx_qp_handle_t) {           \
+    return nvshmem_##NAME##_g(source, pe);                                                         \
+  }                                                                                                \
+  NVSHM_DEFINE_QP_RMA_SCOPE(NAME, T, , nvshmem_##NAME)                                             \
+  NVSHM_DEFINE_QP_RMA_SCOPE(NAME, T, _warp, nvshmemx_##NAME)                                       \
   NVSHM_DEFINE_QP_RMA_SCOPE(NAME, T, _block, nvshmemx_##NAME)
 NVSHM_FOR_EACH_RMA_TYPE(NVSHM_DEFINE_QP_RMA)
 #undef NVSHM_DEFINE_QP_RMA
 #undef NVSHM_DEFINE_QP_RMA_SCOPE
 
-NVSHM_QP_DEF void nvshmemx_qp_signal_op(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe,
-                                        nvshmemx_qp_handle_t) {
+NVSHM_QP_DEF void nvshmemx_qp_signal_op(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, nvshmemx_qp_handle_t) {
   nvshmemx_signal_op(sig_addr, signal, sig_op, pe);
 }
 
