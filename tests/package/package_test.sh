@@ -235,8 +235,9 @@ case $step in
       { cat "$work/rust-host-only.log"; fail "configuring the host-only Rust build"; }
     cmake --build "$host_only" --target build_bindings_rust >>"$work/rust-host-only.log" ||
       { cat "$work/rust-host-only.log"; fail "build_bindings_rust (host-only)"; }
-    [[ $(ls "$host_only/generated" | tr '\n' ' ') == "nvshmem_host.rs nvshmem_host_api.rs " ]] ||
-      fail "host-only output is not exactly nvshmem_host.rs and nvshmem_host_api.rs: $(ls "$host_only/generated")"
+    generated=$(cd "$host_only/generated" && printf '%s ' *)
+    [[ $generated == "nvshmem_host.rs nvshmem_host_api.rs " ]] ||
+      fail "host-only output is not exactly nvshmem_host.rs and nvshmem_host_api.rs: $generated"
     # The full build: bindings, the crate's package, its tests and the consumer project, as 2 PEs.
     build_contrib nvshmem4rust -DNVSHMEM_SOURCE_DIR="$src" -DNVSHMEM_HOME="$prefix" \
       -DNVSHMEM_CUDA_HOME="$(dirname "$CUDA_BIN")"
