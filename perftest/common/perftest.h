@@ -226,6 +226,13 @@ using OneSidedLaunch = std::function<void(void *dest, const void *source, size_t
                                           const Options &opt)>;
 int run_one_sided(int argc, char **argv, const OneSidedTest &test, const OneSidedLaunch &launch);
 
+/* Bytes each block of a `ctas`-block grid moves of a `size`-byte message: the message split over the
+ * grid, rounded up to 16 bytes (the last blocks may get less, or nothing). */
+inline size_t block_slice(size_t size, int ctas) {
+  const size_t slice = (size + static_cast<size_t>(ctas) - 1) / static_cast<size_t>(ctas);
+  return (slice + 15) / 16 * 16;
+}
+
 }  // namespace perftest
 
 #endif /* PERFTEST_COMMON_PERFTEST_H */

@@ -13,7 +13,6 @@
 namespace {
 
 constexpr const char *kJob = "shmem_flush_bench";
-constexpr size_t kSliceAlign = 16;
 
 template <bool kFlush>
 __global__ void put_then_complete(char *dest, const char *source, size_t size, size_t slice, int iters, int peer) {
@@ -30,11 +29,6 @@ __global__ void put_then_complete(char *dest, const char *source, size_t size, s
     }
   }
   nvshmem_quiet();
-}
-
-size_t slice_of(size_t size, int ctas) {
-  const size_t slice = (size + static_cast<size_t>(ctas) - 1) / static_cast<size_t>(ctas);
-  return (slice + kSliceAlign - 1) / kSliceAlign * kSliceAlign;
 }
 
 }  // namespace
@@ -57,7 +51,7 @@ int main(int argc, char **argv) {
   perftest::GpuTimer timer;
   perftest::Report report(kJob, {{"flush", "us", true}, {"quiet", "us", true}, {"flush_bw", "GB/s"}});
   for (size_t size : perftest::sizes(opt)) {
-    const size_t slice = slice_of(size, opt.ctas);
+    const size_t slice = perftest::block_slice(size, opt.ctas);
     bool ok = true;
     double seconds[2] = {0, 0};
     for (int quiet = 0; quiet < 2; ++quiet) {

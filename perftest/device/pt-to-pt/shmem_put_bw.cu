@@ -15,7 +15,6 @@
 namespace {
 
 constexpr const char *kJob = "shmem_put_bw";
-constexpr size_t kSliceAlign = 16;
 
 __global__ void put_bw_kernel(char *dest, const char *source, size_t size, size_t slice, int iters, int peer) {
   const size_t begin = static_cast<size_t>(blockIdx.x) * slice;
@@ -23,12 +22,6 @@ __global__ void put_bw_kernel(char *dest, const char *source, size_t size, size_
   const size_t bytes = size - begin < slice ? size - begin : slice;
   for (int i = 0; i < iters; ++i) nvshmemx_putmem_nbi_block(dest + begin, source + begin, bytes, peer);
   nvshmem_quiet();
-}
-
-/* Bytes each block puts: the message split over the grid, rounded up to kSliceAlign. */
-size_t slice_of(size_t size, int ctas) {
-  size_t slice = (size + static_cast<size_t>(ctas) - 1) / static_cast<size_t>(ctas);
-  return (slice + kSliceAlign - 1) / kSliceAlign * kSliceAlign;
 }
 
 }  // namespace
@@ -56,7 +49,8 @@ int main(int argc, char **argv) {
   PERFTEST_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   perftest::GpuTimer timer;
   auto launch = [&](size_t size, int iters) {
-    put_bw_kernel<<<opt.ctas, opt.threads, 0, stream>>>(dest, source, size, slice_of(size, opt.ctas), iters, peer);
+    put_bw_kernel<<<opt.ctas, opt.threads, 0, stream>>>(dest, source, size, perftest::block_slice(size, opt.ctas),
+                                                        iters, peer);
     PERFTEST_LAUNCH_CHECK();
   };
 

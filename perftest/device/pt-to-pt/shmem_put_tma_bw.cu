@@ -18,7 +18,6 @@
 namespace {
 
 constexpr const char *kJob = "shmem_put_tma_bw";
-constexpr size_t kSliceAlign = 16;
 
 __global__ void put_tma_bw_kernel(char *dest, const char *source, size_t size, size_t slice, int iters, int peer,
                                   size_t smem_bytes) {
@@ -37,11 +36,6 @@ __global__ void put_tma_bw_kernel(char *dest, const char *source, size_t size, s
     __syncthreads();
     if (threadIdx.x == 0) nvshmemx_release_smem();
   }
-}
-
-size_t slice_of(size_t size, int ctas) {
-  const size_t slice = (size + static_cast<size_t>(ctas) - 1) / static_cast<size_t>(ctas);
-  return (slice + kSliceAlign - 1) / kSliceAlign * kSliceAlign;
 }
 
 }  // namespace
@@ -78,7 +72,7 @@ int main(int argc, char **argv) {
   perftest::GpuTimer timer;
   perftest::Report report(kJob, {{"bw", "GB/s"}});
   for (size_t size : perftest::sizes(opt)) {
-    size_t slice = slice_of(size, opt.ctas);
+    size_t slice = perftest::block_slice(size, opt.ctas);
     payload.poison(dest, size);
     const double seconds = perftest::time_runs(opt, sends, stream, timer, size, [&](size_t bytes, int iters) {
       nvshmemx_collective_launch_attr_t attr{};
