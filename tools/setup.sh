@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 required=(cmake ninja-build g++ pkg-config libgtest-dev libcli11-dev python3)
-optional=(libucx-dev libopenmpi-dev openmpi-bin libpmix-dev mpich abigail-tools cargo rustc librust-libc-dev
+optional=(libucx-dev libopenmpi-dev openmpi-bin libpmix-dev mpich libmpich-dev abigail-tools cargo rustc librust-libc-dev
   librust-libloading-dev slurmctld slurmd slurm-client python3-matplotlib clang-format clang-tidy shellcheck)
 packages=("${required[@]}")
 packages_only=0

@@ -12,6 +12,11 @@ namespace nvshm::boot {
 // comm is NULL (initialising MPI if nobody has; we then finalize it when the bootstrap is destroyed).
 // The library is the one already loaded by the application, else NVSHMEM_BOOTSTRAP_MPI_PLUGIN (dlopen).
 Status mpi_create(const void *comm, const Env &env, std::unique_ptr<Bootstrap> *out);
+// The same for a library `h` of OpenMPI's or MPICH's ABI (defined where the build found that <mpi.h>).
+Status mpi_create_openmpi(void *h, const void *comm, const Env &env, std::unique_ptr<Bootstrap> *out,
+                          const std::string &library);
+Status mpi_create_mpich(void *h, const void *comm, const Env &env, std::unique_ptr<Bootstrap> *out,
+                        const std::string &library);
 
 // PMI-1 simple protocol over PMI_FD (set by the process manager) or PMI_PORT.
 Status pmi1_create(const Env &env, std::unique_ptr<Bootstrap> *out);

@@ -13,6 +13,7 @@
 #include <cstring>
 
 #include "bootstrap/methods.hpp"
+#include "bootstrap/rounds.hpp"
 #include "common/log.hpp"
 
 namespace nvshm::boot {
@@ -368,54 +369,20 @@ Status Pmi1Bootstrap::pmi_barrier(const char *where) {
 // Round k: each PE puts its blob as hex in chunks "nvb<k>.<rank>.<chunk>", barrier, gets all chunks.
 Status Pmi1Bootstrap::allgather(const void *in, void *out, std::size_t bytes) {
   const char *where = "bootstrap allgather (PMI-1)";
-  if (bytes > kMaxBlob) {
-    log_error(where, "%zu bytes per PE is more than the bootstrap's limit (%llu)", bytes,
-              static_cast<unsigned long long>(kMaxBlob));
-    return Status::invalid_value;
-  }
-  const std::string k = prefix_ + std::to_string(round_++);
-  const std::size_t chunk_bytes = (vallen_ - 1) / 2;  // hex doubles the size; keep one byte of margin
-  // The first chunk starts with the size (16 hex digits), so that a mismatch is detected.
-  std::string all = hex_encode(&bytes, sizeof bytes) + hex_encode(in, bytes);
-  std::size_t chunks = (all.size() + 2 * chunk_bytes - 1) / (2 * chunk_bytes);
-  for (std::size_t c = 0; c < chunks; ++c) {
-    std::string key = k + "." + std::to_string(rank_) + "." + std::to_string(c);
-    NVSHM_TRY(command(
-        "cmd=put kvsname=" + kvsname_ + " key=" + key + " value=" + all.substr(c * 2 * chunk_bytes, 2 * chunk_bytes),
-        "put_result", nullptr));
-  }
-  NVSHM_TRY(pmi_barrier(where));
-  for (int r = 0; r < size_; ++r) {
-    if (r == rank_) {
-      if (bytes) memcpy(static_cast<char *>(out) + r * bytes, in, bytes);
-      continue;
-    }
-    std::string text;
-    for (std::size_t c = 0; c < chunks; ++c) {
-      std::string key = k + "." + std::to_string(r) + "." + std::to_string(c);
-      PmiLine m;
-      NVSHM_TRY(command("cmd=get kvsname=" + kvsname_ + " key=" + key, "get_result", &m));
-      text += m["value"];
-      if (c == 0) {
-        std::size_t theirs = 0;
-        if (text.size() < 16 || !hex_decode(text.substr(0, 16), &theirs, sizeof theirs)) {
-          log_error(where, "PE %d's contribution in the PMI key-value space is corrupt", r);
-          return Status::peer_failed;
-        }
-        if (theirs != bytes) {
-          log_error(where, "PE %d passed %zu bytes but PE %d passed %zu bytes to the same bootstrap round", r, theirs,
-                    rank_, bytes);
-          return Status::symmetry;
-        }
-      }
-    }
-    if (!hex_decode(text.substr(16), static_cast<char *>(out) + r * bytes, bytes)) {
-      log_error(where, "PE %d's contribution in the PMI key-value space is corrupt (%zu hex digits for %zu bytes)", r,
-                text.size() - 16, bytes);
-      return Status::peer_failed;
-    }
-  }
-  return Status::ok;
+  KvsOps kvs;
+  kvs.put = [&](const std::string &key, const std::string &value) {
+    return command("cmd=put kvsname=" + kvsname_ + " key=" + key + " value=" + value, "put_result", nullptr);
+  };
+  kvs.fence = [&] { return pmi_barrier(where); };
+  kvs.get = [&](const std::string &key, std::string *value) {
+    PmiLine m;
+    NVSHM_TRY(command("cmd=get kvsname=" + kvsname_ + " key=" + key, "get_result", &m));
+    *value = m["value"];
+    return Status::ok;
+  };
+  kvs.value_chars = (vallen_ - 1) / 2 * 2;  // whole bytes in hex; keep one character of margin
+  kvs.space = "PMI";
+  return kvs_allgather(where, kvs, prefix_ + std::to_string(round_++), rank_, size_, in, out, bytes);
 }
 
 bool env_int(const char *name, long *out) {

@@ -11,6 +11,7 @@
 
 #include "bootstrap/methods.hpp"
 #include "bootstrap/pmi1.hpp"
+#include "bootstrap/rounds.hpp"
 #include "common/log.hpp"
 
 namespace nvshm::boot {
@@ -114,53 +115,24 @@ class Pmi2Bootstrap final : public Bootstrap {
 
   Status allgather(const void *in, void *out, std::size_t bytes) override {
     const char *where = "bootstrap allgather (PMI-2)";
-    if (bytes > kMaxBlob) {
-      log_error(where, "%zu bytes per PE is more than the bootstrap's limit (%llu)", bytes,
-                static_cast<unsigned long long>(kMaxBlob));
-      return Status::invalid_value;
-    }
-    const std::string k = key_prefix_ + std::to_string(round_++);
-    const std::size_t digits = kPmi2Vallen - 2;
-    std::string all = hex_encode(&bytes, sizeof bytes) + hex_encode(in, bytes);
-    std::size_t chunks = (all.size() + digits - 1) / digits;
-    for (std::size_t c = 0; c < chunks; ++c)
-      NVSHM_TRY(command("cmd=kvs-put;key=" + k + "." + std::to_string(rank_) + "." + std::to_string(c) +
-                            ";value=" + all.substr(c * digits, digits) + ";",
-                        "kvs-put-response", nullptr));
-    NVSHM_TRY(command("cmd=kvs-fence;", "kvs-fence-response", nullptr));
-    for (int r = 0; r < size_; ++r) {
-      if (r == rank_) {
-        if (bytes) memcpy(static_cast<char *>(out) + r * bytes, in, bytes);
-        continue;
-      }
-      std::string text;
-      for (std::size_t c = 0; c < chunks; ++c) {
-        PmiLine m;
-        NVSHM_TRY(command("cmd=kvs-get;jobid=" + escape(jobid_) + ";srcid=-1;key=" + k + "." + std::to_string(r) + "." +
-                              std::to_string(c) + ";",
-                          "kvs-get-response", &m));
-        if (m["found"] != "TRUE") {
-          log_error(where, "PE %d's contribution is missing from the PMI-2 key-value space", r);
-          return Status::peer_failed;
-        }
-        text += m["value"];
-        std::size_t theirs = 0;
-        if (c == 0 && (text.size() < 16 || !hex_decode(text.substr(0, 16), &theirs, sizeof theirs))) {
-          log_error(where, "PE %d's contribution in the PMI-2 key-value space is corrupt", r);
-          return Status::peer_failed;
-        }
-        if (c == 0 && theirs != bytes) {
-          log_error(where, "PE %d passed %zu bytes but PE %d passed %zu bytes to the same bootstrap round", r, theirs,
-                    rank_, bytes);
-          return Status::symmetry;
-        }
-      }
-      if (!hex_decode(text.substr(16), static_cast<char *>(out) + r * bytes, bytes)) {
-        log_error(where, "PE %d's contribution in the PMI-2 key-value space is corrupt", r);
+    KvsOps kvs;
+    kvs.put = [&](const std::string &key, const std::string &value) {
+      return command("cmd=kvs-put;key=" + key + ";value=" + value + ";", "kvs-put-response", nullptr);
+    };
+    kvs.fence = [&] { return command("cmd=kvs-fence;", "kvs-fence-response", nullptr); };
+    kvs.get = [&](const std::string &key, std::string *value) {
+      PmiLine m;
+      NVSHM_TRY(command("cmd=kvs-get;jobid=" + escape(jobid_) + ";srcid=-1;key=" + key + ";", "kvs-get-response", &m));
+      if (m["found"] != "TRUE") {
+        log_error(where, "the key %s is missing from the PMI-2 key-value space", key.c_str());
         return Status::peer_failed;
       }
-    }
-    return Status::ok;
+      *value = m["value"];
+      return Status::ok;
+    };
+    kvs.value_chars = kPmi2Vallen - 2;
+    kvs.space = "PMI-2";
+    return kvs_allgather(where, kvs, key_prefix_ + std::to_string(round_++), rank_, size_, in, out, bytes);
   }
   Status barrier() override { return command("cmd=kvs-fence;", "kvs-fence-response", nullptr); }
 

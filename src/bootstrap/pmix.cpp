@@ -4,8 +4,8 @@
 // of a TCP rendezvous server that PE 0 starts; the rounds run over that TCP star ("PMIx" as name).
 // Why not the key-value store: PMIx cannot remove a key and does not overwrite one reliably
 // (openpmix#3368), so a key per round piled up and every fence carried all earlier rounds' data (a
-// cycle at round 115 cost 20 times one at round 15). The few PMIx types used are declared here from
-// the PMIx standard's ABI (stable across PMIx 2 .. 5).
+// cycle at round 115 cost 20 times one at round 15). Types and constants come from PMIx's <pmix.h>
+// (Debian: libpmix-dev); a build without it has no PMIx bootstrap and says so at init.
 #include <dlfcn.h>
 
 #include <cstdint>
@@ -19,50 +19,23 @@
 #include "common/dl.hpp"
 #include "common/log.hpp"
 
+#if NVSHM_HAVE_PMIX_H
+#include <pmix.h>
+
 namespace nvshm::boot {
 namespace {
 
 constexpr const char *kDefaultPmixLibrary = "libpmix.so.2";
 
-using pmix_status_t = int;
-using pmix_rank_t = std::uint32_t;
-constexpr pmix_rank_t kRankWildcard = UINT32_MAX - 1;
-constexpr std::uint16_t kPmixBool = 1, kPmixInt = 6, kPmixUint32 = 14, kPmixByteObject = 27;
-constexpr std::uint8_t kPmixGlobal = 3;
-struct pmix_proc_t {
-  char nspace[256];
-  pmix_rank_t rank;
-};
-struct pmix_byte_object_t {
-  char *bytes;
-  std::size_t size;
-};
-struct pmix_value_t {
-  std::uint16_t type;
-  union {
-    bool flag;
-    int integer;
-    std::uint32_t uint32;
-    pmix_byte_object_t bo;
-    char pad[24];  // the largest member of PMIx's union (pmix_envar_t)
-  } data;
-};
-struct pmix_info_t {
-  char key[512];
-  std::uint32_t flags;
-  pmix_value_t value;
-};
-static_assert(sizeof(pmix_value_t) == 32 && sizeof(pmix_info_t) == 552, "PMIx ABI layout");
-
 struct PmixApi {
-  pmix_status_t (*Init)(pmix_proc_t *, pmix_info_t *, std::size_t);
-  pmix_status_t (*Finalize)(const pmix_info_t *, std::size_t);
-  pmix_status_t (*Put)(std::uint8_t, const char *, pmix_value_t *);
-  pmix_status_t (*Commit)();
-  pmix_status_t (*Fence)(const pmix_proc_t *, std::size_t, const pmix_info_t *, std::size_t);
-  pmix_status_t (*Get)(const pmix_proc_t *, const char *, const pmix_info_t *, std::size_t, pmix_value_t **);
-  const char *(*Error_string)(pmix_status_t);
-  void (*Value_destruct)(pmix_value_t *);
+  decltype(&PMIx_Init) Init;
+  decltype(&PMIx_Finalize) Finalize;
+  decltype(&PMIx_Put) Put;
+  decltype(&PMIx_Commit) Commit;
+  decltype(&PMIx_Fence) Fence;
+  decltype(&PMIx_Get) Get;
+  decltype(&PMIx_Error_string) Error_string;
+  decltype(&PMIx_Value_destruct) Value_destruct;  // optional: older libraries lack it
   std::string error(pmix_status_t rc) const {
     return std::string(Error_string ? Error_string(rc) : "PMIx error") + " (" + std::to_string(rc) + ")";
   }
@@ -70,17 +43,17 @@ struct PmixApi {
     if (!v) return;
     if (Value_destruct)
       Value_destruct(v);
-    else if (v->type == kPmixByteObject)
+    else if (v->type == PMIX_BYTE_OBJECT)
       free(v->data.bo.bytes);
     free(v);
   }
 };
 
-void set_info(pmix_info_t *info, const char *key, std::uint16_t type, int value) {
+void set_info(pmix_info_t *info, const char *key, pmix_data_type_t type, int value) {
   memset(info, 0, sizeof *info);
   strncpy(info->key, key, sizeof info->key - 1);
   info->value.type = type;
-  if (type == kPmixBool)
+  if (type == PMIX_BOOL)
     info->value.data.flag = value != 0;
   else
     info->value.data.integer = value;
@@ -89,10 +62,10 @@ void set_info(pmix_info_t *info, const char *key, std::uint16_t type, int value)
 // The job's size (pmix.job.size).
 Status job_size(const PmixApi &api, const pmix_proc_t &me, int *size) {
   pmix_proc_t wild = me;
-  wild.rank = kRankWildcard;
+  wild.rank = PMIX_RANK_WILDCARD;
   pmix_value_t *v = nullptr;
-  pmix_status_t rc = api.Get(&wild, "pmix.job.size", nullptr, 0, &v);
-  if (rc != 0 || !v || v->type != kPmixUint32) {
+  pmix_status_t rc = api.Get(&wild, PMIX_JOB_SIZE, nullptr, 0, &v);
+  if (rc != PMIX_SUCCESS || !v || v->type != PMIX_UINT32) {
     log_error("nvshmem_init (PMIx bootstrap)", "PMIx_Get(pmix.job.size) failed: %s", api.error(rc).c_str());
     api.release(v);
     return Status::internal;
@@ -112,33 +85,36 @@ Status share_server_id(const PmixApi &api, const pmix_proc_t &me, int size, cons
   if (me.rank == 0) {
     const bool started = uid_generate(env, id) == Status::ok;
     pmix_value_t val{};
-    val.type = kPmixByteObject;
+    val.type = PMIX_BYTE_OBJECT;
     val.data.bo.bytes = reinterpret_cast<char *>(id);
     val.data.bo.size = started ? sizeof *id : 0;
-    rc = api.Put(kPmixGlobal, key.c_str(), &val);
-    if (rc == 0) rc = api.Commit();
-    if (rc != 0) log_error(where, "PMIx_Put/Commit of the bootstrap server's id failed: %s", api.error(rc).c_str());
+    rc = api.Put(PMIX_GLOBAL, key.c_str(), &val);
+    if (rc == PMIX_SUCCESS) rc = api.Commit();
+    if (rc != PMIX_SUCCESS)
+      log_error(where, "PMIx_Put/Commit of the bootstrap server's id failed: %s", api.error(rc).c_str());
   }
   pmix_info_t info[2];
-  set_info(&info[0], "pmix.timeout", kPmixInt, static_cast<int>(std::min(env.bootstrap_timeout, 1000000L)));
-  set_info(&info[1], "pmix.collect", kPmixBool, 1);
+  set_info(&info[0], PMIX_TIMEOUT, PMIX_INT, static_cast<int>(std::min(env.bootstrap_timeout, 1000000L)));
+  set_info(&info[1], PMIX_COLLECT_DATA, PMIX_BOOL, 1);
   const pmix_status_t frc = api.Fence(nullptr, 0, info, 2);
-  if (frc != 0) {
+  if (frc != PMIX_SUCCESS) {
     log_error(where, "PMIx_Fence among %d PEs failed: %s%s", size, api.error(frc).c_str(),
-              frc == -24 ? " within NVSHMEM_BOOTSTRAP_TIMEOUT: some PEs did not arrive (PMIx does not say which)" : "");
-    return frc == -24 ? Status::timeout : Status::peer_failed;
+              frc == PMIX_ERR_TIMEOUT
+                  ? " within NVSHMEM_BOOTSTRAP_TIMEOUT: some PEs did not arrive (PMIx does not say which)"
+                  : "");
+    return frc == PMIX_ERR_TIMEOUT ? Status::timeout : Status::peer_failed;
   }
-  if (rc != 0) return Status::internal;
+  if (rc != PMIX_SUCCESS) return Status::internal;
   if (me.rank == 0) return Status::ok;
   pmix_proc_t root = me;
   root.rank = 0;
   pmix_value_t *v = nullptr;
   rc = api.Get(&root, key.c_str(), &info[0], 1, &v);
   Status st = Status::ok;
-  if (rc != 0 || !v) {
+  if (rc != PMIX_SUCCESS || !v) {
     log_error(where, "PMIx_Get of PE 0's bootstrap server id failed: %s", api.error(rc).c_str());
-    st = rc == -24 ? Status::timeout : Status::peer_failed;
-  } else if (v->type != kPmixByteObject || v->data.bo.size != sizeof *id) {
+    st = rc == PMIX_ERR_TIMEOUT ? Status::timeout : Status::peer_failed;
+  } else if (v->type != PMIX_BYTE_OBJECT || v->data.bo.size != sizeof *id) {
     log_error(where, "PE 0 could not start the bootstrap server (its message says why)");
     st = Status::peer_failed;
   } else {
@@ -197,7 +173,7 @@ Status pmix_create(const Env &env, std::unique_ptr<Bootstrap> *out) {
     }
     pmix_proc_t me{};
     pmix_status_t rc = api.Init(&me, nullptr, 0);
-    if (rc != 0) {
+    if (rc != PMIX_SUCCESS) {
       log_error(where,
                 "PMIx_Init failed: %s; was the program started by a PMIx process manager (OpenMPI's mpirun, srun "
                 "--mpi=pmix)? PMIX_NAMESPACE='%s'",
@@ -223,3 +199,16 @@ Status pmix_create(const Env &env, std::unique_ptr<Bootstrap> *out) {
 }
 
 }  // namespace nvshm::boot
+
+#else  // no <pmix.h>
+
+namespace nvshm::boot {
+
+Status pmix_create(const Env &, std::unique_ptr<Bootstrap> *) {
+  log_error("nvshmem_init (PMIx bootstrap)",
+            "this build of NVSHMEM has no PMIx bootstrap: it was built without PMIx's <pmix.h> (Debian: libpmix-dev)");
+  return Status::not_supported;
+}
+
+}  // namespace nvshm::boot
+#endif
