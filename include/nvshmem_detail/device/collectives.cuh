@@ -42,22 +42,35 @@ constexpr size_t kLLMaxBytes = S == Scope::thread ? 128 : NVSHM_TEAM_LL_DEVICE_B
 template <Scope S>
 constexpr size_t kLLReduceMaxBytes = S == Scope::thread ? 32 : NVSHM_TEAM_LL_DEVICE_BYTES;
 
-__device__ __noinline__ static void fail_bad_team(nvshmem_team_t team) {
+/* A collective that cannot run: no symmetric heap on the device (fail_no_device_heap) or an invalid team
+ * handle. One call site for both keeps the collective's entry lean (docs/registers.md). */
+__device__ __noinline__ static void fail_collective_call(nvshmem_team_t team) {
+  if (!state().heap_on_device) fail_no_device_heap();
   printf("nvshmem device collective on PE %d: team %d is not a valid team handle (max %d teams)\n", state().my_pe,
          static_cast<int>(team), state().max_teams);
   __trap();
 }
 
+/* The state as each collective reads it: the same constant memory through an index the compiler
+ * cannot see is 0, so that it cannot hoist the loads out of the caller's loop and keep them in
+ * registers through every collective of the loop; ptxas still sees constant loads at fixed addresses. */
+__device__ __forceinline__ const nvshm_device_state &call_state() {
+  unsigned zero;
+  asm volatile("mov.u32 %0, 0;" : "=r"(zero));
+  return (&nvshm_device_state_d)[zero];
+}
+
 /* The device table entry of `team`; traps with a message for an invalid handle. A predefined team's
  * entry is the state's copy in constant memory: where the handle is known at compile time (as in
- * nvshmem_barrier_all, or a kernel that names NVSHMEM_TEAM_WORLD), its fields are constant loads
- * hoisted out of loops, not table loads that miss the L1 cache the previous collective's acquire
- * loads invalidated (docs/teams.md). */
+ * nvshmem_barrier_all, or a kernel that names NVSHMEM_TEAM_WORLD), its fields are constant loads, not
+ * table loads that miss the L1 cache the previous collective's acquire loads invalidated
+ * (docs/teams.md); read through call_state, they are loaded in each collective, not held in registers
+ * from one to the next. */
 __device__ __forceinline__ const nvshm_team_device &team_or_trap(nvshmem_team_t team) {
-  require_device_heap();
-  if (team >= 0 && team < NVSHM_PREDEFINED_TEAMS) return state().predefined_teams[team];
-  const nvshm_team_device *t = team_entry(team);
-  if (t == nullptr) fail_bad_team(team);
+  const nvshm_device_state &st = call_state();
+  const nvshm_team_device *t =
+      team >= 0 && team < NVSHM_PREDEFINED_TEAMS ? &st.predefined_teams[team] : team_entry(team);
+  if (!st.heap_on_device || t == nullptr) fail_collective_call(team);
   return *t;
 }
 

@@ -37,10 +37,25 @@ struct Group<Scope::warp> {
 };
 template <>
 struct Group<Scope::block> {
+  /* Read through asm volatile, as the warp's lane id: the compiler can neither hoist the rank and
+   * size (and the 64-bit sizes and warp offsets derived from them) out of the caller's loops nor keep
+   * them in registers from one call to the next; ptxas still places the reads (docs/registers.md). */
   __device__ static int rank() {
-    return static_cast<int>(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
+    unsigned x, y, z, nx, ny;
+    asm volatile("mov.u32 %0, %%tid.x;" : "=r"(x));
+    asm volatile("mov.u32 %0, %%tid.y;" : "=r"(y));
+    asm volatile("mov.u32 %0, %%tid.z;" : "=r"(z));
+    asm volatile("mov.u32 %0, %%ntid.x;" : "=r"(nx));
+    asm volatile("mov.u32 %0, %%ntid.y;" : "=r"(ny));
+    return static_cast<int>(x + nx * (y + ny * z));
   }
-  __device__ static int size() { return static_cast<int>(blockDim.x * blockDim.y * blockDim.z); }
+  __device__ static int size() {
+    unsigned nx, ny, nz;
+    asm volatile("mov.u32 %0, %%ntid.x;" : "=r"(nx));
+    asm volatile("mov.u32 %0, %%ntid.y;" : "=r"(ny));
+    asm volatile("mov.u32 %0, %%ntid.z;" : "=r"(nz));
+    return static_cast<int>(nx * ny * nz);
+  }
   __device__ static void sync() { __syncthreads(); }
 };
 /* Four warps: block ranks [128k, 128k + 128) form warpgroup k. The block size must be a multiple of
