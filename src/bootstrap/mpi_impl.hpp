@@ -157,8 +157,8 @@ class MpiBootstrap final : public Bootstrap {
       return Status::peer_failed;
     }
     MPI_Request req{};
-    int rc = api_.Iallgather(in, static_cast<int>(bytes), api_.byte, out, static_cast<int>(bytes), api_.byte, comm_,
-                             &req);
+    int rc =
+        api_.Iallgather(in, static_cast<int>(bytes), api_.byte, out, static_cast<int>(bytes), api_.byte, comm_, &req);
     if (rc != MPI_SUCCESS) {
       log_error(where, "MPI_Iallgather failed: %s", api_.error_text(rc).c_str());
       return Status::internal;

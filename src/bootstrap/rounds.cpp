@@ -29,7 +29,8 @@ Status kvs_allgather(const char *where, const KvsOps &kvs, const std::string &pr
   const std::string all = hex_encode(&bytes, sizeof bytes) + hex_encode(in, bytes);
   const std::size_t chunks = (all.size() + kvs.value_chars - 1) / kvs.value_chars;
   auto key = [&](int r, std::size_t c) { return prefix + "." + std::to_string(r) + "." + std::to_string(c); };
-  for (std::size_t c = 0; c < chunks; ++c) NVSHM_TRY(kvs.put(key(rank, c), all.substr(c * kvs.value_chars, kvs.value_chars)));
+  for (std::size_t c = 0; c < chunks; ++c)
+    NVSHM_TRY(kvs.put(key(rank, c), all.substr(c * kvs.value_chars, kvs.value_chars)));
   NVSHM_TRY(kvs.fence());
   for (int r = 0; r < size; ++r) {
     if (r == rank) {

@@ -309,7 +309,7 @@ Status UcxEngine::open(void *slot, std::size_t slot_bytes, std::vector<char> *bl
   mine.resize(sizeof header + address_bytes + rkey_bytes);
   memcpy(mine.data(), &header, sizeof header);
   memcpy(mine.data() + sizeof header, address, address_bytes);
-  memcpy(mine.data() + sizeof header + address_bytes, rkey, rkey_bytes);
+  if (rkey) memcpy(mine.data() + sizeof header + address_bytes, rkey, rkey_bytes);  // none on the staged path
   api_.worker_release_address(worker_, address);
   if (rkey) api_.rkey_buffer_release(rkey);
   return Status::ok;
