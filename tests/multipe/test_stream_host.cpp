@@ -88,8 +88,7 @@ TEST(StreamHost, PAndGAndStrided) {
   std::vector<int32_t> back(3 * kElems, -1);
   nvshmemx_int32_iget_on_stream(back.data(), strided, 3, 2, kElems, next_pe(), kStream);
   wait_stream();
-  for (std::size_t i = 0; i < 3 * kElems; ++i)
-    ASSERT_EQ(back[i], i % 3 ? -1 : src[i / 3]) << "element " << i;
+  for (std::size_t i = 0; i < 3 * kElems; ++i) ASSERT_EQ(back[i], i % 3 ? -1 : src[i / 3]) << "element " << i;
   nvshmem_barrier_all();
   nvshmem_free(strided);
   nvshmem_free(word);
