@@ -10,7 +10,10 @@
 // is an active message that the target's engine executes on its own slot through its mapped transport,
 // and answers (docs/remote.md, "The staged path").
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
+#include <strings.h>
+#include <unistd.h>
 #include <ucp/api/ucp.h>
 
 #include <algorithm>
@@ -19,6 +22,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <set>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -251,6 +255,7 @@ class UcxEngine final : public RemoteEngine {
   const RemoteOptions opt_;
   char *slot_ = nullptr;
   std::size_t slot_bytes_ = 0;
+  std::vector<int> progress_cpus_;  // NVSHMEM_CPU_AFFINITY; empty: the process's
   ucp_context_h context_ = nullptr;
   ucp_worker_h worker_ = nullptr;
   ucp_mem_h memh_ = nullptr;
@@ -272,12 +277,32 @@ Status UcxEngine::failure(ucs_status_t status, const char *op, int pe) {
 }
 
 Status UcxEngine::open(void *slot, std::size_t slot_bytes, std::vector<char> *blob) {
+  std::string net_devices;
+  if (!opt_.hca_list.empty()) NVSHM_TRY(ucx_net_devices(opt_.hca_list, &net_devices));
+  NVSHM_TRY(parse_cpu_list(opt_.cpu_affinity, &progress_cpus_));
+  cpu_set_t allowed;
+  if (!progress_cpus_.empty() && sched_getaffinity(0, sizeof allowed, &allowed) == 0 &&
+      std::none_of(progress_cpus_.begin(), progress_cpus_.end(), [&](int cpu) { return CPU_ISSET(cpu, &allowed); })) {
+    log_error(kWhere, "NVSHMEM_CPU_AFFINITY=%s: none of these CPUs is allowed to this process (see taskset -p %d)",
+              opt_.cpu_affinity.c_str(), static_cast<int>(getpid()));
+    return Status::invalid_value;
+  }
   ucp_config_t *config = nullptr;
   ucs_status_t s = api_.config_read(nullptr, nullptr, &config);
   if (s != UCS_OK) return failure(s, "ucp_config_read", -1);
   // Network atomics that are atomic with the target CPU's own (UCX's software path where the NIC's are
   // not), unless the user chose otherwise.
   if (!getenv("UCX_ATOMIC_MODE")) (void)api_.config_modify(config, "ATOMIC_MODE", "cpu");
+  if (!net_devices.empty()) {
+    const char *ucx = getenv("UCX_NET_DEVICES");
+    if (ucx && net_devices != ucx)
+      NVSHM_WARN(kWhere, "NVSHMEM_HCA_LIST=%s overrides UCX_NET_DEVICES=%s", opt_.hca_list.c_str(), ucx);
+    if ((s = api_.config_modify(config, "NET_DEVICES", net_devices.c_str())) != UCS_OK) {
+      api_.config_release(config);
+      return failure(s, "UCX_NET_DEVICES from NVSHMEM_HCA_LIST", -1);
+    }
+    NVSHM_INFO(kWhere, "UCX_NET_DEVICES=%s (NVSHMEM_HCA_LIST)", net_devices.c_str());
+  }
   ucp_params_t params{};
   params.field_mask = UCP_PARAM_FIELD_FEATURES;
   params.features = opt_.staged ? UCP_FEATURE_AM | UCP_FEATURE_WAKEUP
@@ -352,6 +377,15 @@ Status UcxEngine::connect(Bootstrap &boot, std::vector<char> mine) {
     p.rkey_blob.assign(blob + sizeof h + h.address_bytes, blob + sizeof h + h.address_bytes + h.rkey_bytes);
   }
   progress_ = std::thread([this] { progress_loop(); });
+  pthread_setname_np(progress_.native_handle(), "nvshm-progress");  // for ps, top and the tests
+  if (!progress_cpus_.empty()) {                                    // CPUs that open() found allowed to the process
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (int cpu : progress_cpus_) CPU_SET(cpu, &set);
+    if (const int err = pthread_setaffinity_np(progress_.native_handle(), sizeof set, &set))
+      NVSHM_WARN(kWhere, "NVSHMEM_CPU_AFFINITY=%s: placing the progress thread failed (%s)", opt_.cpu_affinity.c_str(),
+                 strerror(err));
+  }
   unsigned major = 0, minor = 0, release = 0;
   api_.get_version(&major, &minor, &release);
   NVSHM_INFO(kWhere, "UCX %u.%u.%u, %zu-byte init blob per PE, %s progress, %s", major, minor, release, width,
@@ -514,7 +548,9 @@ Status UcxEngine::put_local(int pe, std::size_t offset, const void *local, std::
   Peer *p = nullptr;
   NVSHM_TRY(writer(pe, "put", &p));
   ucp_request_param_t param{};
-  return wait(api_.put_nbx(p->ep, local, bytes, p->base + offset, p->rkey, &param), "put", pe);
+  NVSHM_TRY(wait(api_.put_nbx(p->ep, local, bytes, p->base + offset, p->rkey, &param), "put", pe));
+  p->unflushed.store(true, std::memory_order_release);  // arrives by the next quiet
+  return Status::ok;
 }
 
 Status UcxEngine::put_nbi(int pe, std::size_t offset, const void *local, std::size_t bytes) {
@@ -879,6 +915,65 @@ UcxEngine::~UcxEngine() {
 }
 
 }  // namespace
+
+Status ucx_net_devices(const std::string &hca_list, std::string *out) {
+  // A leading ^ excludes the whole list (as UCX's own lists); otherwise every entry says for itself.
+  const bool list_excluded = !hca_list.empty() && hca_list[0] == '^';
+  std::string devices;
+  int included = 0, excluded = 0;
+  for (std::size_t at = list_excluded ? 1 : 0; at <= hca_list.size();) {
+    std::size_t end = hca_list.find(',', at);
+    if (end == std::string::npos) end = hca_list.size();
+    std::string entry = hca_list.substr(at, end - at);
+    at = end + 1;
+    entry.erase(0, entry.find_first_not_of(" \t"));
+    entry.erase(entry.find_last_not_of(" \t") + 1);
+    const bool excludes = list_excluded || (!entry.empty() && entry[0] == '^');
+    if (!entry.empty() && entry[0] == '^') entry.erase(0, 1);
+    if (entry.empty()) continue;
+    ++(excludes ? excluded : included);
+    devices += (devices.empty() ? "" : ",") + entry;
+  }
+  if (included && excluded) {
+    log_error(kWhere, "NVSHMEM_HCA_LIST=%s both names devices and excludes some: UCX takes a list of one kind",
+              hca_list.c_str());
+    return Status::invalid_value;
+  }
+  if (devices.empty()) {
+    log_error(kWhere, "NVSHMEM_HCA_LIST=%s names no device", hca_list.c_str());
+    return Status::invalid_value;
+  }
+  *out = (excluded ? "^" : "") + devices;
+  return Status::ok;
+}
+
+Status parse_cpu_list(const std::string &list, std::vector<int> *cpus) {
+  cpus->clear();
+  if (list.empty() || !strcasecmp(list.c_str(), "auto")) return Status::ok;
+  std::set<int> set;
+  const char *p = list.c_str();
+  for (;;) {
+    char *end = nullptr;
+    const long first = strtol(p, &end, 10);
+    long last = first;
+    bool ok = end != p && first >= 0 && first < CPU_SETSIZE;
+    if (ok && *end == '-') {
+      p = end + 1;
+      last = strtol(p, &end, 10);
+      ok = end != p && last >= first && last < CPU_SETSIZE;
+    }
+    if (!ok || (*end != ',' && *end != '\0')) {
+      log_error(kWhere, "NVSHMEM_CPU_AFFINITY=%s is not AUTO or a CPU list such as 3 or 0-3,8 (CPUs below %d)",
+                list.c_str(), CPU_SETSIZE);
+      return Status::invalid_value;
+    }
+    for (long cpu = first; cpu <= last; ++cpu) set.insert(static_cast<int>(cpu));
+    if (*end == '\0') break;
+    p = end + 1;
+  }
+  cpus->assign(set.begin(), set.end());
+  return Status::ok;
+}
 
 Status make_ucx_engine(Bootstrap &boot, void *slot, std::size_t slot_bytes, Transport &local,
                        const RemoteOptions &options, std::unique_ptr<RemoteEngine> *out) {

@@ -17,6 +17,7 @@
 #include <cstring>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "remote/engine.hpp"
@@ -261,6 +262,41 @@ TEST(UcxEngine, AWaitThatGivesUpLeavesTheBufferToTheCaller) {
   kill(child, SIGKILL);
   waitpid(child, &status, 0);
   close(sv[0]);
+}
+
+// NVSHMEM_HCA_LIST to UCX_NET_DEVICES: included entries as they are, excluded ones (every entry with
+// ^, or one ^ before the list) as UCX's negated list; mixed or empty lists refused.
+TEST(UcxEngine, HcaListBecomesUcxNetDevices) {
+  const std::pair<const char *, const char *> good[] = {{"mlx5_0:1", "mlx5_0:1"},
+                                                        {"mlx5_0:1, mlx5_1:1", "mlx5_0:1,mlx5_1:1"},
+                                                        {"^mlx5_2:1,^mlx5_3:1", "^mlx5_2:1,mlx5_3:1"},
+                                                        {"^eth0,lo", "^eth0,lo"},
+                                                        {"lo,,", "lo"}};
+  for (const auto &[in, want] : good) {
+    std::string out;
+    EXPECT_EQ(ucx_net_devices(in, &out), Status::ok) << in;
+    EXPECT_EQ(out, want) << in;
+  }
+  for (const char *bad : {"mlx5_0:1,^mlx5_1:1", "^", " , "}) {
+    std::string out = "unchanged";
+    EXPECT_EQ(ucx_net_devices(bad, &out), Status::invalid_value) << bad;
+    EXPECT_EQ(out, "unchanged") << bad;
+  }
+}
+
+// NVSHMEM_CPU_AFFINITY: AUTO (any case) or a CPU list, sorted without repeats.
+TEST(UcxEngine, CpuAffinityIsAutoOrACpuList) {
+  std::vector<int> cpus{99};
+  EXPECT_EQ(parse_cpu_list("AUTO", &cpus), Status::ok);
+  EXPECT_TRUE(cpus.empty());
+  EXPECT_EQ(parse_cpu_list("auto", &cpus), Status::ok);
+  EXPECT_TRUE(cpus.empty());
+  EXPECT_EQ(parse_cpu_list("3", &cpus), Status::ok);
+  EXPECT_EQ(cpus, std::vector<int>({3}));
+  EXPECT_EQ(parse_cpu_list("8,0-3,2", &cpus), Status::ok);
+  EXPECT_EQ(cpus, std::vector<int>({0, 1, 2, 3, 8}));
+  for (const char *bad : {"x", "1-", "3-1", "1,,2", "-1", "2 ", "0-100000"})
+    EXPECT_EQ(parse_cpu_list(bad, &cpus), Status::invalid_value) << bad;
 }
 
 TEST(UcxEngine, InitExchangeBytesPerPeDoNotGrowWithThePeCount) {
