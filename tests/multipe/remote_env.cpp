@@ -34,8 +34,8 @@ int main() {
   nvshmem_int_p(word, 100 + me, peer);
   nvshmem_barrier_all();
   const bool ok = nvshmem_int_g(word, peer) == 100 + me && nvshmem_int_g(word, me) == 100 + peer;
-  printf("PE %d: progress thread CPUs %s, then put and get with PE %d %s\n", me, thread_cpus("nvshm-progress").c_str(), peer,
-         ok ? "ok" : "WRONG");
+  printf("PE %d: progress thread CPUs %s, then put and get with PE %d %s\n", me, thread_cpus("nvshm-progress").c_str(),
+         peer, ok ? "ok" : "WRONG");
   nvshmem_barrier_all();
   nvshmem_free(word);
   nvshmem_finalize();
