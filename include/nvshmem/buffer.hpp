@@ -159,7 +159,8 @@ class SymmetricBuffer {
       ::nvshmem_getmem_nbi(dest, data_ + offset, count * sizeof(T), pe);
   }
   /// As put, enqueued on `stream` (nvshmemx_<T>_put_on_stream, else nvshmemx_putmem_on_stream): returns
-  /// at once; `source` (GPU-readable) must stay valid until the stream reaches it. Heap in GPU memory.
+  /// at once; `source` (GPU-readable) must stay valid until the stream reaches it. On a host heap it runs
+  /// on the host in stream order (docs/remote.md, "Stream calls on a host heap").
   void put_on_stream(int pe, const T *source, std::size_t count, cudaStream_t stream, std::size_t offset = 0) const {
     check(pe, count, offset, "SymmetricBuffer::put_on_stream");
     if (count == 0) return;
@@ -270,8 +271,8 @@ class SymmetricBuffer {
   /// `pe`'s copy from element `offset`, then NVSHMEM_SIGNAL_SET or NVSHMEM_SIGNAL_ADD (`sig_op`) of
   /// `value` on element `signal_index` of `pe`'s copy of `signal`, in `stream`'s order: a PE that sees
   /// the signal sees the data (nvshmemx_<T>_put_signal_on_stream; nvshmemx_putmem_signal_on_stream for
-  /// non-RMA T). Needs the heap in GPU memory; any thread. The C API has no blocking host form
-  /// (put_signal is device-only: DeviceView::put_signal). Throws Error(NVSHMEMX_ERROR_INVALID_VALUE)
+  /// non-RMA T). Either heap kind (a host heap runs it on the host in stream order); any thread. The C API has no
+  /// blocking host form (put_signal is device-only: DeviceView::put_signal). Throws Error(NVSHMEMX_ERROR_INVALID_VALUE)
   /// for a PE or element range outside either buffer, before anything is enqueued. NVSHMEM:
   /// "Signaling Operations".
   void put_signal_on_stream(int pe, const T *source, std::size_t count, const SymmetricBuffer<uint64_t> &signal,

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Stream-ordered routines (NVSHMEM docs: the *_on_stream forms). Copies are enqueued with
+// Stream-ordered routines (NVSHMEM docs: the *_on_stream forms). On a GPU heap copies are enqueued with
 // cuMemcpyAsync on the caller's stream (barrier_all/sync_all_on_stream are the WORLD case of the team
-// forms in coll_stream.cu). Everything here is capturable in a CUDA graph (no host synchronisation).
+// forms in coll_stream.cu), capturable in a CUDA graph (no host synchronisation). On a host heap the RMA,
+// signal and quiet forms run on the host in stream order, to mapped and remote PEs alike (docs/remote.md).
 #include <cuda_runtime.h>
 
 #include <cstring>
+#include <functional>
+#include <memory>
+#include <utility>
 
 #include "common/log.hpp"
 #include "cuda/driver.hpp"
@@ -22,12 +26,51 @@ void check_launch(const char *call, const char *what) {
 Runtime &require_device_heap(Runtime &rt, const char *call) {
   if (!rt.on_device())
     fatal(call,
-          "the symmetric heap is in host memory (no GPU, or NVSHMEM_HEAP_KIND=SYSMEM): stream-ordered calls "
-          "need the heap in GPU memory");
+          "the symmetric heap is in host memory (no GPU, or NVSHMEM_HEAP_KIND=SYSMEM): this stream-ordered call "
+          "needs the heap in GPU memory");
   return rt;
 }
 Runtime &require_device_heap(const char *call) {
   return require_device_heap(require_init(call), call);
+}
+
+bool have_cuda_device() {
+  static const bool have = [] {
+    int n = 0;
+    return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
+  }();
+  return have;
+}
+
+// Host heap: runs `op` on the host in `stream`'s order, as a host function (cudaLaunchHostFunc) that
+// aborts naming `call` when `op` fails. Without a CUDA device the only stream is the null one and
+// nothing else can be queued on it: `op` runs at once. Not capturable (the closure is freed once run).
+void on_host_in_stream_order(const char *call, cudaStream_t stream, std::function<Status()> op) {
+  if (!stream && !have_cuda_device()) return require_ok(op(), call);
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(stream, &capture) == cudaSuccess && capture != cudaStreamCaptureStatusNone)
+    fatal(call, "the symmetric heap is in host memory, where stream calls run as host functions: not capturable");
+  struct Work {
+    const char *call;
+    std::function<Status()> op;
+  };
+  auto work = std::make_unique<Work>(Work{call, std::move(op)});
+  const cudaError_t err = cudaLaunchHostFunc(
+      stream,
+      [](void *p) {
+        const std::unique_ptr<Work> w(static_cast<Work *>(p));
+        require_ok(w->op(), w->call);
+      },
+      work.get());
+  if (err != cudaSuccess) fatal(call, "enqueuing on the stream failed: %s", cudaGetErrorString(err));
+  work.release();  // the host function frees it
+}
+
+// Waits for `stream` (nothing to wait for without a CUDA device: see on_host_in_stream_order).
+void wait_stream(const char *call, cudaStream_t stream) {
+  if (!stream && !have_cuda_device()) return;
+  const cudaError_t err = cudaStreamSynchronize(stream);
+  if (err != cudaSuccess) fatal(call, "waiting for the stream failed: %s", cudaGetErrorString(err));
 }
 
 // 0 bytes: nothing is enqueued and nothing but init is checked, on either heap kind (as api_rma.cpp).
@@ -35,6 +78,14 @@ void stream_rma(const char *call, bool is_put, void *dest, const void *source, s
                 cudaStream_t stream) {
   Runtime &rt = require_init(call);
   if (bytes == 0) return;
+  if (!rt.on_device()) {  // blocking forms: the data has arrived (put) or landed (get) when later work starts
+    const Target t = require_target(rt, is_put ? dest : source, bytes, pe, call, is_put ? "dest" : "source");
+    require_local(is_put ? source : dest, bytes, call, is_put ? "source" : "dest");
+    Peers &peers = *rt.peers;
+    return on_host_in_stream_order(call, stream, [&peers, t, is_put, dest, source, bytes] {
+      return is_put ? peers.put(t, source, bytes) : peers.get(dest, t, bytes);
+    });
+  }
   require_device_heap(rt, call);
   void *remote = require_mapped(rt, is_put ? dest : source, bytes, pe, call, is_put ? "dest" : "source");
   require_local(is_put ? source : dest, bytes, call, is_put ? "source" : "dest");
@@ -59,7 +110,13 @@ __global__ void p_kernel_8(uint64_t *remote, uint64_t v) {
 
 template <typename T>
 void stream_p(const char *call, T *dest, T value, int pe, cudaStream_t stream) {
-  Runtime &rt = require_device_heap(call);
+  Runtime &rt = require_init(call);
+  if (!rt.on_device()) {
+    const Target t = require_target(rt, dest, sizeof(T), pe, call, "dest");
+    Peers &peers = *rt.peers;
+    return on_host_in_stream_order(call, stream, [&peers, t, value] { return peers.put(t, &value, sizeof(T)); });
+  }
+  require_device_heap(rt, call);
   void *remote = require_mapped(rt, dest, sizeof(T), pe, call, "dest");
   ContextGuard guard(rt.context);
   uint64_t bits = 0;
@@ -83,13 +140,19 @@ void stream_p(const char *call, T *dest, T value, int pe, cudaStream_t stream) {
 
 template <typename T>
 T stream_g(const char *call, const T *source, int pe, cudaStream_t stream) {
-  Runtime &rt = require_device_heap(call);
-  void *remote = require_mapped(rt, source, sizeof(T), pe, call, "source");
-  ContextGuard guard(rt.context);
+  Runtime &rt = require_init(call);
   T value;
-  require_ok(rt.transport->copy_on_stream(&value, remote, sizeof(T), stream), call);
-  const cudaError_t err = cudaStreamSynchronize(stream);
-  if (err != cudaSuccess) fatal(call, "waiting for the stream failed: %s", cudaGetErrorString(err));
+  if (!rt.on_device()) {
+    const Target t = require_target(rt, source, sizeof(T), pe, call, "source");
+    Peers &peers = *rt.peers;
+    on_host_in_stream_order(call, stream, [&peers, t, &value] { return peers.get(&value, t, sizeof(T)); });
+  } else {
+    require_device_heap(rt, call);
+    void *remote = require_mapped(rt, source, sizeof(T), pe, call, "source");
+    ContextGuard guard(rt.context);
+    require_ok(rt.transport->copy_on_stream(&value, remote, sizeof(T), stream), call);
+  }
+  wait_stream(call, stream);
   return value;
 }
 
@@ -98,12 +161,22 @@ void stream_strided(const char *call, bool is_put, void *dest, const void *sourc
   Runtime &rt = require_init(call);
   if (dst < 1 || sst < 1) fatal(call, "strides must be at least 1 (dst %td, sst %td)", dst, sst);
   if (nelems == 0) return;
-  require_device_heap(rt, call);
   const std::size_t span = (nelems - 1) * static_cast<std::size_t>(is_put ? dst : sst) * elem + elem;
+  const std::ptrdiff_t e = static_cast<std::ptrdiff_t>(elem);
+  if (!rt.on_device()) {
+    const Target t = require_target(rt, is_put ? dest : source, span, pe, call, is_put ? "dest" : "source");
+    require_local(is_put ? source : dest, nelems * elem, call, is_put ? "source" : "dest");
+    Peers &peers = *rt.peers;
+    void *local = is_put ? const_cast<void *>(source) : dest;
+    const std::ptrdiff_t remote_stride = (is_put ? dst : sst) * e, local_stride = (is_put ? sst : dst) * e;
+    return on_host_in_stream_order(call, stream, [=, &peers] {
+      return peers.strided(is_put, t, remote_stride, local, local_stride, elem, nelems);
+    });
+  }
+  require_device_heap(rt, call);
   void *remote = require_mapped(rt, is_put ? dest : source, span, pe, call, is_put ? "dest" : "source");
   require_local(is_put ? source : dest, nelems * elem, call, is_put ? "source" : "dest");
   ContextGuard guard(rt.context);
-  const std::ptrdiff_t e = static_cast<std::ptrdiff_t>(elem);
   require_ok(is_put ? rt.transport->strided_on_stream(remote, dst * e, source, sst * e, elem, nelems, stream)
                     : rt.transport->strided_on_stream(dest, dst * e, remote, sst * e, elem, nelems, stream),
              call);
@@ -117,14 +190,21 @@ AtomicArgs signal_args(const char *call, uint64_t signal, int sig_op) {
 
 void stream_signal(const char *call, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, cudaStream_t stream) {
   const AtomicArgs args = signal_args(call, signal, sig_op);
-  Runtime &rt = require_device_heap(call);
+  Runtime &rt = require_init(call);
+  if (!rt.on_device()) {
+    const Target t = require_target(rt, sig_addr, sizeof(uint64_t), pe, call, "sig_addr");
+    Peers &peers = *rt.peers;
+    return on_host_in_stream_order(call, stream, [&peers, t, args] { return peers.atomic(t, args, nullptr); });
+  }
+  require_device_heap(rt, call);
   void *remote = require_mapped(rt, sig_addr, sizeof(uint64_t), pe, call, "sig_addr");
   ContextGuard guard(rt.context);
   require_ok(rt.transport->atomic_on_stream(remote, args, stream), call);
 }
 
 // The data (a copy on the stream), then the signal: a kernel that starts after the copy completed
-// and updates the signal word with a system fence before it. With 0 bytes only the signal is sent.
+// and updates the signal word with a system fence before it (host heap: a blocking put, then the
+// signal's atomic, in stream order). With 0 bytes only the signal is sent.
 void stream_put_signal(const char *call, void *dest, const void *source, std::size_t bytes, uint64_t *sig_addr,
                        uint64_t signal, int sig_op, int pe, cudaStream_t stream) {
   (void)signal_args(call, signal, sig_op);
@@ -285,7 +365,12 @@ namespace {
 // Later work on `stream` starts after this PE's earlier RMA completed (quiet_on_stream, and flush_on_stream,
 // whose weaker promise, reusable sources, this meets).
 void order_stream(const char *call, cudaStream_t stream) {
-  Runtime &rt = require_device_heap(call);
+  Runtime &rt = require_init(call);
+  if (!rt.on_device()) {
+    Peers &peers = *rt.peers;
+    return on_host_in_stream_order(call, stream, [&peers] { return peers.quiet(); });
+  }
+  require_device_heap(rt, call);
   ContextGuard guard(rt.context);
   require_ok(rt.transport->order_stream(stream), call);
 }

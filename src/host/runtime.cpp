@@ -179,6 +179,8 @@ RemoteOptions remote_options(const Runtime &rt, HeapKind kind) {
   const std::string &path = rt.env.remote_heap_path;  // auto or staged (the environment table checks it)
   o.staged = kind == HeapKind::device || !strcasecmp(path.c_str(), "staged");
   o.context = kind == HeapKind::device ? rt.context : nullptr;
+  o.hca_list = rt.env.hca_list;
+  o.cpu_affinity = rt.env.cpu_affinity;
   const std::string &mode = rt.env.remote_progress;
   if (!strcasecmp(mode.c_str(), "spin")) {
     o.spin_progress = true;

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "bootstrap/bootstrap.hpp"
 #include "transport/transport.hpp"
@@ -51,7 +52,17 @@ struct RemoteOptions {
   // where UCX cannot register the heap (GPU memory without a CUDA-aware UCX); NVSHMEM_REMOTE_HEAP_PATH.
   bool staged = false;
   CUcontext context = nullptr;  // made current on the progress thread (GPU heap), else nullptr
+  std::string hca_list;         // NVSHMEM_HCA_LIST: empty, or the devices for UCX_NET_DEVICES
+  std::string cpu_affinity;     // NVSHMEM_CPU_AFFINITY: AUTO, or the progress thread's CPU list
 };
+
+// NVSHMEM_HCA_LIST (device[:port] entries, commas; ^ before every entry or before the list excludes)
+// as a UCX_NET_DEVICES value; invalid_value (logged, naming the variable) when it mixes included and
+// excluded entries or names none.
+Status ucx_net_devices(const std::string &hca_list, std::string *out);
+// NVSHMEM_CPU_AFFINITY: the CPUs of a Linux CPU list (3, 0-3,8), ascending; empty for AUTO (any case);
+// invalid_value (logged, naming the variable) when malformed.
+Status parse_cpu_list(const std::string &list, std::vector<int> *cpus);
 
 // Collective over all PEs (every PE calls it, also those that reach no PE through it, so that the
 // exchange of addresses completes). Registers this PE's slot [slot, slot + slot_bytes) (unless staged)

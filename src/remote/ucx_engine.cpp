@@ -4,12 +4,16 @@
 // headers at build time. One context and one worker per PE (thread mode multi: the calling threads and
 // the progress thread all drive it); endpoints and remote keys are made on first use of a PE; a
 // progress thread keeps the worker moving, which UCX over TCP needs for other PEs' operations on this
-// PE's memory to complete at all. Every wait is bounded by NVSHMEM_BOOTSTRAP_TIMEOUT.
+// PE's memory to complete at all. Every wait is bounded by NVSHMEM_BOOTSTRAP_TIMEOUT; a wait that gives
+// up closes the PE's endpoint with force, so that UCX completes its requests before their buffers go.
 // On the staged path (RemoteOptions::staged: a GPU heap that this UCX cannot register) every operation
 // is an active message that the target's engine executes on its own slot through its mapped transport,
 // and answers (docs/remote.md, "The staged path").
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
+#include <strings.h>
+#include <unistd.h>
 #include <ucp/api/ucp.h>
 
 #include <algorithm>
@@ -18,6 +22,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <set>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -33,6 +38,8 @@ namespace {
 
 constexpr const char *kUcpLibrary = "libucp.so.0";
 constexpr const char *kWhere = "remote engine (UCX)";
+// How long a wait that gave up waits for UCX to complete its request once the endpoint is closed.
+constexpr int kAbandonSeconds = 2;
 
 // The libucp functions the engine calls, bound once per process; the library is never unloaded.
 struct UcpApi {
@@ -50,8 +57,6 @@ struct UcpApi {
   decltype(&::ucp_worker_get_efd) worker_get_efd;
   decltype(&::ucp_worker_arm) worker_arm;
   decltype(&::ucp_worker_signal) worker_signal;
-  decltype(&::ucp_worker_fence) worker_fence;
-  decltype(&::ucp_worker_flush_nbx) worker_flush_nbx;
   decltype(&::ucp_mem_map) mem_map;
   decltype(&::ucp_mem_unmap) mem_unmap;
   decltype(&::ucp_rkey_pack) rkey_pack;
@@ -97,8 +102,6 @@ const UcpApi *ucp_api() {
   bind(&api.worker_get_efd, "ucp_worker_get_efd");
   bind(&api.worker_arm, "ucp_worker_arm");
   bind(&api.worker_signal, "ucp_worker_signal");
-  bind(&api.worker_fence, "ucp_worker_fence");
-  bind(&api.worker_flush_nbx, "ucp_worker_flush_nbx");
   bind(&api.mem_map, "ucp_mem_map");
   bind(&api.mem_unmap, "ucp_mem_unmap");
   bind(&api.rkey_pack, "ucp_rkey_pack");
@@ -195,23 +198,38 @@ class UcxEngine final : public RemoteEngine {
     ucp_ep_h ep = nullptr;
     ucp_rkey_h rkey = nullptr;
     std::atomic<bool> connected{false};  // ep and rkey are set (release), read without the lock
-    std::atomic<bool> failed{false};
+    std::atomic<bool> failed{false};     // unreachable, or its endpoint was closed (abandon())
+    // One-sided path: operations issued and not flushed yet (quiet flushes these endpoints), and a fence
+    // after them (the next write to the PE first flushes its endpoint: fence orders per PE).
+    std::atomic<bool> unflushed{false}, fence_due{false};
     // Staged path: requests sent to the PE, replies received from it, and replies that said the PE
     // failed to execute the request (reported by the next wait on the PE).
     std::atomic<uint64_t> issued{0}, completed{0}, errors{0};
   };
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point deadline() const { return Clock::now() + std::chrono::seconds(opt_.timeout_s); }
   // The connected peer (endpoint and rkey made on first use), or an error naming the PE and `op`.
   Status peer(int pe, const char *op, Peer **out);
-  // Completes `request` (a ucs_status_ptr_t of a *_nbx call), progressing the worker; bounded by the
-  // timeout. `op` and `pe` (-1: all PEs) name it in messages.
-  Status wait(ucs_status_ptr_t request, const char *op, int pe);
+  // peer(), for an operation that writes: first flushes the endpoint when a fence came since its last
+  // operations, so that they reach the PE before this one.
+  Status writer(int pe, const char *op, Peer **out);
+  // Completes `request` (a ucs_status_ptr_t of a *_nbx call) on `pe`, progressing the worker, by
+  // `until`; `op` names it in messages. When it does not complete, abandon()s it.
+  Status wait(ucs_status_ptr_t request, const char *op, int pe, Clock::time_point until);
+  Status wait(ucs_status_ptr_t request, const char *op, int pe) { return wait(request, op, pe, deadline()); }
+  // Releases a request that a wait gave up on (timeout, or the PE failed) while UCX may still hold it
+  // and its buffers: closes the PE's endpoint with force, which completes the endpoint's outstanding
+  // requests with UCS_ERR_CANCELED, and waits for that (kAbandonSeconds at most). The PE counts as
+  // failed from then on.
+  void abandon(ucs_status_ptr_t request, const char *op, int pe);
+  // Closes the endpoint with force (waiting kAbandonSeconds at most), then marks the PE failed.
+  void close(Peer &p);
   // Hands an operation's request to UCX to complete by itself (it completes at the next flush).
   Status detach(ucs_status_ptr_t request, const char *op, int pe);
   Status failure(ucs_status_t status, const char *op, int pe);
-  // Progresses the worker until done() holds; bounded by the timeout, `op` and `pe` (-1: all PEs) name
-  // it in messages.
+  // Progresses the worker until done() holds, by `until`; `op` and `pe` name it in messages.
   template <class Done>
-  Status poll_until(Done done, const char *op, int pe);
+  Status poll_until(Done done, const char *op, int pe, Clock::time_point until);
   void progress_loop();
 
   // The staged path.
@@ -237,6 +255,7 @@ class UcxEngine final : public RemoteEngine {
   const RemoteOptions opt_;
   char *slot_ = nullptr;
   std::size_t slot_bytes_ = 0;
+  std::vector<int> progress_cpus_;  // NVSHMEM_CPU_AFFINITY; empty: the process's
   ucp_context_h context_ = nullptr;
   ucp_worker_h worker_ = nullptr;
   ucp_mem_h memh_ = nullptr;
@@ -258,12 +277,32 @@ Status UcxEngine::failure(ucs_status_t status, const char *op, int pe) {
 }
 
 Status UcxEngine::open(void *slot, std::size_t slot_bytes, std::vector<char> *blob) {
+  std::string net_devices;
+  if (!opt_.hca_list.empty()) NVSHM_TRY(ucx_net_devices(opt_.hca_list, &net_devices));
+  NVSHM_TRY(parse_cpu_list(opt_.cpu_affinity, &progress_cpus_));
+  cpu_set_t allowed;
+  if (!progress_cpus_.empty() && sched_getaffinity(0, sizeof allowed, &allowed) == 0 &&
+      std::none_of(progress_cpus_.begin(), progress_cpus_.end(), [&](int cpu) { return CPU_ISSET(cpu, &allowed); })) {
+    log_error(kWhere, "NVSHMEM_CPU_AFFINITY=%s: none of these CPUs is allowed to this process (see taskset -p %d)",
+              opt_.cpu_affinity.c_str(), static_cast<int>(getpid()));
+    return Status::invalid_value;
+  }
   ucp_config_t *config = nullptr;
   ucs_status_t s = api_.config_read(nullptr, nullptr, &config);
   if (s != UCS_OK) return failure(s, "ucp_config_read", -1);
   // Network atomics that are atomic with the target CPU's own (UCX's software path where the NIC's are
   // not), unless the user chose otherwise.
   if (!getenv("UCX_ATOMIC_MODE")) (void)api_.config_modify(config, "ATOMIC_MODE", "cpu");
+  if (!net_devices.empty()) {
+    const char *ucx = getenv("UCX_NET_DEVICES");
+    if (ucx && net_devices != ucx)
+      NVSHM_WARN(kWhere, "NVSHMEM_HCA_LIST=%s overrides UCX_NET_DEVICES=%s", opt_.hca_list.c_str(), ucx);
+    if ((s = api_.config_modify(config, "NET_DEVICES", net_devices.c_str())) != UCS_OK) {
+      api_.config_release(config);
+      return failure(s, "UCX_NET_DEVICES from NVSHMEM_HCA_LIST", -1);
+    }
+    NVSHM_INFO(kWhere, "UCX_NET_DEVICES=%s (NVSHMEM_HCA_LIST)", net_devices.c_str());
+  }
   ucp_params_t params{};
   params.field_mask = UCP_PARAM_FIELD_FEATURES;
   params.features = opt_.staged ? UCP_FEATURE_AM | UCP_FEATURE_WAKEUP
@@ -338,6 +377,15 @@ Status UcxEngine::connect(Bootstrap &boot, std::vector<char> mine) {
     p.rkey_blob.assign(blob + sizeof h + h.address_bytes, blob + sizeof h + h.address_bytes + h.rkey_bytes);
   }
   progress_ = std::thread([this] { progress_loop(); });
+  pthread_setname_np(progress_.native_handle(), "nvshm-progress");  // for ps, top and the tests
+  if (!progress_cpus_.empty()) {                                    // CPUs that open() found allowed to the process
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (int cpu : progress_cpus_) CPU_SET(cpu, &set);
+    if (const int err = pthread_setaffinity_np(progress_.native_handle(), sizeof set, &set))
+      NVSHM_WARN(kWhere, "NVSHMEM_CPU_AFFINITY=%s: placing the progress thread failed (%s)", opt_.cpu_affinity.c_str(),
+                 strerror(err));
+  }
   unsigned major = 0, minor = 0, release = 0;
   api_.get_version(&major, &minor, &release);
   NVSHM_INFO(kWhere, "UCX %u.%u.%u, %zu-byte init blob per PE, %s progress, %s", major, minor, release, width,
@@ -399,24 +447,27 @@ Status UcxEngine::peer(int pe, const char *op, Peer **out) {
   return Status::ok;
 }
 
+Status UcxEngine::writer(int pe, const char *op, Peer **out) {
+  NVSHM_TRY(peer(pe, op, out));
+  if (!(*out)->fence_due.exchange(false, std::memory_order_acq_rel)) return Status::ok;
+  (*out)->unflushed.store(false, std::memory_order_relaxed);
+  ucp_request_param_t param{};
+  return wait(api_.ep_flush_nbx((*out)->ep, &param), "fence (endpoint flush before the next write)", pe);
+}
+
 template <class Done>
-Status UcxEngine::poll_until(Done done, const char *op, int pe) {
-  using clock = std::chrono::steady_clock;
-  const auto deadline = clock::now() + std::chrono::seconds(opt_.timeout_s);
+Status UcxEngine::poll_until(Done done, const char *op, int pe, Clock::time_point until) {
   for (unsigned polls = 0;; ++polls) {
     api_.worker_progress(worker_);
     if (done()) return Status::ok;
-    if (pe >= 0 && peers_[pe].failed.load(std::memory_order_relaxed)) {
+    if (peers_[pe].failed.load(std::memory_order_relaxed)) {
       log_error(kWhere, "%s to PE %d cannot complete: the PE is unreachable", op, pe);
       return Status::peer_failed;
     }
     if ((polls & 63) == 63) {
-      if (clock::now() > deadline) {
-        if (pe >= 0)
-          log_error(kWhere, "%s to PE %d did not complete within %d s (NVSHMEM_BOOTSTRAP_TIMEOUT)", op, pe,
-                    opt_.timeout_s);
-        else
-          log_error(kWhere, "%s did not complete within %d s (NVSHMEM_BOOTSTRAP_TIMEOUT)", op, opt_.timeout_s);
+      if (Clock::now() > until) {
+        log_error(kWhere, "%s to PE %d did not complete within %d s (NVSHMEM_BOOTSTRAP_TIMEOUT)", op, pe,
+                  opt_.timeout_s);
         return Status::timeout;
       }
       sched_yield();
@@ -424,14 +475,45 @@ Status UcxEngine::poll_until(Done done, const char *op, int pe) {
   }
 }
 
-Status UcxEngine::wait(ucs_status_ptr_t request, const char *op, int pe) {
+Status UcxEngine::wait(ucs_status_ptr_t request, const char *op, int pe, Clock::time_point until) {
   if (request == nullptr) return Status::ok;
   if (UCS_PTR_IS_ERR(request)) return failure(UCS_PTR_STATUS(request), op, pe);
   ucs_status_t s = UCS_INPROGRESS;
-  const Status st = poll_until([&] { return (s = api_.request_check_status(request)) != UCS_INPROGRESS; }, op, pe);
+  const Status st =
+      poll_until([&] { return (s = api_.request_check_status(request)) != UCS_INPROGRESS; }, op, pe, until);
+  if (st != Status::ok) {
+    abandon(request, op, pe);
+    return st;
+  }
   api_.request_free(request);
-  NVSHM_TRY(st);
   return s == UCS_OK ? Status::ok : failure(s, op, pe);
+}
+
+void UcxEngine::abandon(ucs_status_ptr_t request, const char *op, int pe) {
+  close(peers_[pe]);
+  const auto until = Clock::now() + std::chrono::seconds(kAbandonSeconds);
+  while (api_.request_check_status(request) == UCS_INPROGRESS && Clock::now() < until) api_.worker_progress(worker_);
+  if (api_.request_check_status(request) == UCS_INPROGRESS)
+    log_error(kWhere,
+              "%s to PE %d: UCX still holds the request %d s after its endpoint was closed; its buffer may "
+              "still be accessed",
+              op, pe, kAbandonSeconds);
+  api_.request_free(request);  // UCX releases it when it completes
+}
+
+void UcxEngine::close(Peer &p) {
+  std::lock_guard<std::mutex> lock(connect_mutex_);
+  p.failed.store(true);
+  if (p.rkey) api_.rkey_destroy(std::exchange(p.rkey, nullptr));
+  if (!p.ep) return;
+  ucp_request_param_t param{};
+  param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+  param.flags = UCP_EP_CLOSE_FLAG_FORCE;
+  const ucs_status_ptr_t r = api_.ep_close_nbx(std::exchange(p.ep, nullptr), &param);
+  if (!UCS_PTR_IS_PTR(r)) return;
+  const auto until = Clock::now() + std::chrono::seconds(kAbandonSeconds);
+  while (api_.request_check_status(r) == UCS_INPROGRESS && Clock::now() < until) api_.worker_progress(worker_);
+  api_.request_free(r);
 }
 
 Status UcxEngine::detach(ucs_status_ptr_t request, const char *op, int pe) {
@@ -447,7 +529,7 @@ Status UcxEngine::put(int pe, std::size_t offset, const void *local, std::size_t
     return staged_complete(peers_[pe], "put");
   }
   Peer *p = nullptr;
-  NVSHM_TRY(peer(pe, "put", &p));
+  NVSHM_TRY(writer(pe, "put", &p));
   ucp_request_param_t param{};
   NVSHM_TRY(detach(api_.put_nbx(p->ep, local, bytes, p->base + offset, p->rkey, &param), "put", pe));
   return wait(api_.ep_flush_nbx(p->ep, &param), "put (endpoint flush)", pe);
@@ -464,17 +546,21 @@ Status UcxEngine::get(void *local, int pe, std::size_t offset, std::size_t bytes
 Status UcxEngine::put_local(int pe, std::size_t offset, const void *local, std::size_t bytes) {
   if (opt_.staged) return staged_put(pe, offset, local, bytes, "put");  // returns once its chunks have left
   Peer *p = nullptr;
-  NVSHM_TRY(peer(pe, "put", &p));
+  NVSHM_TRY(writer(pe, "put", &p));
   ucp_request_param_t param{};
-  return wait(api_.put_nbx(p->ep, local, bytes, p->base + offset, p->rkey, &param), "put", pe);
+  NVSHM_TRY(wait(api_.put_nbx(p->ep, local, bytes, p->base + offset, p->rkey, &param), "put", pe));
+  p->unflushed.store(true, std::memory_order_release);  // arrives by the next quiet
+  return Status::ok;
 }
 
 Status UcxEngine::put_nbi(int pe, std::size_t offset, const void *local, std::size_t bytes) {
   if (opt_.staged) return staged_put(pe, offset, local, bytes, "put_nbi");
   Peer *p = nullptr;
-  NVSHM_TRY(peer(pe, "put_nbi", &p));
+  NVSHM_TRY(writer(pe, "put_nbi", &p));
   ucp_request_param_t param{};
-  return detach(api_.put_nbx(p->ep, local, bytes, p->base + offset, p->rkey, &param), "put_nbi", pe);
+  NVSHM_TRY(detach(api_.put_nbx(p->ep, local, bytes, p->base + offset, p->rkey, &param), "put_nbi", pe));
+  p->unflushed.store(true, std::memory_order_release);
+  return Status::ok;
 }
 
 Status UcxEngine::get_nbi(void *local, int pe, std::size_t offset, std::size_t bytes) {
@@ -482,13 +568,15 @@ Status UcxEngine::get_nbi(void *local, int pe, std::size_t offset, std::size_t b
   Peer *p = nullptr;
   NVSHM_TRY(peer(pe, "get_nbi", &p));
   ucp_request_param_t param{};
-  return detach(api_.get_nbx(p->ep, local, bytes, p->base + offset, p->rkey, &param), "get_nbi", pe);
+  NVSHM_TRY(detach(api_.get_nbx(p->ep, local, bytes, p->base + offset, p->rkey, &param), "get_nbi", pe));
+  p->unflushed.store(true, std::memory_order_release);
+  return Status::ok;
 }
 
 Status UcxEngine::atomic(int pe, std::size_t offset, const AtomicArgs &args, uint64_t *old) {
   if (opt_.staged) return staged_atomic(pe, offset, args, old);
   Peer *p = nullptr;
-  NVSHM_TRY(peer(pe, "atomic", &p));
+  NVSHM_TRY(writer(pe, "atomic", &p));
   if (args.width == 2) return update_by_cas(pe, offset, args, old);
   // UCP's operand (`operand`) and reply buffer, in the word's width; compare-swap takes the compare
   // value as operand and the new value in the reply buffer, which returns the old one.
@@ -589,8 +677,11 @@ Status UcxEngine::update_by_cas(int pe, std::size_t offset, const AtomicArgs &ar
 
 Status UcxEngine::fence() {
   if (opt_.staged) return quiet();  // an order point per PE: every earlier request has been executed
-  const ucs_status_t s = api_.worker_fence(worker_);
-  return s == UCS_OK ? Status::ok : failure(s, "fence (ucp_worker_fence)", -1);
+  // Per PE and deferred: the PEs written since their last flush are flushed before their next write
+  // (writer()); no round trip here, and none to PEs not written again.
+  for (Peer &p : peers_)
+    if (p.unflushed.load(std::memory_order_acquire)) p.fence_due.store(true, std::memory_order_release);
+  return Status::ok;
 }
 
 Status UcxEngine::quiet() {
@@ -598,8 +689,21 @@ Status UcxEngine::quiet() {
     for (Peer &p : peers_) NVSHM_TRY(staged_complete(p, "quiet"));
     return Status::ok;
   }
-  ucp_request_param_t param{};
-  return wait(api_.worker_flush_nbx(worker_, &param), "quiet (worker flush)", -1);
+  // One endpoint flush per PE with operations since its last flush, all in flight at once, one deadline.
+  std::vector<std::pair<int, ucs_status_ptr_t>> flushes;
+  for (Peer &p : peers_) {
+    if (!p.unflushed.exchange(false, std::memory_order_acq_rel)) continue;
+    p.fence_due.store(false, std::memory_order_relaxed);
+    ucp_request_param_t param{};
+    flushes.emplace_back(p.pe, p.ep ? api_.ep_flush_nbx(p.ep, &param) : UCS_STATUS_PTR(UCS_ERR_CANCELED));
+  }
+  const auto until = deadline();
+  Status st = Status::ok;
+  for (auto [pe, request] : flushes) {
+    const Status s = wait(request, "quiet (endpoint flush)", pe, until);
+    if (st == Status::ok) st = s;
+  }
+  return st;
 }
 
 ucs_status_ptr_t UcxEngine::staged_send(ucp_ep_h ep, const StagedHeader &h, const void *data, std::size_t bytes,
@@ -666,7 +770,7 @@ Status UcxEngine::staged_get(void *local, int pe, std::size_t offset, std::size_
     NVSHM_TRY(wait(request, op, pe));  // on failure the record stays: replies to earlier chunks may come
   }
   if (!blocking) return Status::ok;
-  NVSHM_TRY(poll_until([&] { return record->remaining.load(std::memory_order_acquire) == 0; }, op, pe));
+  NVSHM_TRY(poll_until([&] { return record->remaining.load(std::memory_order_acquire) == 0; }, op, pe, deadline()));
   delete record;
   return staged_complete(*p, op);
 }
@@ -688,7 +792,7 @@ Status UcxEngine::staged_atomic(int pe, std::size_t offset, const AtomicArgs &ar
   const ucs_status_ptr_t request = staged_send(p->ep, h, nullptr, 0, {});
   if (UCS_PTR_IS_ERR(request)) p->issued.fetch_sub(1);
   NVSHM_TRY(wait(request, "atomic", pe));
-  NVSHM_TRY(poll_until([&] { return record->done.load(std::memory_order_acquire); }, "atomic", pe));
+  NVSHM_TRY(poll_until([&] { return record->done.load(std::memory_order_acquire); }, "atomic", pe, deadline()));
   if (old) *old = record->old;
   delete record;
   return staged_complete(*p, "atomic");
@@ -697,7 +801,7 @@ Status UcxEngine::staged_atomic(int pe, std::size_t offset, const AtomicArgs &ar
 Status UcxEngine::staged_complete(Peer &p, const char *op) {
   const uint64_t issued = p.issued.load();
   if (p.completed.load(std::memory_order_acquire) < issued)
-    NVSHM_TRY(poll_until([&] { return p.completed.load(std::memory_order_acquire) >= issued; }, op, p.pe));
+    NVSHM_TRY(poll_until([&] { return p.completed.load(std::memory_order_acquire) >= issued; }, op, p.pe, deadline()));
   if (p.errors.exchange(0) == 0) return Status::ok;
   log_error(kWhere, "%s to PE %d: the PE failed to execute earlier requests (its log says why)", op, p.pe);
   return Status::internal;
@@ -804,26 +908,72 @@ UcxEngine::~UcxEngine() {
     api_.worker_signal(worker_);
     progress_.join();
   }
-  for (Peer &p : peers_) {
-    if (p.rkey) api_.rkey_destroy(p.rkey);
-    if (!p.ep) continue;
-    ucp_request_param_t param{};
-    param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
-    param.flags = UCP_EP_CLOSE_FLAG_FORCE;
-    ucs_status_ptr_t r = api_.ep_close_nbx(p.ep, &param);
-    if (r && !UCS_PTR_IS_ERR(r)) {
-      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(opt_.timeout_s);
-      while (api_.request_check_status(r) == UCS_INPROGRESS && std::chrono::steady_clock::now() < deadline)
-        api_.worker_progress(worker_);
-      api_.request_free(r);
-    }
-  }
+  for (Peer &p : peers_) close(p);
   if (memh_) api_.mem_unmap(context_, memh_);
   if (worker_) api_.worker_destroy(worker_);
   if (context_) api_.cleanup(context_);
 }
 
 }  // namespace
+
+Status ucx_net_devices(const std::string &hca_list, std::string *out) {
+  // A leading ^ excludes the whole list (as UCX's own lists); otherwise every entry says for itself.
+  const bool list_excluded = !hca_list.empty() && hca_list[0] == '^';
+  std::string devices;
+  int included = 0, excluded = 0;
+  for (std::size_t at = list_excluded ? 1 : 0; at <= hca_list.size();) {
+    std::size_t end = hca_list.find(',', at);
+    if (end == std::string::npos) end = hca_list.size();
+    std::string entry = hca_list.substr(at, end - at);
+    at = end + 1;
+    entry.erase(0, entry.find_first_not_of(" \t"));
+    entry.erase(entry.find_last_not_of(" \t") + 1);
+    const bool excludes = list_excluded || (!entry.empty() && entry[0] == '^');
+    if (!entry.empty() && entry[0] == '^') entry.erase(0, 1);
+    if (entry.empty()) continue;
+    ++(excludes ? excluded : included);
+    devices += (devices.empty() ? "" : ",") + entry;
+  }
+  if (included && excluded) {
+    log_error(kWhere, "NVSHMEM_HCA_LIST=%s both names devices and excludes some: UCX takes a list of one kind",
+              hca_list.c_str());
+    return Status::invalid_value;
+  }
+  if (devices.empty()) {
+    log_error(kWhere, "NVSHMEM_HCA_LIST=%s names no device", hca_list.c_str());
+    return Status::invalid_value;
+  }
+  *out = (excluded ? "^" : "") + devices;
+  return Status::ok;
+}
+
+Status parse_cpu_list(const std::string &list, std::vector<int> *cpus) {
+  cpus->clear();
+  if (list.empty() || !strcasecmp(list.c_str(), "auto")) return Status::ok;
+  std::set<int> set;
+  const char *p = list.c_str();
+  for (;;) {
+    char *end = nullptr;
+    const long first = strtol(p, &end, 10);
+    long last = first;
+    bool ok = end != p && first >= 0 && first < CPU_SETSIZE;
+    if (ok && *end == '-') {
+      p = end + 1;
+      last = strtol(p, &end, 10);
+      ok = end != p && last >= first && last < CPU_SETSIZE;
+    }
+    if (!ok || (*end != ',' && *end != '\0')) {
+      log_error(kWhere, "NVSHMEM_CPU_AFFINITY=%s is not AUTO or a CPU list such as 3 or 0-3,8 (CPUs below %d)",
+                list.c_str(), CPU_SETSIZE);
+      return Status::invalid_value;
+    }
+    for (long cpu = first; cpu <= last; ++cpu) set.insert(static_cast<int>(cpu));
+    if (*end == '\0') break;
+    p = end + 1;
+  }
+  cpus->assign(set.begin(), set.end());
+  return Status::ok;
+}
 
 Status make_ucx_engine(Bootstrap &boot, void *slot, std::size_t slot_bytes, Transport &local,
                        const RemoteOptions &options, std::unique_ptr<RemoteEngine> *out) {

@@ -1114,8 +1114,8 @@ TEST(Collectives, ByteFormsForOtherTypes) {
   rt.barrier_all();
 }
 
-// put_signal_on_stream needs the heap in GPU memory (tests/cpp/test_cpp_gpu.cu moves data with it);
-// its argument checks come first and run everywhere.
+// put_signal_on_stream's argument checks come first, on either heap kind (tests/cpp/test_cpp_gpu.cu moves
+// data with it).
 TEST(Buffer, PutSignalOnStreamChecksItsArguments) {
   Runtime rt = Runtime::init();
   const int n = rt.n_pes();

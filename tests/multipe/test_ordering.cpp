@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Ordering and signalling across PEs, meant for remote PEs (docs/remote.md) and run on mapped ones too:
 // data put without waiting, then fence, then a flag: a reader that sees the flag sees the data; signal
-// adds from every PE reach their exact sum. Every wait is bounded and names what it waited for.
+// adds from every PE reach their exact sum; one fence orders the writes to each of several PEs. Every wait is bounded
+// and names what it waited for.
 #include <chrono>
 #include <thread>
 #include <vector>
@@ -52,6 +53,39 @@ TEST(Ordering, FenceOrdersDataBeforeTheFlag) {
     nvshmem_barrier_all();  // nobody writes round r+1 before its reader checked round r
   }
   nvshmem_free(flag);
+  nvshmem_free(data);
+}
+
+// Fence orders per target PE: data to every other PE, one fence, then flags (non-blocking puts too) to
+// every other PE; each reader that sees a writer's flag sees that writer's data.
+TEST(Ordering, OneFenceOrdersEachTargetPe) {
+  const int me = nvshmem_my_pe(), n = nvshmem_n_pes();
+  constexpr std::size_t kWords = 4096;
+  auto *data = static_cast<uint32_t *>(nvshmem_malloc(n * kWords * sizeof(uint32_t)));  // a row per writer
+  auto *flags = static_cast<uint64_t *>(nvshmem_calloc(n, sizeof(uint64_t)));           // a flag per writer
+  ASSERT_NE(data, nullptr);
+  ASSERT_NE(flags, nullptr);
+  std::vector<uint32_t> out(kWords);
+  for (int round = 1; round <= 5; ++round) {
+    for (std::size_t i = 0; i < kWords; ++i) out[i] = pattern(me, round, i);
+    const uint64_t flag = static_cast<uint64_t>(round);
+    for (int j = 0; j < n; ++j)
+      if (j != me) nvshmem_uint32_put_nbi(data + me * kWords, out.data(), kWords, j);
+    nvshmem_fence();
+    for (int j = 0; j < n; ++j)
+      if (j != me) nvshmem_uint64_put_nbi(flags + me, &flag, 1, j);
+    for (int w = 0; w < n; ++w) {
+      if (w == me) continue;
+      wait_local(flags + w, flag, "a writer's flag");
+      const std::vector<unsigned char> got = read_local(data + w * kWords, kWords * sizeof(uint32_t));
+      const auto *words = reinterpret_cast<const uint32_t *>(got.data());
+      for (std::size_t i = 0; i < kWords; ++i)
+        ASSERT_EQ(words[i], pattern(w, round, i)) << "round " << round << ", word " << i << " from PE " << w;
+    }
+    nvshmem_quiet();  // `out` and `flag` are reused next round
+    nvshmem_barrier_all();
+  }
+  nvshmem_free(flags);
   nvshmem_free(data);
 }
 

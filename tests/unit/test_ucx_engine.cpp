@@ -3,11 +3,21 @@
 // reached through UCX (the engine's peer is this process itself), checked on the memory, one-sided and
 // on the staged path (messages executed by the target's engine through its local transport); and the init
 // exchange with a fake bootstrap of up to 1024 PEs, whose bytes per PE must not grow with the PE count
-// (lazy endpoints: nothing is connected at init).
+// (lazy endpoints: nothing is connected at init); and, between two processes, a wait that gives up on a
+// stopped PE releases the caller's buffer for good (no late reply writes it).
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
+#include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "remote/engine.hpp"
@@ -31,6 +41,55 @@ class FakeBootstrap : public Bootstrap {
   }
   Status barrier() override { return Status::ok; }
   std::size_t contributed = 0;
+};
+
+// Two PEs in two processes, joined by a connected socket.
+class PairBootstrap : public Bootstrap {
+ public:
+  PairBootstrap(int rank, int fd) : fd_(fd) {
+    rank_ = rank;
+    size_ = 2;
+  }
+  const char *name() const override { return "pair"; }
+  Status allgather(const void *in, void *out, std::size_t bytes) override {
+    char *o = static_cast<char *>(out);
+    memcpy(o + rank_ * bytes, in, bytes);
+    // Small blobs: the write fits in the socket's buffer before the peer reads.
+    return transfer(true, const_cast<void *>(in), bytes) && transfer(false, o + (1 - rank_) * bytes, bytes)
+               ? Status::ok
+               : Status::internal;
+  }
+  Status barrier() override {
+    char mine = 0, both[2];
+    return allgather(&mine, both, 1);
+  }
+
+ private:
+  bool transfer(bool send, void *buf, std::size_t bytes) {
+    for (char *p = static_cast<char *>(buf); bytes > 0;) {
+      const ssize_t n = send ? write(fd_, p, bytes) : read(fd_, p, bytes);
+      if (n <= 0) return false;
+      p += n;
+      bytes -= static_cast<std::size_t>(n);
+    }
+    return true;
+  }
+  int fd_;
+};
+
+// Sets an environment variable for a scope, restoring the previous value.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char *name, const char *value) : name_(name) {
+    if (const char *old = getenv(name)) old_ = old, had_ = true;
+    setenv(name, value, 1);
+  }
+  ~ScopedEnv() { had_ ? setenv(name_, old_.c_str(), 1) : unsetenv(name_); }
+
+ private:
+  const char *name_;
+  std::string old_;
+  bool had_ = false;
 };
 
 RemoteOptions options(bool staged = false) {
@@ -158,6 +217,87 @@ TEST(UcxEngine, StagedRequestPastTheSlotFails) {
 
 INSTANTIATE_TEST_SUITE_P(Paths, UcxEngineOps, ::testing::Bool(),
                          [](const ::testing::TestParamInfo<bool> &p) { return p.param ? "Staged" : "OneSided"; });
+
+// PE 1 (a child process) is stopped while PE 0 gets 1 MiB from it over TCP: the get fails with a
+// timeout within NVSHMEM_BOOTSTRAP_TIMEOUT plus the close bound, and once PE 1 runs again (and serves
+// the request it holds) nothing lands in the buffer that the caller has since reused; PE 1 counts as
+// failed from then on.
+TEST(UcxEngine, AWaitThatGivesUpLeavesTheBufferToTheCaller) {
+  ScopedEnv tls("UCX_TLS", "tcp"), devices("UCX_NET_DEVICES", "lo");  // no shared memory: PE 1 must serve
+  constexpr std::size_t kBytes = 1 << 20;
+  std::vector<unsigned char> slot(kBytes, 0x5A);
+  int sv[2];
+  ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  std::unique_ptr<Transport> local = make_host_transport();
+  std::unique_ptr<RemoteEngine> engine;
+  if (child == 0) {  // PE 1: serves through its progress thread until killed
+    close(sv[0]);
+    PairBootstrap boot(1, sv[1]);
+    if (make_ucx_engine(boot, slot.data(), kBytes, *local, options(), &engine) != Status::ok) _exit(1);
+    for (;;) pause();
+  }
+  close(sv[1]);
+  PairBootstrap boot(0, sv[0]);
+  RemoteOptions o = options();
+  o.timeout_s = 2;
+  ASSERT_EQ(make_ucx_engine(boot, slot.data(), kBytes, *local, o, &engine), Status::ok);
+  std::vector<unsigned char> buf(kBytes, 0);
+  ASSERT_EQ(engine->get(buf.data(), 1, 0, 4096), Status::ok);  // connected
+  EXPECT_EQ(buf[4095], 0x5A);
+
+  ASSERT_EQ(kill(child, SIGSTOP), 0);
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, WUNTRACED), child);
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(engine->get(buf.data(), 1, 0, kBytes), Status::timeout);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2 + 2 + 3));
+  memset(buf.data(), 0xEE, kBytes);  // the caller's again
+  ASSERT_EQ(kill(child, SIGCONT), 0);
+  std::this_thread::sleep_for(std::chrono::seconds(1));  // PE 1 answers what it holds; our progress thread runs
+  EXPECT_EQ(std::count(buf.begin(), buf.end(), 0xEE), static_cast<std::ptrdiff_t>(kBytes));
+  EXPECT_EQ(engine->put(1, 0, buf.data(), 8), Status::peer_failed);
+  engine.reset();
+  kill(child, SIGKILL);
+  waitpid(child, &status, 0);
+  close(sv[0]);
+}
+
+// NVSHMEM_HCA_LIST to UCX_NET_DEVICES: included entries as they are, excluded ones (every entry with
+// ^, or one ^ before the list) as UCX's negated list; mixed or empty lists refused.
+TEST(UcxEngine, HcaListBecomesUcxNetDevices) {
+  const std::pair<const char *, const char *> good[] = {{"mlx5_0:1", "mlx5_0:1"},
+                                                        {"mlx5_0:1, mlx5_1:1", "mlx5_0:1,mlx5_1:1"},
+                                                        {"^mlx5_2:1,^mlx5_3:1", "^mlx5_2:1,mlx5_3:1"},
+                                                        {"^eth0,lo", "^eth0,lo"},
+                                                        {"lo,,", "lo"}};
+  for (const auto &[in, want] : good) {
+    std::string out;
+    EXPECT_EQ(ucx_net_devices(in, &out), Status::ok) << in;
+    EXPECT_EQ(out, want) << in;
+  }
+  for (const char *bad : {"mlx5_0:1,^mlx5_1:1", "^", " , "}) {
+    std::string out = "unchanged";
+    EXPECT_EQ(ucx_net_devices(bad, &out), Status::invalid_value) << bad;
+    EXPECT_EQ(out, "unchanged") << bad;
+  }
+}
+
+// NVSHMEM_CPU_AFFINITY: AUTO (any case) or a CPU list, sorted without repeats.
+TEST(UcxEngine, CpuAffinityIsAutoOrACpuList) {
+  std::vector<int> cpus{99};
+  EXPECT_EQ(parse_cpu_list("AUTO", &cpus), Status::ok);
+  EXPECT_TRUE(cpus.empty());
+  EXPECT_EQ(parse_cpu_list("auto", &cpus), Status::ok);
+  EXPECT_TRUE(cpus.empty());
+  EXPECT_EQ(parse_cpu_list("3", &cpus), Status::ok);
+  EXPECT_EQ(cpus, std::vector<int>({3}));
+  EXPECT_EQ(parse_cpu_list("8,0-3,2", &cpus), Status::ok);
+  EXPECT_EQ(cpus, std::vector<int>({0, 1, 2, 3, 8}));
+  for (const char *bad : {"x", "1-", "3-1", "1,,2", "-1", "2 ", "0-100000"})
+    EXPECT_EQ(parse_cpu_list(bad, &cpus), Status::invalid_value) << bad;
+}
 
 TEST(UcxEngine, InitExchangeBytesPerPeDoNotGrowWithThePeCount) {
   std::vector<uint64_t> slot(1 << 12);
