@@ -62,11 +62,13 @@ TEST(Lifecycle, FirstBarrierWithStaggeredStart) {
 TEST(Lifecycle, FiftyCyclesLeakNothing) {
   one_cycle(0);  // warm-up: lazily loaded libraries and the CUDA runtime settle here
   const int fds = count_entries("/proc/self/fd"), threads = count_entries("/proc/self/task");
-  const long rss = rss_kib();
+  [[maybe_unused]] const long rss = rss_kib();
   for (int round = 1; round <= 50; ++round) one_cycle(round);
   EXPECT_EQ(count_entries("/proc/self/fd"), fds) << "file descriptors leaked";
   EXPECT_EQ(count_entries("/proc/self/task"), threads) << "threads leaked";
+#ifndef __SANITIZE_ADDRESS__  // ASan's quarantine keeps freed memory resident; LeakSanitizer checks leaks there
   EXPECT_LT(rss_kib() - rss, 16 * 1024) << "resident memory grew by more than 16 MiB over 50 cycles";
+#endif
 }
 
 // The host-library pair works like nvshmemx_init_attr / nvshmem_finalize.
