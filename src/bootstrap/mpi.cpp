@@ -27,11 +27,11 @@ Status create_with_abi(bool openmpi, void *h, const void *comm, const Env &env, 
   if (!openmpi) return mpi_create_mpich(h, comm, env, out, library);
 #endif
   (void)h, (void)comm, (void)env, (void)out;
+  const char *abi = openmpi ? "OpenMPI" : "MPICH";
   log_error(where,
             "the MPI library '%s' has the %s ABI, and this build of NVSHMEM has no MPI bootstrap for it: it was "
             "built without %s's <mpi.h> (Debian: %s)",
-            library.c_str(), openmpi ? "OpenMPI" : "MPICH", openmpi ? "OpenMPI" : "MPICH",
-            openmpi ? "libopenmpi-dev" : "libmpich-dev");
+            library.c_str(), abi, abi, openmpi ? "libopenmpi-dev" : "libmpich-dev");
   return Status::not_supported;
 }
 
