@@ -140,7 +140,8 @@ $(cat "$OUT"/san-"$n".*.log | grep -c '^\[       OK \]') test runs ok, $(cat "$O
   for tool in ${SANITIZE_TOOLS:-memcheck racecheck}; do
     tool_start=$(date +%s)
     for t in ${sanitize_list:-tests/gpu/test_device_api tests/gpu/test_device_rdc tests/gpu/test_device_p2p \
-             tests/gpu/test_device_coll tests/gpu/test_device_coll_reduce tests/gpu/test_device_tile tests/cpp/test_cpp_gpu examples/ring}; do
+             tests/gpu/test_device_coll tests/gpu/test_device_coll_reduce tests/gpu/test_device_tile tests/gpu/test_device_tma \
+             tests/cpp/test_cpp_gpu examples/ring}; do
       [ -x "$BUILD/$t" ] || continue
       # Shards: the largest binaries split (test_device_coll: 28 tests of 2-28 s under racecheck).
       case $t in
