@@ -161,10 +161,13 @@ struct AtomicRecord {
   std::atomic<bool> done{false};
   uint64_t old = 0;
 };
-// A reply built in the handler; freed when UCX has sent it.
+class UcxEngine;
+// A reply built in the handler; freed when UCX has sent it, or by the engine's destructor when the
+// worker is destroyed with the send in flight (UCX then calls no callback).
 struct Reply {
   StagedHeader header;
   std::vector<char> data;
+  UcxEngine *engine = nullptr;
 };
 
 class UcxEngine final : public RemoteEngine {
@@ -264,6 +267,8 @@ class UcxEngine final : public RemoteEngine {
   std::thread progress_;
   std::atomic<bool> stop_{false};
   std::atomic<bool> closing_{false};
+  std::mutex replies_mutex_;
+  std::set<Reply *> replies_in_flight_;  // owned; see Reply
 };
 
 Status UcxEngine::failure(ucs_status_t status, const char *op, int pe) {
@@ -810,14 +815,30 @@ Status UcxEngine::staged_complete(Peer &p, const char *op) {
 void UcxEngine::staged_reply(ucp_ep_h ep, std::unique_ptr<Reply> r) {
   ucp_request_param_t param{};
   param.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
-  param.cb.send = [](void *, ucs_status_t, void *user) { delete static_cast<Reply *>(user); };
+  param.cb.send = [](void *, ucs_status_t, void *user) {
+    auto *reply = static_cast<Reply *>(user);
+    UcxEngine &engine = *reply->engine;
+    std::lock_guard<std::mutex> lock(engine.replies_mutex_);
+    engine.replies_in_flight_.erase(reply);
+    delete reply;
+  };
   param.user_data = r.get();
+  r->engine = this;
+  // In the set before the send: the callback may run on another thread as soon as it is sent.
+  {
+    std::lock_guard<std::mutex> lock(replies_mutex_);
+    replies_in_flight_.insert(r.get());
+  }
   const ucs_status_ptr_t request = staged_send(ep, r->header, r->data.data(), r->data.size(), param);
   if (UCS_PTR_IS_ERR(request))  // the initiator's wait for the reply names the operation too
     log_error(kWhere, "replying to PE %d failed: %s", r->header.from, api_.status_string(UCS_PTR_STATUS(request)));
-  if (!UCS_PTR_IS_PTR(request)) return;  // sent at once (or failed): r frees the reply
-  r.release();                           // the callback frees it
-  api_.request_free(request);
+  if (UCS_PTR_IS_PTR(request)) {
+    r.release();  // the callback or the destructor frees it
+    api_.request_free(request);
+    return;
+  }
+  std::lock_guard<std::mutex> lock(replies_mutex_);
+  replies_in_flight_.erase(r.get());  // sent at once (or failed): r frees the reply
 }
 
 void UcxEngine::staged_serve(const StagedHeader &h, const void *data, std::size_t length, ucp_ep_h reply_ep) {
@@ -911,6 +932,7 @@ UcxEngine::~UcxEngine() {
   for (Peer &p : peers_) close(p);
   if (memh_) api_.mem_unmap(context_, memh_);
   if (worker_) api_.worker_destroy(worker_);
+  for (Reply *r : replies_in_flight_) delete r;  // sends the worker never completed
   if (context_) api_.cleanup(context_);
 }
 
