@@ -610,6 +610,15 @@ def run_and_compare(args):
 
 
 def run_in(work, args, tests, test_args, n_runs, budget, build_dir, build_only, cache, nv_home, nvcc):
+    variants = []  # (label, build folder, environment) of each variant of ours
+    if not build_only:
+        if os.environ.get("PERF_VARIANTS"):
+            variants += parse_variants("PERF_VARIANTS", os.environ["PERF_VARIANTS"], build_dir, False)
+        if os.environ.get("PERF_BUILDS"):
+            variants += parse_variants("PERF_BUILDS", os.environ["PERF_BUILDS"], build_dir, True)
+    labels = [v[0] for v in variants]
+    if len(set(labels)) != len(labels):
+        raise Fail(f"two variants share a label: {' '.join(labels)}", 2)
     nv = NvidiaBuild(nv_home, nvcc, work / "nvidia", cache)
     nv.build_tests(tests)
     with_nccl = env_flag("PERF_NCCL") and "reduction_on_stream" in tests and nv.build_nccl()
@@ -617,14 +626,6 @@ def run_in(work, args, tests, test_args, n_runs, budget, build_dir, build_only, 
         print(f"perf-compare: NVIDIA's programs for {' '.join(tests)} are in {cache}")
         return None
 
-    variants = []
-    if os.environ.get("PERF_VARIANTS"):
-        variants += parse_variants("PERF_VARIANTS", os.environ["PERF_VARIANTS"], build_dir, False)
-    if os.environ.get("PERF_BUILDS"):
-        variants += parse_variants("PERF_BUILDS", os.environ["PERF_BUILDS"], build_dir, True)
-    labels = [v[0] for v in variants]
-    if len(set(labels)) != len(labels):
-        raise Fail(f"two variants share a label: {' '.join(labels)}", 2)
     extra = os.environ.get("PERF_EXTRA", "").split()
     json_dir = Path(os.environ["PERF_JSON_DIR"]).resolve() if os.environ.get("PERF_JSON_DIR") else None
     runner = Runner(build_dir, work, nv_home, extra, json_dir)
