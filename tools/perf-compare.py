@@ -433,9 +433,9 @@ def shown(path):
 
 
 def default_tolerance(lower_is_better, nvidia_value):
-    """10% for latencies under 10 us (launch-bound: up to ~10% between calls), else 5% (up to ~3% seen);
-    docs/perftest.md, "Baselines"."""
-    return 0.10 if lower_is_better and nvidia_value < 10 else 0.05
+    """15% for latencies under 10 us (launch-bound: up to 11% between calls seen), else 5% (up to 3%
+    seen); docs/perftest.md, "Baselines"."""
+    return 0.15 if lower_is_better and nvidia_value < 10 else 0.05
 
 
 def read_baseline(path):
@@ -532,7 +532,7 @@ def parse_args(argv):
     parser.add_argument("--write-baseline", metavar="KIND", default=os.environ.get("PERF_WRITE_BASELINE") or None,
                         help="write this run's ratios into perftest/baselines/KIND.json (or a .json path)")
     parser.add_argument("args", nargs="*", metavar="BUILD_DIR [N_RUNS] [TEST...]")
-    args = parser.parse_args(argv)
+    args = parser.parse_intermixed_args(argv)
     rest = list(args.args)
     args.build_dir = args.n_runs = None
     if args.json is None:

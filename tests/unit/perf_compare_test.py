@@ -191,14 +191,14 @@ def test_in(work, nvshmrun):
     check(rc == 0 and "stopping after 1 of 5 runs" in err and "medians over 1 call(s)" in out,
           "PERF_BUDGET_S=1 did not stop after the first run", out + err)
 
-    # 4. --json and --write-baseline: the ratios and the default tolerances (5%; 10% for latency < 10 us).
+    # 4. --json and --write-baseline: the ratios and the default tolerances (5%; 15% for latency < 10 us).
     base = work / "base.json"
     rc, out, err = run(["--json", json_dir, "--write-baseline", base], env)
     check(rc == 0 and row(out, "shmem_p_bw", "bw(GB/s)", "100.000", "110.000", "0.909", "MISS", "0.455", "1.091"),
           "--json does not give the run's table", out + err)
     rows = json.loads(base.read_text())["rows"] if base.exists() else []
     got = {(r["test"], r["ratio"], r["tolerance"]) for r in rows}
-    check(got == {("shmem_p_bw", 0.9091, 0.05), ("shmem_p_latency", 0.8, 0.1)},
+    check(got == {("shmem_p_bw", 0.9091, 0.05), ("shmem_p_latency", 0.8, 0.15)},
           f"--write-baseline wrote {sorted(got)}", out + err)
 
     # 5. --baseline: the same figures pass; a regression beyond the tolerance fails and is named.
@@ -216,11 +216,11 @@ def test_in(work, nvshmrun):
                 f.write(json.dumps(r) + "\n")
         return folder
 
-    # bw 0.97x is within 5%; latency 1.05x within 10%.
-    rc, out, err = run(["--json", scaled("within", {"shmem_p_bw": 0.97, "shmem_p_latency": 1.05}), "--baseline", base],
+    # bw 0.97x is within 5%; latency 1.1x within 15%.
+    rc, out, err = run(["--json", scaled("within", {"shmem_p_bw": 0.97, "shmem_p_latency": 1.1}), "--baseline", base],
                        env)
     check(rc == 0 and "0 regressed" in out, "a change within the tolerance failed", out + err)
-    # bw 0.9x (0.818 < 0.864) and latency 1.2x (0.960 > 0.880) regress.
+    # bw 0.9x (0.818 < 0.864) and latency 1.2x (0.960 > 0.920) regress.
     rc, out, err = run(["--json", scaled("worse", {"shmem_p_bw": 0.9, "shmem_p_latency": 1.2}), "--baseline", base],
                        env)
     check(rc == 3 and "2 regressed" in out and
