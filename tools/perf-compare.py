@@ -278,9 +278,9 @@ class Runner:
     """Starts one program per call under nvshmrun, each with its own PERFTEST_JSON file, and keeps the
     records by label (ours, nvidia, nccl, a variant's label)."""
 
-    def __init__(self, build_dir, work, nv_home, extra, json_dir):
+    def __init__(self, build_dir, work, extra, json_dir):
         self.nvshmrun = build_dir / "bin" / "nvshmrun"
-        self.work, self.nv_home, self.extra = work, nv_home, extra
+        self.work, self.extra = work, extra
         self.json_dir = json_dir
         self.records = {}
         self.count = 0
@@ -601,7 +601,7 @@ def run_and_compare(args):
 
     work = Path(tempfile.mkdtemp(prefix="perf-compare.", dir=os.environ.get("TMPDIR") or None))
     try:
-        return run_in(work, args, tests, test_args, n_runs, budget, build_dir, build_only, cache, nv_home, nvcc)
+        return run_in(work, tests, test_args, n_runs, budget, build_dir, build_only, cache, nv_home, nvcc)
     finally:
         if env_flag("PERF_KEEP"):
             note(f"the work folder (logs, JSON lines of each run) is {work}")
@@ -609,7 +609,7 @@ def run_and_compare(args):
             shutil.rmtree(work, ignore_errors=True)
 
 
-def run_in(work, args, tests, test_args, n_runs, budget, build_dir, build_only, cache, nv_home, nvcc):
+def run_in(work, tests, test_args, n_runs, budget, build_dir, build_only, cache, nv_home, nvcc):
     variants = []  # (label, build folder, environment) of each variant of ours
     if not build_only:
         if os.environ.get("PERF_VARIANTS"):
@@ -628,7 +628,7 @@ def run_in(work, args, tests, test_args, n_runs, budget, build_dir, build_only, 
 
     extra = os.environ.get("PERF_EXTRA", "").split()
     json_dir = Path(os.environ["PERF_JSON_DIR"]).resolve() if os.environ.get("PERF_JSON_DIR") else None
-    runner = Runner(build_dir, work, nv_home, extra, json_dir)
+    runner = Runner(build_dir, work, extra, json_dir)
     # NVIDIA's library loads its bootstrap plugins from its lib/ folder.
     library_path = f"{nv_home}/lib" + (f":{os.environ['LD_LIBRARY_PATH']}" if os.environ.get("LD_LIBRARY_PATH") else "")
     nv_env = {"PERFTEST_BOOTSTRAP": "uid", "PERFTEST_UID_FILE": str(work / "uid"), "LD_LIBRARY_PATH": library_path}
@@ -680,6 +680,8 @@ def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     start = time.monotonic()
     try:
+        if args.baseline:  # a bad baseline stops the call before its runs, not after
+            read_baseline(baseline_path(args.baseline))
         got = compare_json(args) if args.json is not None else run_and_compare(args)
         if got is None:  # PERF_NV_BUILD_ONLY
             return 0

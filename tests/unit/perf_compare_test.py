@@ -98,8 +98,8 @@ def run(args, env, **extra_env):
 
 def row(table, test, metric, *cells):
     """Whether TABLE has the row TEST METRIC 65536 CELLS... (cells as printed, whitespace between)."""
-    pattern = r"^" + re.escape(test) + r" +" + re.escape(metric) + r" +65536 +" + r" +".join(map(re.escape, cells)) + r"$"
-    return re.search(pattern, table, re.M) is not None
+    pattern = " +".join(map(re.escape, [test, metric, "65536"] + list(cells)))
+    return re.search(f"^{pattern}$", table, re.M) is not None
 
 
 def main():
@@ -154,7 +154,8 @@ def test_in(work, nvshmrun):
                        PERF_JSON_DIR=str(json_dir), PERF_NV_CACHE=str(cache), PERF_OUT=str(work / "table.txt"))
     print(out)
     check(rc == 0, f"the run failed (status {rc})", err)
-    check("medians over 3 call(s)" in out and "commit test" in out, "the header does not say 3 runs and the commit", out)
+    check("medians over 3 call(s)" in out and "commit test" in out, "the header does not say 3 runs and the commit",
+          out)
     # ours: median of 100, 90, 130; NVIDIA 110; half 50 (FAKE_SCALE=0.5); other 120.
     check(row(out, "shmem_p_bw", "bw(GB/s)", "100.000", "110.000", "0.909", "MISS", "0.455", "1.091"),
           "the bandwidth row is not: ours 100, NVIDIA 110, 0.909, MISS, half/nv 0.455, other/nv 1.091", out)
@@ -265,9 +266,12 @@ def test_in(work, nvshmrun):
                               ([work / "ours", 1], {"PERF_NV_BUILD_ONLY": "1"}, "PERF_NV_BUILD_ONLY without a cache"),
                               ([work / "ours", 1, "shmem_p_bw"], {"PERF_BUDGET_S": "soon"}, "a bad PERF_BUDGET_S"),
                               ([work / "ours", 1, "shmem_p_bw"], {"PERF_VARIANTS": "bad"}, "a bad PERF_VARIANTS"),
-                              ([work / "ours", 1, "shmem_p_bw"], {"PERF_BUILDS": f"b:{work}"}, "a build without perftest/")):
+                              ([work / "ours", 1, "shmem_p_bw"], {"PERF_BUILDS": f"b:{work}"},
+                               "a build without perftest/"),
+                              ([work / "ours", 1, "shmem_p_bw"], {"PERF_BASELINE": "no-such-kind"},
+                               "a baseline that is not there")):
         rc, out, err = run(args, env, **fresh_state(), **extra)
-        check(rc == 2, f"{what}: status {rc}, not 2", out + err)
+        check(rc == 2 and not (work / "trace").exists(), f"{what}: status {rc}, not 2 before any run", out + err)
     rc, out, err = run([work / "ours", 1, "shmem_p_bw"], env, **fresh_state(), FAKE_FAIL="1")
     check(rc == 1 and "the ours run failed" in err, "a failing program did not stop the run with status 1", out + err)
     bad = work / "bad"
