@@ -8,8 +8,10 @@
 # Run on the GPU machine from the repository root:
 #   GIT_COMMIT=<hash> tools/gpu-check.sh [--no-tests] [--ctest-regex RE] [--no-sanitizer] [--sanitize BINARIES]
 #                                        [--no-coverage] [--targets TARGETS] [--perf TESTS]
-# --perf TESTS: perftests for tools/perf-compare.sh ("all", "coll", "devcoll", or names); none by default;
-#   PERF_RUNS=<n> program runs per test and size (default 5); PERF_BUDGET_S, PERF_NCCL etc. pass through.
+# --perf TESTS: perftests for tools/perf-compare.py ("all", "coll", "devcoll", or names); none by default;
+#   PERF_RUNS=<n> program runs per test and size (default 5); PERF_BUDGET_S, PERF_NCCL etc. pass through;
+#   PERF_BASELINE=<machine kind> (e.g. nvidia-h200-x2) checks the ratios against perftest/baselines/<kind>.json
+#   (row perf-compare rc=3: a regression, named at the end of perf.txt).
 #   PERF_BEFORE=<source tree> (e.g. .baseline, an export of an older commit carried with the call) also
 #   builds that tree's perftests of TESTS in build-before, meanwhile, and runs them as column "before".
 #   A cold machine builds NVIDIA's programs, ours and the older tree's at once: give TESTS few names,
@@ -64,7 +66,7 @@ mkdir -p "$BUILD"
 # NVIDIA's perftest programs build meanwhile (nvcc, minutes), kept in $BUILD/nv-cache for later calls.
 nv_cache=$(cd "$BUILD" && pwd)/nv-cache
 if [ -n "$perf_tests" ]; then
-  PERF_NV_BUILD_ONLY=1 PERF_NV_CACHE=$nv_cache tools/perf-compare.sh "$BUILD" 1 "${perf_list[@]}" \
+  PERF_NV_BUILD_ONLY=1 PERF_NV_CACHE=$nv_cache tools/perf-compare.py "$BUILD" 1 "${perf_list[@]}" \
     >"$OUT/nvidia-build.log" 2>&1 &
   nv_build=$!
   if [ -n "${PERF_BEFORE:-}" ]; then
@@ -193,7 +195,7 @@ if [ -n "$perf_tests" ]; then
     if wait "$before_build"; then perf_builds="before:$PWD/build-before"; else tail -20 "$OUT/before-build.log"; fi
   fi
   PERF_BUILDS=$perf_builds PERF_NV_CACHE=$nv_cache PERF_OUT="$OUT/perf.txt" \
-    tools/perf-compare.sh "$BUILD" "${PERF_RUNS:-5}" "${perf_list[@]}" >"$OUT/perf.log" 2>&1
+    tools/perf-compare.py "$BUILD" "${PERF_RUNS:-5}" "${perf_list[@]}" >"$OUT/perf.log" 2>&1
   row perf-compare "rc=$? (perf.txt)"
   cat "$OUT/perf.txt" 2>/dev/null || tail -30 "$OUT/perf.log"
 fi

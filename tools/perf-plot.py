@@ -12,7 +12,6 @@ Several lines of one (LABEL, test, metric, size), from repeated runs, give their
 correctness check failed (in any of its runs) is marked with '!'. Needs Debian's python3-matplotlib.
 """
 import argparse
-import json
 import math
 import os
 import re
@@ -20,31 +19,7 @@ import statistics
 import sys
 from collections import OrderedDict
 
-
-def load(label, path):
-    records = []
-    with open(path) as f:
-        for number, line in enumerate(f, 1):
-            line = line.strip()
-            if not line:
-                continue
-            try:
-                r = json.loads(line)
-                records.append({
-                    "label": label, "test": r["test"], "metric": r["metric"], "unit": r["unit"],
-                    "lower_is_better": bool(r["lower_is_better"]), "size": int(r["size"]),
-                    "value": float(r["value"]), "check": bool(r["check"])
-                })
-            except (ValueError, KeyError) as e:
-                sys.exit(f"perf-plot: {path}:{number}: not a perftest JSON line ({e})")
-    return records
-
-
-def size_text(size):
-    for unit, shift in (("G", 30), ("M", 20), ("K", 10)):
-        if size >= 1 << shift and size % (1 << shift) == 0:
-            return f"{size >> shift}{unit}"
-    return str(size)
+from perfjson import PerfJsonError, load, size_text  # tools/perfjson.py, beside this script
 
 
 def plot(plt, test, metric, unit, lower, by_label, present, sizes, out):
@@ -90,7 +65,10 @@ def main():
         if not sep or not label or not path:
             sys.exit(f"perf-plot: '{item}' is not LABEL=FILE")
         labels.append(label)
-        records += load(label, path)
+        try:
+            records += load(path, label)
+        except (OSError, PerfJsonError) as e:
+            sys.exit(f"perf-plot: {e}")
     if not records:
         sys.exit("perf-plot: no results in " + ", ".join(args.inputs))
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /* The programs of the collective perftests (perftest/device/coll, perftest/host/coll): each test
  * file names its collective and calls run_coll_on_stream (this header) or run_coll_device (coll.cuh).
- * Public API only, so the same sources build against NVIDIA's NVSHMEM (tools/perf-compare.sh).
+ * Public API only, so the same sources build against NVIDIA's NVSHMEM (tools/perf-compare.py).
  * This header is the host part, all the on-stream tests need: CMake builds them with
  * NVSHMEM_HOSTLIB_ONLY, which leaves the device interface out of their units (docs/build.md).
  *

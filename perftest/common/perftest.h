@@ -3,7 +3,7 @@
  * output, in one place, so each test file holds only its operation.
  *
  * Uses only NVSHMEM's public API (nvshmem.h, nvshmemx.h): the same test sources build against this
- * project and against NVIDIA's NVSHMEM (tools/perf-compare.sh). Host-only code: compiles with g++
+ * project and against NVIDIA's NVSHMEM (tools/perf-compare.py). Host-only code: compiles with g++
  * or nvcc; kernels live in the test files. docs/perftest.md describes the options and the output. */
 #ifndef PERFTEST_COMMON_PERFTEST_H
 #define PERFTEST_COMMON_PERFTEST_H

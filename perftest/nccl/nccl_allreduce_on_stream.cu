@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /* nccl_allreduce_on_stream: NCCL's all-reduce, timed exactly like reduction_on_stream (same options,
- * sizes, buffers, timing and table name "reduction_on_stream___float_sum"), so tools/perf-compare.sh
+ * sizes, buffers, timing and table name "reduction_on_stream___float_sum"), so tools/perf-compare.py
  * can put NCCL beside our float-sum reduce_on_stream (issue 5). NVSHMEM only starts the job, carries
  * NCCL's unique id and provides the buffers. Built by perf-compare against NCCL and NVIDIA's NVSHMEM;
  * not part of the CMake build. */
