@@ -122,7 +122,7 @@ __device__ __forceinline__ void put(void *dest, const void *source, size_t nbyte
   if constexpr (S == Scope::block) {
     if (tma_copy_block(to, source, nbytes)) return;
   }
-  copy_bytes<S>(to, source, nbytes);
+  copy_bytes_rma<S>(to, source, nbytes);
   Group<S>::sync();
 }
 template <Scope S, bool Blocking>
@@ -131,7 +131,7 @@ __device__ __forceinline__ void get(void *dest, const void *source, size_t nbyte
   if constexpr (S == Scope::block) {
     if (tma_copy_block(dest, from, nbytes)) return;
   }
-  copy_bytes<S>(dest, from, nbytes);
+  copy_bytes_rma<S>(dest, from, nbytes);
   if constexpr (Blocking) Group<S>::sync();
 }
 
@@ -170,7 +170,7 @@ __device__ __forceinline__ void signal(uint64_t *sig_addr, uint64_t signal, int 
 template <Scope S>
 __device__ __forceinline__ void put_signal(void *dest, const void *source, size_t nbytes, uint64_t *sig_addr,
                                            uint64_t sig, int sig_op, int pe) {
-  copy_bytes<S>(peer_address(dest, pe), source, nbytes);
+  copy_bytes_rma<S>(peer_address(dest, pe), source, nbytes);
   Group<S>::sync();
   if (Group<S>::rank() == 0) signal<true>(sig_addr, sig, sig_op, pe);
   Group<S>::sync();

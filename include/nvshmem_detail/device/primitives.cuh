@@ -337,6 +337,22 @@ __device__ __forceinline__ void copy_bytes(void *dst, const void *src, size_t n)
     copy_unaligned<S>(d, s, n);
 }
 
+/* copy_bytes for point-to-point RMA: a group's aligned transfer of at most one 16-byte word per thread
+ * (a small put or get of a warp or block) is one access per thread, without the chunk arithmetic
+ * that every thread of the group would otherwise run on every call (docs/registers.md, rule 8). */
+template <Scope S>
+__device__ __forceinline__ void copy_bytes_rma(void *dst, const void *src, size_t n) {
+  if constexpr (S != Scope::thread) {
+    const size_t words = n / 16, rank = static_cast<size_t>(Group<S>::rank());
+    if (((reinterpret_cast<uintptr_t>(dst) | reinterpret_cast<uintptr_t>(src) | n) & 15) == 0 &&
+        words <= static_cast<size_t>(Group<S>::size())) {
+      if (rank < words) static_cast<int4 *>(dst)[rank] = static_cast<const int4 *>(src)[rank];
+      return;
+    }
+  }
+  copy_bytes<S>(dst, src, n);
+}
+
 /* ---- comparisons for wait and test ---- */
 template <typename T>
 __device__ __forceinline__ bool compare(T value, int cmp, T target) {
