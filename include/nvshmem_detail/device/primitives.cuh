@@ -301,8 +301,9 @@ __device__ __forceinline__ void copy_unaligned(char *d, const char *s, size_t n)
   const uintptr_t mis = reinterpret_cast<uintptr_t>(d) ^ reinterpret_cast<uintptr_t>(s);
   const size_t word = (mis & 15) == 0 ? 16 : (mis & 7) == 0 ? 8 : (mis & 3) == 0 ? 4 : 1;
   size_t head = 0, words = 0;
-  if (word > 1 && n >= 2 * word) {
+  if (word > 1) {  // e.g. 8 bytes at an 8-byte boundary: one word, not 8 bytes one by one
     head = (word - (reinterpret_cast<uintptr_t>(d) & (word - 1))) & (word - 1);
+    if (head > n) head = n;
     words = (n - head) / word;
   }
   copy_words<S, char, 1>(d, s, head);
