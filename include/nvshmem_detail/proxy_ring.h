@@ -130,7 +130,11 @@ NVSHM_HOSTDEVICE static inline int nvshm_proxy_decode(const volatile uint64_t *e
   const uint64_t low = ~(1ull << 63), lap = nvshm_proxy_lap_bit(ticket);
   uint64_t w[NVSHM_PROXY_WORDS];
   for (unsigned i = 0; i < NVSHM_PROXY_WORDS; ++i) {
+#if defined(__CUDA_ARCH__)
     w[i] = entry[i];
+#else
+    w[i] = __atomic_load_n(&entry[i], __ATOMIC_RELAXED);  // the producer writes it meanwhile
+#endif
     if ((w[i] & ~low) != lap) return 0;
   }
   r->op = (uint32_t)(w[0] & 0xff);

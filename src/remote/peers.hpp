@@ -44,6 +44,11 @@ class Peers {
   Status get(void *local, const Target &t, std::size_t bytes) {
     return t.mapped ? mapped_.get(local, t.mapped, bytes) : remote_->get(local, t.pe, t.offset, bytes);
   }
+  // As Transport::get_words: polled synchronisation words, each read whole.
+  Status get_words(uint64_t *local, const Target &t, std::size_t n) {
+    return t.mapped ? mapped_.get_words(local, static_cast<const uint64_t *>(t.mapped), n)
+                    : remote_->get(local, t.pe, t.offset, n * sizeof(uint64_t));
+  }
   Status put_nbi(const Target &t, const void *local, std::size_t bytes) {
     return t.mapped ? mapped_.put_nbi(t.mapped, local, bytes) : remote_->put_nbi(t.pe, t.offset, local, bytes);
   }

@@ -244,7 +244,7 @@ Status TeamTable::wait_words(int pe, const uint64_t *words, int n, uint32_t tag,
   auto next_check = std::chrono::duration_cast<clock::duration>(std::chrono::milliseconds(100));
   seen->assign(static_cast<std::size_t>(n), 0);
   for (unsigned polls = 0;; ++polls) {
-    NVSHM_TRY(peers_.get(seen->data(), at, static_cast<std::size_t>(n) * sizeof(uint64_t)));
+    NVSHM_TRY(peers_.get_words(seen->data(), at, static_cast<std::size_t>(n)));
     std::vector<int> missing;
     for (int i = 0; i < n; ++i)
       if (static_cast<uint32_t>((*seen)[i] >> 32) != tag) missing.push_back(names[i]);

@@ -59,6 +59,10 @@ class HostTransport final : public Transport {
     memcpy(local, remote, bytes);
     return Status::ok;
   }
+  Status get_words(uint64_t *local, const uint64_t *remote, std::size_t n) override {
+    for (std::size_t i = 0; i < n; ++i) local[i] = __atomic_load_n(remote + i, __ATOMIC_RELAXED);
+    return Status::ok;
+  }
   Status put_nbi(void *remote, const void *local, std::size_t bytes) override { return put(remote, local, bytes); }
   Status get_nbi(void *local, const void *remote, std::size_t bytes) override { return get(local, remote, bytes); }
   Status quiet() override {

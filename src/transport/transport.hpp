@@ -36,6 +36,11 @@ class Transport {
   // Blocking: on return `local` may be reused (put) or holds the data (get).
   virtual Status put(void *remote, const void *local, std::size_t bytes) = 0;
   virtual Status get(void *local, const void *remote, std::size_t bytes) = 0;
+  // A get of `n` 8-byte words that other PEs or threads update with atomics meanwhile (synchronisation
+  // words being polled): each word read whole, as an atomic load where the heap is host memory.
+  virtual Status get_words(uint64_t *local, const uint64_t *remote, std::size_t n) {
+    return get(local, remote, n * sizeof(uint64_t));
+  }
   // Non-blocking: complete at the next quiet().
   virtual Status put_nbi(void *remote, const void *local, std::size_t bytes) = 0;
   virtual Status get_nbi(void *local, const void *remote, std::size_t bytes) = 0;
