@@ -2,12 +2,15 @@
 /* ucx_raw: what UCX itself gives between the same two PEs, beside `lat` and `bw` (docs/remote.md).
  *
  * UCP is called directly on a private registered buffer; NVSHMEM only carries the exchange of worker
- * addresses and remote keys and the barriers. PE 1 progresses its worker in a thread the way the
- * library's engine does (NVSHMEM_REMOTE_PROGRESS=spin polls, anything else sleeps on the worker's file
- * descriptor), so that both programs run under the same conditions. For each size PE 0 reports the
- * medians of: put_flush (ucp_put_nbx + ucp_ep_flush_nbx, the library's putmem + quiet), get
- * (ucp_get_nbx), fadd (8-byte ucp_atomic_op_nbx ADD with reply) in microseconds, and bw (-n puts in
- * flight, then one flush: the library's putmem_nbi loop + quiet) in GB/s. PE 1 verifies the data. */
+ * addresses and remote keys and the barriers. The UCP set-up is the library engine's: thread mode multi,
+ * endpoints with peer error handling, UCX_ATOMIC_MODE=cpu unless the user set it, and a progress thread
+ * on every PE (NVSHMEM_REMOTE_PROGRESS=spin polls, anything else sleeps on the worker's file descriptor),
+ * so that both programs run under the same conditions. For each size PE 0 reports, timed as `lat` and
+ * `bw` time theirs: put_flush (ucp_put_nbx + ucp_ep_flush_nbx, the library's putmem + quiet), get
+ * (ucp_get_nbx, the library's getmem), fadd (8-byte ucp_atomic_op_nbx ADD with reply, the library's
+ * fetch_add) in microseconds per operation, the median of -r runs of -n operations; and bw (-n puts in
+ * flight, then one flush: the library's putmem_nbi loop + quiet) in GB/s, the median of -r runs of one
+ * such batch. PE 1 verifies the data. */
 #include <nvshmem.h>
 #include <poll.h>
 #include <sched.h>
@@ -51,6 +54,7 @@ int main(int argc, char **argv) {
 
   ucp_config_t *config = nullptr;
   check(ucp_config_read(nullptr, nullptr, &config), "ucp_config_read");
+  if (!getenv("UCX_ATOMIC_MODE")) check(ucp_config_modify(config, "ATOMIC_MODE", "cpu"), "ucp_config_modify");
   ucp_params_t params{};
   params.field_mask = UCP_PARAM_FIELD_FEATURES;
   params.features = UCP_FEATURE_RMA | UCP_FEATURE_AMO64 | UCP_FEATURE_WAKEUP;
@@ -105,12 +109,11 @@ int main(int argc, char **argv) {
   const uint64_t remote = their_header[0];
   const uint64_t remote_word = remote + (reinterpret_cast<char *>(word) - buffer);
 
-  // PE 1's progress, as the library's engine does it.
+  // Every PE's progress, as the library's engine does it.
   const char *mode = getenv("NVSHMEM_REMOTE_PROGRESS");
   const bool spin = mode && strcmp(mode, "spin") == 0;
   std::atomic<bool> stop{false};
   std::thread progress([&] {
-    if (me != 1) return;
     int efd = -1;
     if (!spin) check(ucp_worker_get_efd(worker, &efd), "ucp_worker_get_efd");
     while (!stop.load()) {
@@ -140,36 +143,45 @@ int main(int argc, char **argv) {
       kJob, {{"put_flush", "us", true}, {"get", "us", true}, {"fadd", "us", true}, {"bw", "GB/s", false}});
   for (size_t size : perftest::sizes(opt)) {
     if (me == 1) memset(buffer, 0x5A, size);
-    const double put_s = perftest::pe0_seconds_per_call(opt, [&] {
+    // Microseconds per operation on PE 0 (-r runs of -n operations, the median), as `lat` times them.
+    auto time_op = [&](auto &&op) { return perftest::pe0_seconds_per_call(opt, op) * 1e6; };
+    const double put_us = time_op([&] {
       wait(worker, ucp_put_nbx(ep, buffer, size, remote, rkey, &none), "ucp_put_nbx");
       wait(worker, ucp_ep_flush_nbx(ep, &none), "ucp_ep_flush_nbx");
     });
-    const bool ok = me != 1 || memcmp(buffer, pattern.data(), size) == 0;
-    if (!ok) fprintf(stderr, "%s: PE 1: the data of %zu bytes did not arrive\n", kJob, size);
-    const double get_s = perftest::pe0_seconds_per_call(
-        opt, [&] { wait(worker, ucp_get_nbx(ep, got.data(), size, remote, rkey, &none), "get"); });
-    const double fadd_s = perftest::pe0_seconds_per_call(opt, [&] {
+    bool ok = me != 1 || memcmp(buffer, pattern.data(), size) == 0;
+    if (!ok) fprintf(stderr, "%s: PE 1: the data of %zu bytes did not arrive (put_flush)\n", kJob, size);
+    const double get_us = time_op([&] { wait(worker, ucp_get_nbx(ep, got.data(), size, remote, rkey, &none), "get"); });
+    const double fadd_us = time_op([&] {
       wait(worker, ucp_atomic_op_nbx(ep, UCP_ATOMIC_OP_ADD, &one, 1, remote_word, rkey, &amo), "fetch-add");
       if (reply != adds++)
         perftest::fail("fetch-add returned %llu, not %llu", (unsigned long long)reply, (unsigned long long)(adds - 1));
     });
-    // Seconds per batch of -n puts in flight.
-    const double bw_s =
-        perftest::pe0_seconds_per_call(opt,
-                                       [&] {
-                                         for (int i = 0; i < opt.iters; ++i) {
-                                           ucs_status_ptr_t r = ucp_put_nbx(ep, buffer, size, remote, rkey, &none);
-                                           if (UCS_PTR_IS_ERR(r))
-                                             perftest::fail("ucp_put_nbx: %s", ucs_status_string(UCS_PTR_STATUS(r)));
-                                           if (r) ucp_request_free(r);
-                                         }
-                                         wait(worker, ucp_ep_flush_nbx(ep, &none), "ucp_ep_flush_nbx");
-                                       }) /
-        opt.iters;
-    report.add(size,
-               {put_s * 1e6 / opt.iters, get_s * 1e6 / opt.iters, fadd_s * 1e6 / opt.iters,
-                me == 0 ? perftest::gbps(static_cast<double>(size) * opt.iters, bw_s) : 0.0},
-               ok);
+    // Bandwidth as `bw` times it: a warm-up batch of -w puts, then -r runs of one batch of -n puts in
+    // flight and one flush, each after a barrier; GB/s of the median run.
+    auto put_batch = [&](int count) {
+      for (int i = 0; i < count; ++i) {
+        ucs_status_ptr_t r = ucp_put_nbx(ep, buffer, size, remote, rkey, &none);
+        if (UCS_PTR_IS_ERR(r)) perftest::fail("ucp_put_nbx: %s", ucs_status_string(UCS_PTR_STATUS(r)));
+        if (r) ucp_request_free(r);
+      }
+      wait(worker, ucp_ep_flush_nbx(ep, &none), "ucp_ep_flush_nbx");
+    };
+    if (me == 1) memset(buffer, 0x5A, size);
+    nvshmem_barrier_all();
+    if (me == 0) put_batch(opt.warmup);
+    std::vector<double> seconds;
+    for (int run = 0; run < opt.runs; ++run) {
+      nvshmem_barrier_all();
+      if (me == 0) seconds.push_back(perftest::host_seconds([&] { put_batch(opt.iters); }));
+    }
+    nvshmem_barrier_all();  // PE 0's batches are flushed: PE 1 may look
+    if (me == 1 && memcmp(buffer, pattern.data(), size) != 0) {
+      fprintf(stderr, "%s: PE 1: the data of %zu bytes did not arrive (bw)\n", kJob, size);
+      ok = false;
+    }
+    const double bw = me == 0 ? perftest::gbps(static_cast<double>(size) * opt.iters, perftest::median(seconds)) : 0.0;
+    report.add(size, {put_us, get_us, fadd_us, bw}, ok);
   }
   stop.store(true);
   ucp_worker_signal(worker);
