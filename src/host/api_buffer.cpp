@@ -6,6 +6,8 @@
 // records the validated range and, on a GPU heap, page-locks pageable host memory
 // (cuMemHostRegister, portable and device-mapped) so copies from and to it run asynchronously and
 // kernels can address it. Memory CUDA already knows (device, managed, pinned) is recorded only.
+// When the job has remote PEs the remote engine maps it too (UCX: ucp_mem_map, docs/remote.md), so
+// that operations to remote PEs with their local side in it pass the registration.
 //
 // Symmetric buffers (nvshmemx_buffer_register_symmetric): the application's cuMemCreate
 // allocation is mapped into every node PE's slot of the symmetric address range
@@ -39,7 +41,8 @@ bool pin_if_pageable(const Runtime &rt, void *p, std::size_t bytes, const char *
   return true;
 }
 
-void unpin(Runtime::UserBuffer &b, const char *start, const char *call) {
+void unpin(Runtime &rt, Runtime::UserBuffer &b, const char *start, const char *call) {
+  if (RemoteEngine *remote = rt.peers->remote()) remote->unregister_local(const_cast<char *>(start));
   if (b.pinned) (void)cu_check(driver().cuMemHostUnregister(const_cast<char *>(start)), call, "cuMemHostUnregister");
   b.pinned = false;
 }
@@ -55,7 +58,7 @@ Status complete_operations(Runtime &rt, const char *call) {
 namespace nvshm {
 void unregister_user_buffers(Runtime &rt) {
   std::lock_guard<std::mutex> lock(rt.buffers_mutex);
-  for (auto &b : rt.buffers) unpin(b.second, b.first, "nvshmemx_buffer_unregister_all");
+  for (auto &b : rt.buffers) unpin(rt, b.second, b.first, "nvshmemx_buffer_unregister_all");
   rt.buffers.clear();
 }
 }  // namespace nvshm
@@ -91,6 +94,10 @@ int nvshmemx_buffer_register(void *addr, size_t length) {
               static_cast<const void *>(overlapping->first + overlapping->second.bytes));
     return NVSHMEMX_ERROR_INVALID_VALUE;
   }
+  if (RemoteEngine *remote = rt.peers->remote()) {
+    const Status st = remote->register_local(addr, length, call);
+    if (st != Status::ok) return to_nvshmemx_status(st);
+  }
   rt.buffers[start] = Runtime::UserBuffer{length, pin_if_pageable(rt, addr, length, call)};
   NVSHM_INFO(call, "registered [%p, %p)%s", addr, static_cast<const void *>(end),
              rt.buffers[start].pinned ? " (page-locked)" : "");
@@ -109,7 +116,7 @@ int nvshmemx_buffer_unregister(void *addr) {
   }
   const Status st = complete_operations(rt, call);
   if (st != Status::ok) return to_nvshmemx_status(st);
-  unpin(it->second, it->first, call);
+  unpin(rt, it->second, it->first, call);
   rt.buffers.erase(it);
   return NVSHMEMX_SUCCESS;
 }

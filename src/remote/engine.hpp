@@ -38,6 +38,23 @@ class RemoteEngine {
   virtual Status fence() = 0;
   // Complete every operation issued through this engine (remote completion).
   virtual Status quiet() = 0;
+  // A local buffer registered with nvshmemx_buffer_register, as the local side (source of a put,
+  // destination of a get) of later operations: an engine that needs registered memory for them maps it
+  // here (UCX: ucp_mem_map, whose handle the operations inside it then pass). Fails only when the
+  // engine cannot use the buffer at all; `call` names the caller in messages. The default: nothing to do.
+  virtual Status register_local(void *addr, std::size_t bytes, const char *call) {
+    (void)addr, (void)bytes, (void)call;
+    return Status::ok;
+  }
+  // Undoes register_local for the buffer that starts at `addr` (operations on it are complete: the
+  // caller quieted). Unknown addresses are ignored.
+  virtual void unregister_local(void *addr) { (void)addr; }
+  // Whether operations whose local side is [addr, addr + bytes) use a registration of the engine (this
+  // PE's slot or a register_local buffer that holds all of it); for tests.
+  virtual bool registered_local(const void *addr, std::size_t bytes) const {
+    (void)addr, (void)bytes;
+    return false;
+  }
   // Every PE calls it at finalize before the last barrier: after it, a peer that goes away is expected
   // (its endpoints closing are not reported as failures).
   virtual void prepare_finalize() = 0;

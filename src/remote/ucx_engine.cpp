@@ -22,7 +22,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <map>
 #include <set>
+#include <shared_mutex>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -191,6 +193,11 @@ class UcxEngine final : public RemoteEngine {
   Status fence() override;
   Status quiet() override;
   void prepare_finalize() override { closing_.store(true); }
+  Status register_local(void *addr, std::size_t bytes, const char *call) override;
+  void unregister_local(void *addr) override;
+  bool registered_local(const void *addr, std::size_t bytes) const override {
+    return local_memh(addr, bytes) != nullptr;
+  }
 
  private:
   struct Peer {
@@ -234,6 +241,19 @@ class UcxEngine final : public RemoteEngine {
   template <class Done>
   Status poll_until(Done done, const char *op, int pe, Clock::time_point until);
   void progress_loop();
+  // The memory handle of the registration that holds all of [p, p + bytes) (the slot, or a buffer of
+  // register_local), or nullptr.
+  ucp_mem_h local_memh(const void *p, std::size_t bytes) const;
+  // Request parameters of a put or get whose local side is [p, p + bytes): with its memory handle when
+  // one holds it, so that protocols that need registered memory do not register it per operation.
+  ucp_request_param_t local_param(const void *p, std::size_t bytes) const {
+    ucp_request_param_t param{};
+    if (ucp_mem_h memh = local_memh(p, bytes)) {
+      param.op_attr_mask = UCP_OP_ATTR_FIELD_MEMH;
+      param.memh = memh;
+    }
+    return param;
+  }
 
   // The staged path.
   Status staged_put(int pe, std::size_t offset, const void *local, std::size_t bytes, const char *op);
@@ -269,6 +289,14 @@ class UcxEngine final : public RemoteEngine {
   std::atomic<bool> closing_{false};
   std::mutex replies_mutex_;
   std::set<Reply *> replies_in_flight_;  // owned; see Reply
+  // Local buffers of register_local, by start address: their length and handle.
+  struct LocalBuffer {
+    std::size_t bytes;
+    ucp_mem_h memh;
+  };
+  mutable std::shared_mutex local_mutex_;
+  std::map<const char *, LocalBuffer> local_buffers_;
+  std::atomic<std::size_t> local_count_{0};  // local_buffers_.size(), read without the lock
 };
 
 Status UcxEngine::failure(ucs_status_t status, const char *op, int pe) {
@@ -415,6 +443,47 @@ void UcxEngine::progress_loop() {
   }
 }
 
+ucp_mem_h UcxEngine::local_memh(const void *p, std::size_t bytes) const {
+  const char *c = static_cast<const char *>(p);
+  if (memh_ && c >= slot_ && bytes <= slot_bytes_ && static_cast<std::size_t>(c - slot_) <= slot_bytes_ - bytes)
+    return memh_;
+  if (local_count_.load(std::memory_order_acquire) == 0) return nullptr;
+  std::shared_lock<std::shared_mutex> lock(local_mutex_);
+  auto next = local_buffers_.upper_bound(c);
+  if (next == local_buffers_.begin()) return nullptr;
+  const auto &[start, buffer] = *std::prev(next);
+  return bytes <= buffer.bytes && static_cast<std::size_t>(c - start) <= buffer.bytes - bytes ? buffer.memh : nullptr;
+}
+
+Status UcxEngine::register_local(void *addr, std::size_t bytes, const char *call) {
+  if (opt_.staged) return Status::ok;  // messages carry copies of the data: nothing addresses the buffer
+  ucp_mem_map_params_t mp{};
+  mp.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH;
+  mp.address = addr;
+  mp.length = bytes;
+  ucp_mem_h memh = nullptr;
+  const ucs_status_t s = api_.mem_map(context_, &mp, &memh);
+  if (s != UCS_OK) {  // UCX still takes the buffer, registering it per operation where it must
+    NVSHM_WARN(call, "[%p, +%zu): ucp_mem_map failed (%s); operations to remote PEs from and to it still work", addr,
+               bytes, api_.status_string(s));
+    return Status::ok;
+  }
+  std::unique_lock<std::shared_mutex> lock(local_mutex_);
+  local_buffers_[static_cast<const char *>(addr)] = LocalBuffer{bytes, memh};
+  local_count_.store(local_buffers_.size(), std::memory_order_release);
+  NVSHM_INFO(call, "[%p, +%zu) mapped with ucp_mem_map for operations to remote PEs", addr, bytes);
+  return Status::ok;
+}
+
+void UcxEngine::unregister_local(void *addr) {
+  std::unique_lock<std::shared_mutex> lock(local_mutex_);
+  auto it = local_buffers_.find(static_cast<const char *>(addr));
+  if (it == local_buffers_.end()) return;
+  api_.mem_unmap(context_, it->second.memh);
+  local_buffers_.erase(it);
+  local_count_.store(local_buffers_.size(), std::memory_order_release);
+}
+
 void UcxEngine::on_peer_error(void *arg, ucp_ep_h, ucs_status_t status) {
   Peer *p = static_cast<Peer *>(arg);
   p->failed.store(true);
@@ -535,16 +604,17 @@ Status UcxEngine::put(int pe, std::size_t offset, const void *local, std::size_t
   }
   Peer *p = nullptr;
   NVSHM_TRY(writer(pe, "put", &p));
-  ucp_request_param_t param{};
+  ucp_request_param_t param = local_param(local, bytes);
   NVSHM_TRY(detach(api_.put_nbx(p->ep, local, bytes, p->base + offset, p->rkey, &param), "put", pe));
-  return wait(api_.ep_flush_nbx(p->ep, &param), "put (endpoint flush)", pe);
+  ucp_request_param_t flush{};
+  return wait(api_.ep_flush_nbx(p->ep, &flush), "put (endpoint flush)", pe);
 }
 
 Status UcxEngine::get(void *local, int pe, std::size_t offset, std::size_t bytes) {
   if (opt_.staged) return staged_get(local, pe, offset, bytes, "get");
   Peer *p = nullptr;
   NVSHM_TRY(peer(pe, "get", &p));
-  ucp_request_param_t param{};
+  ucp_request_param_t param = local_param(local, bytes);
   return wait(api_.get_nbx(p->ep, local, bytes, p->base + offset, p->rkey, &param), "get", pe);
 }
 
@@ -552,7 +622,7 @@ Status UcxEngine::put_local(int pe, std::size_t offset, const void *local, std::
   if (opt_.staged) return staged_put(pe, offset, local, bytes, "put");  // returns once its chunks have left
   Peer *p = nullptr;
   NVSHM_TRY(writer(pe, "put", &p));
-  ucp_request_param_t param{};
+  ucp_request_param_t param = local_param(local, bytes);
   NVSHM_TRY(wait(api_.put_nbx(p->ep, local, bytes, p->base + offset, p->rkey, &param), "put", pe));
   p->unflushed.store(true, std::memory_order_release);  // arrives by the next quiet
   return Status::ok;
@@ -562,7 +632,7 @@ Status UcxEngine::put_nbi(int pe, std::size_t offset, const void *local, std::si
   if (opt_.staged) return staged_put(pe, offset, local, bytes, "put_nbi");
   Peer *p = nullptr;
   NVSHM_TRY(writer(pe, "put_nbi", &p));
-  ucp_request_param_t param{};
+  ucp_request_param_t param = local_param(local, bytes);
   NVSHM_TRY(detach(api_.put_nbx(p->ep, local, bytes, p->base + offset, p->rkey, &param), "put_nbi", pe));
   p->unflushed.store(true, std::memory_order_release);
   return Status::ok;
@@ -572,7 +642,7 @@ Status UcxEngine::get_nbi(void *local, int pe, std::size_t offset, std::size_t b
   if (opt_.staged) return staged_get(local, pe, offset, bytes, "get_nbi");
   Peer *p = nullptr;
   NVSHM_TRY(peer(pe, "get_nbi", &p));
-  ucp_request_param_t param{};
+  ucp_request_param_t param = local_param(local, bytes);
   NVSHM_TRY(detach(api_.get_nbx(p->ep, local, bytes, p->base + offset, p->rkey, &param), "get_nbi", pe));
   p->unflushed.store(true, std::memory_order_release);
   return Status::ok;
@@ -930,6 +1000,7 @@ UcxEngine::~UcxEngine() {
     progress_.join();
   }
   for (Peer &p : peers_) close(p);
+  for (auto &b : local_buffers_) api_.mem_unmap(context_, b.second.memh);  // not unregistered by the user
   if (memh_) api_.mem_unmap(context_, memh_);
   if (worker_) api_.worker_destroy(worker_);
   for (Reply *r : replies_in_flight_) delete r;  // sends the worker never completed

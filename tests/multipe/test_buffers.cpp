@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // User buffers, the multicast pointer and their errors across real processes (issue 11), on the
 // CPU backend (the CTest sets NVSHMEM_HEAP_KIND=SYSMEM, so the GPU machine runs it the same way):
-// registered host buffers as put sources and get destinations with real data, every registration
-// error with its message, nvshmemx_buffer_register_symmetric refused on a host heap, and
-// nvshmemx_mc_ptr returning NULL.
+// registered host buffers as put sources and get destinations with real data (also strided, and
+// put_nbi ordered before a signal; again forced remote, multipe.remote.buffers, where the remote engine
+// maps them), every registration error with its message, nvshmemx_buffer_register_symmetric refused on
+// a host heap, and nvshmemx_mc_ptr returning NULL.
+#include <nvshmem.h>
 #include <nvshmemx.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <string>
+#include <thread>
 
 #include "pe_test.hpp"
 
@@ -54,6 +58,65 @@ TEST(UserBuffer, RegisteredHostBuffersAreRmaSourcesAndDestinations) {
   EXPECT_EQ(nvshmemx_buffer_unregister(source.data() + 1), 0);
   EXPECT_EQ(nvshmemx_buffer_unregister(dest.data() + 1), 0);
   nvshmem_barrier_all();
+  nvshmem_free(sym);
+}
+
+// Strided forms and put_nbi + fence + signal with registered local buffers (forced remote: every peer through the
+// remote engine, which maps registered buffers; docs/remote.md).
+TEST(UserBuffer, RegisteredBuffersInStridedAndSignalForms) {
+  const int me = nvshmem_my_pe(), n = nvshmem_n_pes();
+  const int right = (me + 1) % n, left = (me + n - 1) % n;
+  constexpr std::size_t kElems = 1000;
+  auto *sym = static_cast<uint32_t *>(nvshmem_malloc(3 * kElems * sizeof(uint32_t)));
+  auto *signal = static_cast<uint64_t *>(nvshmem_calloc(1, sizeof(uint64_t)));
+  ASSERT_NE(sym, nullptr);
+  ASSERT_NE(signal, nullptr);
+  poison_local(sym, 3 * kElems * sizeof(uint32_t));
+  std::vector<uint32_t> source(2 * kElems), dest(2 * kElems, 0xA5A5A5A5u);
+  auto value = [](int pe, std::size_t i) { return static_cast<uint32_t>(pe * 1000003 + i * 7 + 1); };
+  for (std::size_t i = 0; i < source.size(); ++i) source[i] = value(me, i);
+  ASSERT_EQ(nvshmemx_buffer_register(source.data(), source.size() * sizeof(uint32_t)), 0);
+  ASSERT_EQ(nvshmemx_buffer_register(dest.data(), dest.size() * sizeof(uint32_t)), 0);
+  nvshmem_barrier_all();
+
+  // iput: every other source element into right's first kElems (dst stride 1); put_nbi of the first
+  // kElems source elements into right's last third, fence, then right's signal set to my PE + 1.
+  nvshmem_uint32_iput(sym, source.data(), 1, 2, kElems, right);
+  nvshmem_putmem_nbi(sym + 2 * kElems, source.data(), kElems * sizeof(uint32_t), right);
+  nvshmem_fence();
+  nvshmemx_signal_op(signal, static_cast<uint64_t>(me + 1), NVSHMEM_SIGNAL_SET, right);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (nvshmem_uint64_atomic_fetch(signal, me) != static_cast<uint64_t>(left + 1)) {
+    ASSERT_LT(std::chrono::steady_clock::now(), deadline) << "the signal from PE " << left << " did not come in 30 s";
+    std::this_thread::yield();
+  }
+  // The data put before the fence has arrived with the signal (read before the barrier).
+  const std::vector<unsigned char> early = read_local(sym + 2 * kElems, kElems * sizeof(uint32_t));
+  EXPECT_EQ(reinterpret_cast<const uint32_t *>(early.data())[kElems - 1], value(left, kElems - 1));
+  nvshmem_barrier_all();
+  const std::vector<unsigned char> got = read_local(sym, 3 * kElems * sizeof(uint32_t));
+  const auto *words = reinterpret_cast<const uint32_t *>(got.data());
+  std::size_t wrong_iput = 0, wrong_signal = 0;
+  for (std::size_t i = 0; i < kElems; ++i) {
+    wrong_iput += words[i] != value(left, 2 * i);
+    wrong_signal += words[2 * kElems + i] != value(left, i);
+  }
+  EXPECT_EQ(wrong_iput, 0u) << "iput from a registered source";
+  EXPECT_EQ(wrong_signal, 0u) << "put_nbi, fence, signal from a registered source";
+
+  // iget: right's first kElems into every other element of the registered destination.
+  nvshmem_uint32_iget(dest.data(), sym, 2, 1, kElems, right);
+  std::size_t wrong_iget = 0, touched = 0;
+  for (std::size_t i = 0; i < kElems; ++i) {
+    wrong_iget += dest[2 * i] != value(me, 2 * i);  // right holds what I put there
+    touched += dest[2 * i + 1] != 0xA5A5A5A5u;
+  }
+  EXPECT_EQ(wrong_iget, 0u) << "iget into a registered destination";
+  EXPECT_EQ(touched, 0u) << "iget wrote between its strided elements";
+
+  EXPECT_EQ(nvshmemx_buffer_unregister_all(), 0);
+  nvshmem_barrier_all();
+  nvshmem_free(signal);
   nvshmem_free(sym);
 }
 
