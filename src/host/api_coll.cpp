@@ -12,6 +12,7 @@
 
 #include "common/log.hpp"
 #include "cuda/driver.hpp"
+#include "host/coll_host.hpp"
 #include "host/runtime.hpp"
 #include "nvshmem_host.h"
 
@@ -34,29 +35,37 @@ Status pull(const Runtime &rt, const Team &t, int member, void *local, const voi
 // The shape every host collective has: check, sync (every member's source is ready and its dest
 // free; every member is in the same call with the same `args`), `gather` (reads the members'
 // sources), sync (the sources may be reused), `finish` (writes this PE's dest: after the second sync,
-// so dest may alias source). Returns 0 or 1 (after a message).
+// so dest may alias source). Returns the status (invalid_value after a message on bad arguments).
 template <typename Check, typename Gather, typename Finish>
-int collective(nvshmem_team_t team, const char *call, std::initializer_list<CollArg> args, Check check, Gather gather,
-               Finish finish) {
+Status collective(nvshmem_team_t team, const char *call, std::initializer_list<CollArg> args, Check check,
+                  Gather gather, Finish finish) {
   Runtime &rt = require_init(call);
   ContextGuard guard(rt.context);
   const Team *t = rt.teams->find(team);
   if (!t) {
     log_error(call, "team %d is not a valid team of this PE", team);
-    return 1;
+    return Status::invalid_value;
   }
-  if (!check(rt, *t)) return 1;
-  Status st = rt.teams->sync(team, call, args);
-  if (st == Status::ok) st = gather(rt, *t);
-  if (st == Status::ok) st = rt.teams->sync(team, call);
-  if (st == Status::ok) st = finish(rt, *t);
+  if (!check(rt, *t)) return Status::invalid_value;
+  NVSHM_TRY(rt.teams->sync(team, call, args));
+  NVSHM_TRY(gather(rt, *t));
+  NVSHM_TRY(rt.teams->sync(team, call));
+  return finish(rt, *t);
+}
+
+// The C entry points' return value: 0, or 1 after a message.
+int code(Status st) {
   return st == Status::ok ? 0 : 1;
 }
 
 const auto kNothing = [](const Runtime &, const Team &) { return Status::ok; };
 
-int broadcast_bytes(nvshmem_team_t team, void *dest, const void *source, std::size_t bytes, int root,
-                    const char *call) {
+}  // namespace
+
+namespace nvshm {
+
+Status host_broadcast(nvshmem_team_t team, void *dest, const void *source, std::size_t bytes, int root,
+                      const char *call) {
   return collective(
       team, call, {{"bytes (nelems x element size)", static_cast<int64_t>(bytes)}, {"PE_root", root}},
       [&](const Runtime &rt, const Team &t) {
@@ -73,7 +82,7 @@ int broadcast_bytes(nvshmem_team_t team, void *dest, const void *source, std::si
       kNothing);
 }
 
-int fcollect_bytes(nvshmem_team_t team, void *dest, const void *source, std::size_t bytes, const char *call) {
+Status host_fcollect(nvshmem_team_t team, void *dest, const void *source, std::size_t bytes, const char *call) {
   return collective(
       team, call, {{"bytes (nelems x element size)", static_cast<int64_t>(bytes)}},
       [&](const Runtime &rt, const Team &t) {
@@ -89,7 +98,7 @@ int fcollect_bytes(nvshmem_team_t team, void *dest, const void *source, std::siz
       kNothing);
 }
 
-int alltoall_bytes(nvshmem_team_t team, void *dest, const void *source, std::size_t bytes, const char *call) {
+Status host_alltoall(nvshmem_team_t team, void *dest, const void *source, std::size_t bytes, const char *call) {
   return collective(
       team, call, {{"bytes (nelems x element size)", static_cast<int64_t>(bytes)}},
       [&](const Runtime &rt, const Team &t) {
@@ -106,6 +115,10 @@ int alltoall_bytes(nvshmem_team_t team, void *dest, const void *source, std::siz
       },
       kNothing);
 }
+
+}  // namespace nvshm
+
+namespace {
 
 // ---- reductions: combined in host memory, in team order, so every member gets the same bits ----
 template <typename T>
@@ -185,7 +198,7 @@ struct OpXor {
 // reduce (scatter = false): every member reduces all of `source`; reducescatter: member i reduces
 // block i. nreduce counts result elements.
 template <typename T, typename Op>
-int reduce(nvshmem_team_t team, T *dest, const T *source, std::size_t nreduce, bool scatter, const char *call) {
+Status reduce(nvshmem_team_t team, T *dest, const T *source, std::size_t nreduce, bool scatter, const char *call) {
   std::vector<Acc<T>> acc;
   std::vector<T> result;
   const std::size_t bytes = nreduce * sizeof(T);
@@ -215,31 +228,6 @@ int reduce(nvshmem_team_t team, T *dest, const T *source, std::size_t nreduce, b
 
 }  // namespace
 
-extern "C" {
-
-#define NVSHM_DEFINE_HOST_COLL(NAME, T)                                                                       \
-  int nvshmem_##NAME##_broadcast(nvshmem_team_t team, T *dest, const T *source, size_t nelems, int PE_root) { \
-    return broadcast_bytes(team, dest, source, nelems * sizeof(T), PE_root, "nvshmem_" #NAME "_broadcast");   \
-  }                                                                                                           \
-  int nvshmem_##NAME##_fcollect(nvshmem_team_t team, T *dest, const T *source, size_t nelems) {               \
-    return fcollect_bytes(team, dest, source, nelems * sizeof(T), "nvshmem_" #NAME "_fcollect");              \
-  }                                                                                                           \
-  int nvshmem_##NAME##_alltoall(nvshmem_team_t team, T *dest, const T *source, size_t nelems) {               \
-    return alltoall_bytes(team, dest, source, nelems * sizeof(T), "nvshmem_" #NAME "_alltoall");              \
-  }
-NVSHM_FOR_EACH_COLL_TYPE(NVSHM_DEFINE_HOST_COLL)
-#undef NVSHM_DEFINE_HOST_COLL
-
-int nvshmem_broadcastmem(nvshmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root) {
-  return broadcast_bytes(team, dest, source, nelems, PE_root, "nvshmem_broadcastmem");
-}
-int nvshmem_fcollectmem(nvshmem_team_t team, void *dest, const void *source, size_t nelems) {
-  return fcollect_bytes(team, dest, source, nelems, "nvshmem_fcollectmem");
-}
-int nvshmem_alltoallmem(nvshmem_team_t team, void *dest, const void *source, size_t nelems) {
-  return alltoall_bytes(team, dest, source, nelems, "nvshmem_alltoallmem");
-}
-
 #define NVSHM_OP_and OpAnd
 #define NVSHM_OP_or OpOr
 #define NVSHM_OP_xor OpXor
@@ -247,13 +235,51 @@ int nvshmem_alltoallmem(nvshmem_team_t team, void *dest, const void *source, siz
 #define NVSHM_OP_max OpMax
 #define NVSHM_OP_sum OpSum
 #define NVSHM_OP_prod OpProd
-#define NVSHM_DEFINE_HOST_REDUCE(OP, NAME, T)                                                                      \
-  int nvshmem_##NAME##_##OP##_reduce(nvshmem_team_t team, T *dest, const T *source, size_t nreduce) {              \
-    return reduce<T, NVSHM_OP_##OP>(team, dest, source, nreduce, false, "nvshmem_" #NAME "_" #OP "_reduce");       \
-  }                                                                                                                \
-  int nvshmem_##NAME##_##OP##_reducescatter(nvshmem_team_t team, T *dest, const T *source, size_t nreduce) {       \
-    return reduce<T, NVSHM_OP_##OP>(team, dest, source, nreduce, true, "nvshmem_" #NAME "_" #OP "_reducescatter"); \
+
+namespace nvshm {
+#define NVSHM_DEFINE_HOST_REDUCE(OP, NAME, T)                                                                          \
+  Status host_##NAME##_##OP##_reduce(nvshmem_team_t team, T *dest, const T *source, std::size_t nreduce, bool scatter, \
+                                     const char *call) {                                                               \
+    return reduce<T, NVSHM_OP_##OP>(team, dest, source, nreduce, scatter, call);                                       \
   }
 NVSHM_FOR_EACH_REDUCE_OP_TYPE(NVSHM_DEFINE_HOST_REDUCE)
+#undef NVSHM_DEFINE_HOST_REDUCE
+}  // namespace nvshm
+
+extern "C" {
+
+#define NVSHM_DEFINE_HOST_COLL(NAME, T)                                                                          \
+  int nvshmem_##NAME##_broadcast(nvshmem_team_t team, T *dest, const T *source, size_t nelems, int PE_root) {    \
+    return code(host_broadcast(team, dest, source, nelems * sizeof(T), PE_root, "nvshmem_" #NAME "_broadcast")); \
+  }                                                                                                              \
+  int nvshmem_##NAME##_fcollect(nvshmem_team_t team, T *dest, const T *source, size_t nelems) {                  \
+    return code(host_fcollect(team, dest, source, nelems * sizeof(T), "nvshmem_" #NAME "_fcollect"));            \
+  }                                                                                                              \
+  int nvshmem_##NAME##_alltoall(nvshmem_team_t team, T *dest, const T *source, size_t nelems) {                  \
+    return code(host_alltoall(team, dest, source, nelems * sizeof(T), "nvshmem_" #NAME "_alltoall"));            \
+  }
+NVSHM_FOR_EACH_COLL_TYPE(NVSHM_DEFINE_HOST_COLL)
+#undef NVSHM_DEFINE_HOST_COLL
+
+int nvshmem_broadcastmem(nvshmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root) {
+  return code(host_broadcast(team, dest, source, nelems, PE_root, "nvshmem_broadcastmem"));
+}
+int nvshmem_fcollectmem(nvshmem_team_t team, void *dest, const void *source, size_t nelems) {
+  return code(host_fcollect(team, dest, source, nelems, "nvshmem_fcollectmem"));
+}
+int nvshmem_alltoallmem(nvshmem_team_t team, void *dest, const void *source, size_t nelems) {
+  return code(host_alltoall(team, dest, source, nelems, "nvshmem_alltoallmem"));
+}
+
+#define NVSHM_DEFINE_HOST_REDUCE(OP, NAME, T)                                                                         \
+  int nvshmem_##NAME##_##OP##_reduce(nvshmem_team_t team, T *dest, const T *source, size_t nreduce) {                 \
+    return code(host_##NAME##_##OP##_reduce(team, dest, source, nreduce, false, "nvshmem_" #NAME "_" #OP "_reduce")); \
+  }                                                                                                                   \
+  int nvshmem_##NAME##_##OP##_reducescatter(nvshmem_team_t team, T *dest, const T *source, size_t nreduce) {          \
+    return code(                                                                                                      \
+        host_##NAME##_##OP##_reduce(team, dest, source, nreduce, true, "nvshmem_" #NAME "_" #OP "_reducescatter"));   \
+  }
+NVSHM_FOR_EACH_REDUCE_OP_TYPE(NVSHM_DEFINE_HOST_REDUCE)
+#undef NVSHM_DEFINE_HOST_REDUCE
 
 }  // extern "C"

@@ -5,14 +5,18 @@
 // signal and quiet forms run on the host in stream order, to mapped and remote PEs alike (docs/remote.md).
 #include <cuda_runtime.h>
 
+#include <chrono>
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <thread>
+#include <type_traits>
 #include <utility>
 
 #include "common/log.hpp"
 #include "cuda/driver.hpp"
 #include "host/runtime.hpp"
+#include "host/stream_host.hpp"
 #include "nvshmem.h"
 
 using namespace nvshm;
@@ -30,9 +34,6 @@ Runtime &require_device_heap(Runtime &rt, const char *call) {
           "needs the heap in GPU memory");
   return rt;
 }
-Runtime &require_device_heap(const char *call) {
-  return require_device_heap(require_init(call), call);
-}
 
 bool have_cuda_device() {
   static const bool have = [] {
@@ -42,9 +43,9 @@ bool have_cuda_device() {
   return have;
 }
 
-// Host heap: runs `op` on the host in `stream`'s order, as a host function (cudaLaunchHostFunc) that
-// aborts naming `call` when `op` fails. Without a CUDA device the only stream is the null one and
-// nothing else can be queued on it: `op` runs at once. Not capturable (the closure is freed once run).
+}  // namespace
+
+namespace nvshm {
 void on_host_in_stream_order(const char *call, cudaStream_t stream, std::function<Status()> op) {
   if (!stream && !have_cuda_device()) return require_ok(op(), call);
   cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
@@ -66,6 +67,9 @@ void on_host_in_stream_order(const char *call, cudaStream_t stream, std::functio
   work.release();  // the host function frees it
 }
 
+}  // namespace nvshm
+
+namespace {
 // Waits for `stream` (nothing to wait for without a CUDA device: see on_host_in_stream_order).
 void wait_stream(const char *call, cudaStream_t stream) {
   if (!stream && !have_cuda_device()) return;
@@ -220,12 +224,91 @@ __global__ void wait_kernel(T *ivars, size_t n, const int *status, int cmp, T va
     nvshm_dev::wait_all(ivars, n, status, cmp, nvshm_dev::OneTarget<T>{value});
 }
 
+const char *cmp_name(int cmp) {
+  switch (cmp) {
+    case NVSHMEM_CMP_EQ:
+      return "==";
+    case NVSHMEM_CMP_NE:
+      return "!=";
+    case NVSHMEM_CMP_GT:
+      return ">";
+    case NVSHMEM_CMP_LE:
+      return "<=";
+    case NVSHMEM_CMP_LT:
+      return "<";
+    default:
+      return ">=";
+  }
+}
+
+template <typename T>
+bool host_compare(T value, int cmp, T target) {
+  switch (cmp) {
+    case NVSHMEM_CMP_EQ:
+      return value == target;
+    case NVSHMEM_CMP_NE:
+      return value != target;
+    case NVSHMEM_CMP_GT:
+      return value > target;
+    case NVSHMEM_CMP_LE:
+      return value <= target;
+    case NVSHMEM_CMP_LT:
+      return value < target;
+    default:
+      return value >= target;
+  }
+}
+
+// Host heap: waits on the host until every active ivars[i] (status NULL or status[i] == 0) compares
+// `cmp` with its target (values[i], or value), reading each with an acquire load, as the device's wait
+// does. Peers' writes land without this thread's help (the remote engine's progress thread receives
+// them). Bounded by NVSHMEM_BOOTSTRAP_TIMEOUT: then a message naming the call (and PE), the element and
+// both values, and timeout.
+template <typename T>
+Status host_wait_all(const char *call, const T *ivars, size_t n, const int *status, int cmp, T value, const T *values,
+                     int timeout_s) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_s);
+  for (size_t i = 0; i < n; ++i) {
+    if (status && status[i] != 0) continue;
+    const T target = values ? values[i] : value;
+    for (unsigned polls = 0;; ++polls) {
+      T seen;
+      __atomic_load(ivars + i, &seen, __ATOMIC_ACQUIRE);
+      if (host_compare(seen, cmp, target)) break;
+      if ((polls & 63) != 63) continue;
+      if (std::chrono::steady_clock::now() > deadline) {
+        const char *why =
+            "on a host heap the wait runs on the host in stream order: the word must be written by another PE or by "
+            "this process's host code, not by later work on its streams";
+        if constexpr (std::is_signed<T>::value)
+          log_error(call, "ivars[%zu] is %lld, still not %s %lld after %d s (NVSHMEM_BOOTSTRAP_TIMEOUT; %s)", i,
+                    static_cast<long long>(seen), cmp_name(cmp), static_cast<long long>(target), timeout_s, why);
+        else
+          log_error(call, "ivars[%zu] is %llu, still not %s %llu after %d s (NVSHMEM_BOOTSTRAP_TIMEOUT; %s)", i,
+                    static_cast<unsigned long long>(seen), cmp_name(cmp), static_cast<unsigned long long>(target),
+                    timeout_s, why);
+        return Status::timeout;
+      }
+      std::this_thread::yield();
+    }
+  }
+  return Status::ok;
+}
+
 template <typename T>
 void stream_wait(const char *call, T *ivars, size_t n, const int *status, int cmp, T value, const T *values,
                  cudaStream_t stream) {
-  Runtime &rt = require_device_heap(call);
+  Runtime &rt = require_init(call);
   if (cmp < NVSHMEM_CMP_EQ || cmp > NVSHMEM_CMP_GE) fatal(call, "cmp %d is not one of NVSHMEM_CMP_*", cmp);
   if (n == 0) return;
+  if (!rt.on_device()) {  // the words are this PE's own, in host memory
+    if (!rt.heap->contains(ivars, n * sizeof(T)))
+      fatal(call, "ivars=%p (%zu bytes) is not inside the symmetric heap", static_cast<void *>(ivars), n * sizeof(T));
+    const int timeout_s = static_cast<int>(rt.env.bootstrap_timeout);
+    return on_host_in_stream_order(
+        call, stream, [=] { return host_wait_all<T>(call, ivars, n, status, cmp, value, values, timeout_s); });
+  }
+  require_device_heap(rt, call);
   (void)require_mapped(rt, ivars, n * sizeof(T), rt.boot->rank(), call, "ivars");
   ContextGuard guard(rt.context);
   wait_kernel<T><<<1, 1, 0, stream>>>(ivars, n, status, cmp, value, values);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Stream-ordered barrier, team_sync, broadcast, fcollect and alltoall, and the checks and grid choice
-// every stream collective shares (coll_stream.cuh).
+// every stream collective shares (coll_stream.cuh). On a host heap each runs the host collective
+// (coll_host.hpp) on the host in stream order (stream_host.hpp, docs/remote.md).
 #include "host/coll_stream.cuh"
 
 #include "common/log.hpp"
@@ -10,10 +11,10 @@ namespace nvshm {
 Runtime &coll_stream_check(const char *call, nvshmem_team_t team, const void *dest, size_t dest_bytes,
                            const void *source, size_t source_bytes) {
   Runtime &rt = require_init(call);
-  if (!rt.on_device())
-    fatal(call,
-          "the symmetric heap is in host memory (no GPU, or NVSHMEM_HEAP_KIND=SYSMEM): stream-ordered collectives "
-          "need the heap in GPU memory");
+  if (!rt.on_device()) {  // the host collective checks the buffers against the team's size when it runs
+    (void)require_team(rt, team, call);
+    return rt;
+  }
   const nvshm_device_state &st = rt.device_state;
   if (team < 0 || team >= st.max_teams || st.teams == nullptr)
     fatal(call, "team %d is not a valid team handle (NVSHMEM_MAX_TEAMS is %d)", static_cast<int>(team), st.max_teams);
@@ -68,6 +69,13 @@ __global__ void __launch_bounds__(kCollThreads)
 
 int stream_barrier(const char *call, nvshmem_team_t team, bool quiet_first, cudaStream_t stream) {
   Runtime &rt = coll_stream_check(call, team, nullptr, 0, nullptr, 0);
+  if (!rt.on_device()) {
+    on_host_in_stream_order(call, stream, [&rt, call, team, quiet_first] {
+      if (quiet_first) NVSHM_TRY(rt.peers->quiet());
+      return rt.teams->sync(team, call);
+    });
+    return 0;
+  }
   ContextGuard guard(rt.context);
   if (quiet_first) require_ok(rt.transport->order_stream(stream), call);
   coll_launch(rt, call, barrier_kernel, 1, 32, stream, team);
@@ -77,17 +85,27 @@ int stream_barrier(const char *call, nvshmem_team_t team, bool quiet_first, cuda
 int stream_broadcast(const char *call, nvshmem_team_t team, void *dest, const void *source, size_t nbytes, int root,
                      cudaStream_t stream) {
   const Runtime &rt = coll_stream_check(call, team, dest, nbytes, source, nbytes);
+  if (!rt.on_device()) {
+    on_host_in_stream_order(call, stream, [=] { return host_broadcast(team, dest, source, nbytes, root, call); });
+    return 0;
+  }
   ContextGuard guard(rt.context);
   coll_launch(rt, call, broadcast_kernel, coll_blocks(rt, nbytes, rt.env.coll_ll_max), kCollThreads, stream, team, dest,
               source, nbytes, root, rt.env.coll_ll_max);
   return 0;
 }
 
-// fcollect and alltoall: each member sends `nbytes` to every member.
+// fcollect and alltoall: each member sends `nbytes` to every member; `host` is the host collective that
+// does the same on a host heap.
 template <class Kernel>
-int stream_exchange(const char *call, Kernel kernel, nvshmem_team_t team, void *dest, const void *source, size_t nbytes,
-                    cudaStream_t stream) {
+int stream_exchange(const char *call, Kernel kernel,
+                    Status (*host)(nvshmem_team_t, void *, const void *, std::size_t, const char *),
+                    nvshmem_team_t team, void *dest, const void *source, size_t nbytes, cudaStream_t stream) {
   const Runtime &rt = coll_stream_check(call, team, dest, nbytes, source, nbytes);
+  if (!rt.on_device()) {
+    on_host_in_stream_order(call, stream, [=] { return host(team, dest, source, nbytes, call); });
+    return 0;
+  }
   ContextGuard guard(rt.context);
   coll_launch(rt, call, kernel, coll_blocks(rt, nbytes, rt.env.coll_ll_max), kCollThreads, stream, team, dest, source,
               nbytes, rt.env.coll_ll_max);
@@ -118,18 +136,18 @@ void nvshmemx_sync_all_on_stream(cudaStream_t stream) {
                                   cudaStream_t stream) {                                                           \
     return stream_broadcast("nvshmemx_" #NAME "_on_stream", team, dest, source, nelems * (ELEM), PE_root, stream); \
   }
-#define NVSHM_STREAM_EXCHANGE_AS(NAME, KERNEL, T, ELEM)                                                                \
+#define NVSHM_STREAM_EXCHANGE_AS(NAME, KERNEL, HOST, T, ELEM)                                                          \
   int nvshmemx_##NAME##_on_stream(nvshmem_team_t team, T *dest, const T *source, size_t nelems, cudaStream_t stream) { \
-    return stream_exchange("nvshmemx_" #NAME "_on_stream", KERNEL, team, dest, source, nelems * (ELEM), stream);       \
+    return stream_exchange("nvshmemx_" #NAME "_on_stream", KERNEL, HOST, team, dest, source, nelems * (ELEM), stream); \
   }
-#define NVSHM_STREAM_COLL(NAME, T)                                         \
-  NVSHM_STREAM_COLL_AS(NAME##_broadcast, T, sizeof(T))                     \
-  NVSHM_STREAM_EXCHANGE_AS(NAME##_fcollect, fcollect_kernel, T, sizeof(T)) \
-  NVSHM_STREAM_EXCHANGE_AS(NAME##_alltoall, alltoall_kernel, T, sizeof(T))
+#define NVSHM_STREAM_COLL(NAME, T)                                                        \
+  NVSHM_STREAM_COLL_AS(NAME##_broadcast, T, sizeof(T))                                    \
+  NVSHM_STREAM_EXCHANGE_AS(NAME##_fcollect, fcollect_kernel, host_fcollect, T, sizeof(T)) \
+  NVSHM_STREAM_EXCHANGE_AS(NAME##_alltoall, alltoall_kernel, host_alltoall, T, sizeof(T))
 NVSHM_FOR_EACH_COLL_TYPE(NVSHM_STREAM_COLL)
 NVSHM_STREAM_COLL_AS(broadcastmem, void, 1)
-NVSHM_STREAM_EXCHANGE_AS(fcollectmem, fcollect_kernel, void, 1)
-NVSHM_STREAM_EXCHANGE_AS(alltoallmem, alltoall_kernel, void, 1)
+NVSHM_STREAM_EXCHANGE_AS(fcollectmem, fcollect_kernel, host_fcollect, void, 1)
+NVSHM_STREAM_EXCHANGE_AS(alltoallmem, alltoall_kernel, host_alltoall, void, 1)
 #undef NVSHM_STREAM_COLL
 #undef NVSHM_STREAM_EXCHANGE_AS
 #undef NVSHM_STREAM_COLL_AS

@@ -11,14 +11,17 @@
 #include <type_traits>
 
 #include "cuda/driver.hpp"
+#include "host/coll_host.hpp"
 #include "host/runtime.hpp"
+#include "host/stream_host.hpp"
 #include "nvshmem.h"
 #include "nvshmemx.h"
 
 namespace nvshm {
 
-// Checks the call (library initialised, heap in GPU memory, a team slot, buffers in the symmetric
-// heap); returns the runtime, whose context the caller makes current for the launch.
+// Checks the call (library initialised; on a GPU heap a team slot and buffers in the symmetric heap, on
+// a host heap a team of this PE: the host collective checks the rest where it runs); returns the
+// runtime, whose context the caller makes current for the launch.
 Runtime &coll_stream_check(const char *call, nvshmem_team_t team, const void *dest, size_t dest_bytes,
                            const void *source, size_t source_bytes);
 // Blocks for a collective that moves `bytes` per member: one per NVSHMEM_COLL_BLOCK_BYTES, at least
@@ -85,13 +88,20 @@ struct ReduceKernelType<Op, T, true> {
                                   std::make_signed_t<bits>, bits>;
 };
 
+// `host`: the host collective of the same (op, type) pair (coll_host.hpp), which a host heap runs in
+// stream order.
 template <nvshm_dev::ROp Op, typename T>
 int stream_reduce(const char *call, nvshmem_team_t team, T *dest, const T *source, size_t count, bool scatter,
+                  Status (*host)(nvshmem_team_t, T *, const T *, std::size_t, bool, const char *),
                   cudaStream_t stream) {
   using K = typename ReduceKernelType<Op, T>::type;
   static_assert(sizeof(K) == sizeof(T), "a reduction kernel's type has the width of the API's type");
   const size_t bytes = count * sizeof(T);
   const Runtime &rt = coll_stream_check(call, team, dest, bytes, source, bytes);
+  if (!rt.on_device()) {
+    on_host_in_stream_order(call, stream, [=] { return host(team, dest, source, count, scatter, call); });
+    return 0;
+  }
   ContextGuard guard(rt.context);
   const size_t one_shot_max = rt.env.reduce_one_shot_max, ll_max = rt.env.reduce_ll_max;
   coll_launch(rt, call, coll_reduce_kernel<Op, K>, coll_blocks(rt, bytes, ll_max), kCollThreads, stream, team,
@@ -106,10 +116,12 @@ int stream_reduce(const char *call, nvshmem_team_t team, T *dest, const T *sourc
   extern "C" int nvshmemx_##NAME##_##OP##_reduce_on_stream(nvshmem_team_t team, T *dest, const T *source,              \
                                                            size_t nreduce, cudaStream_t stream) {                      \
     return nvshm::stream_reduce<nvshm_dev::ROp::NVSHM_ROP(OP), T>("nvshmemx_" #NAME "_" #OP "_reduce_on_stream", team, \
-                                                                  dest, source, nreduce, false, stream);               \
+                                                                  dest, source, nreduce, false,                        \
+                                                                  nvshm::host_##NAME##_##OP##_reduce, stream);         \
   }                                                                                                                    \
   extern "C" int nvshmemx_##NAME##_##OP##_reducescatter_on_stream(nvshmem_team_t team, T *dest, const T *source,       \
                                                                   size_t nreduce, cudaStream_t stream) {               \
     return nvshm::stream_reduce<nvshm_dev::ROp::NVSHM_ROP(OP), T>(                                                     \
-        "nvshmemx_" #NAME "_" #OP "_reducescatter_on_stream", team, dest, source, nreduce, true, stream);              \
+        "nvshmemx_" #NAME "_" #OP "_reducescatter_on_stream", team, dest, source, nreduce, true,                       \
+        nvshm::host_##NAME##_##OP##_reduce, stream);                                                                   \
   }

@@ -5,7 +5,10 @@
 // the job). "link_down" (two fake hosts, tests/multipe/fake_hosts.sh): PE 0 takes its host's link (fh0)
 // down, then puts to PE 1: the same kind of message within NVSHMEM_BOOTSTRAP_TIMEOUT. Without an
 // argument: a plain init, for the refusals at init (NVSHMEM_REMOTE_TRANSPORT=none, libucp missing).
+// "wait_timeout": PE 0 waits on stream (host heap: on the host) for a word nobody writes; "coll_gone": PE 0
+// reduces on stream while PE 1 has exited. Both end with a message naming the call and the cause.
 #include <nvshmem.h>
+#include <nvshmemx.h>
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
@@ -44,6 +47,27 @@ int main(int argc, char **argv) {
       nvshmem_quiet();
     }
     printf("PE 0: 1000 puts over a link that is down completed\n");
+    return 1;
+  }
+  if (argc > 1 && strcmp(argv[1], "wait_timeout") == 0) {
+    // A stream wait on a host heap whose word nobody writes: NVSHMEM_BOOTSTRAP_TIMEOUT ends it with a
+    // message naming the call, the PE, the element and both values.
+    nvshmem_barrier_all();
+    if (me == 1) {
+      sleep(120);  // ended by nvshmrun when PE 0 fails
+      return 1;
+    }
+    nvshmemx_int_wait_until_on_stream(word, NVSHMEM_CMP_EQ, 7, 0);
+    printf("PE 0: the wait for a word nobody writes returned\n");
+    return 1;
+  }
+  if (argc > 1 && strcmp(argv[1], "coll_gone") == 0) {
+    // A stream collective on a host heap while a member has exited: named with the call and the PE.
+    nvshmem_int_p(word, 41, 1 - me);
+    nvshmem_barrier_all();
+    if (me == 1) _exit(0);  // gone without nvshmem_finalize
+    nvshmemx_int_sum_reduce_on_stream(NVSHMEM_TEAM_WORLD, word, word, 1, 0);
+    printf("PE 0: a reduction with an exited PE completed\n");
     return 1;
   }
   nvshmem_free(word);
