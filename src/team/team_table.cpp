@@ -286,8 +286,12 @@ Status TeamTable::exchange(int slot, uint32_t mine, std::vector<uint32_t> *value
   const uint64_t word = (static_cast<uint64_t>(tag) << 32) | mine;
   for (int k = 1; k < t.size; ++k) {
     const int member = (t.my_index + k) % t.size;
-    NVSHM_TRY(peers_.atomic(peers_.target(bank + t.my_index, t.world_pe(member)), AtomicArgs{AtomicOp::set, 8, word, 0},
-                            nullptr));
+    const Status st = peers_.atomic(peers_.target(bank + t.my_index, t.world_pe(member)),
+                                    AtomicArgs{AtomicOp::set, 8, word, 0}, nullptr);
+    if (st != Status::ok) {  // a remote PE that failed (the engine said why): name the call too
+      log_error(call, "team %d's synchronisation cannot reach PE %d (%s)", slot, t.world_pe(member), status_name(st));
+      return st;
+    }
   }
   NVSHM_TRY(peers_.mapped().put(bank + t.my_index, &word, sizeof word));  // own word: the wait checks every member
   std::vector<int> names(static_cast<std::size_t>(t.size));
