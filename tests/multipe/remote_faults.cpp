@@ -7,16 +7,26 @@
 // argument: a plain init, for the refusals at init (NVSHMEM_REMOTE_TRANSPORT=none, libucp missing).
 // "wait_timeout": PE 0 waits on stream (host heap: on the host) for a word nobody writes; "coll_gone": PE 0
 // reduces on stream while PE 1 has exited. Both end with a message naming the call and the cause.
+// "init_time": each PE prints how long its nvshmem_init took (the 2-host init goal of issue 26).
 #include <nvshmem.h>
 #include <nvshmemx.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 int main(int argc, char **argv) {
+  timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
   nvshmem_init();
+  clock_gettime(CLOCK_MONOTONIC, &t1);
   const int me = nvshmem_my_pe();
+  if (argc > 1 && strcmp(argv[1], "init_time") == 0) {  // seconds nvshmem_init took on this PE
+    printf("PE %d: nvshmem_init %.3f s\n", me, (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9);
+    nvshmem_finalize();
+    return 0;
+  }
   int *word = static_cast<int *>(nvshmem_malloc(sizeof(int)));
   if (argc > 1 && strcmp(argv[1], "killed") == 0) {
     nvshmem_int_p(word, 41, 1 - me);  // both PEs have connected to each other
