@@ -108,7 +108,10 @@ TEST(StreamHost, SignalsAndPutWithSignal) {
   wait_stream();
   wait_signal(sig + 1, static_cast<uint64_t>(7 + prev_pe()), "the previous PE's put-with-signal");
   EXPECT_EQ(read_local(data, kBytes), random_bytes(kBytes, prev_pe(), 3));
-  wait_signal(sig, static_cast<uint64_t>(n) * (n + 1) / 2, "the sum of every PE's signal add");
+  // signal_wait_until fed by every PE's adds (remote ones among them): on a host heap the host waits.
+  nvshmemx_signal_wait_until_on_stream(sig, NVSHMEM_CMP_GE, static_cast<uint64_t>(n) * (n + 1) / 2, kStream);
+  wait_stream();
+  EXPECT_EQ(nvshmem_signal_fetch(sig), static_cast<uint64_t>(n) * (n + 1) / 2) << "the sum of every PE's signal add";
   nvshmem_barrier_all();
   nvshmem_free(data);
   nvshmem_free(sig);
