@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /* ucx_raw: what UCX itself gives between the same two PEs, beside `lat` and `bw` (docs/remote.md).
  *
- * UCP is called directly on a private registered buffer; NVSHMEM only carries the exchange of worker
- * addresses and remote keys and the barriers. The UCP set-up is the library engine's: thread mode multi,
- * endpoints with peer error handling, UCX_ATOMIC_MODE=cpu unless the user set it, and a progress thread
- * on every PE (NVSHMEM_REMOTE_PROGRESS=spin polls, anything else sleeps on the worker's file descriptor),
- * so that both programs run under the same conditions. For each size PE 0 reports, timed as `lat` and
- * `bw` time theirs: put_flush (ucp_put_nbx + ucp_ep_flush_nbx, the library's putmem + quiet), get
- * (ucp_get_nbx, the library's getmem), fadd (8-byte ucp_atomic_op_nbx ADD with reply, the library's
- * fetch_add) in microseconds per operation, the median of -r runs of -n operations; and bw (-n puts in
- * flight, then one flush: the library's putmem_nbi loop + quiet) in GB/s, the median of -r runs of one
- * such batch. PE 1 verifies the data. */
+ * UCP is called directly on a buffer this program maps itself (ucp_mem_map; taken from the symmetric heap
+ * so that it is memory of the same kind, and puts pass its handle as the library's puts from the heap
+ * do); NVSHMEM only carries the exchange of worker addresses and remote keys and the barriers. The UCP set-up is the
+ * library engine's: thread mode multi, endpoints with peer error handling, UCX_ATOMIC_MODE=cpu unless the user set it,
+ * and a progress thread on every PE (NVSHMEM_REMOTE_PROGRESS=spin polls, anything else sleeps on the worker's file
+ * descriptor), so that both programs run under the same conditions. For each size PE 0 reports, timed as `lat` and `bw`
+ * time theirs: put_flush (ucp_put_nbx + ucp_ep_flush_nbx, the library's putmem + quiet), get (ucp_get_nbx, the
+ * library's getmem), fadd (8-byte ucp_atomic_op_nbx ADD with reply, the library's fetch_add) in microseconds per
+ * operation, the median of -r runs of -n operations; and bw (-n puts in flight, then one flush: the library's
+ * putmem_nbi loop + quiet) in GB/s, the median of -r runs of one such batch. PE 1 verifies the data. */
 #include <nvshmem.h>
 #include <poll.h>
 #include <sched.h>
@@ -72,13 +72,17 @@ int main(int argc, char **argv) {
   check(ucp_worker_create(context, &wp, &worker), "ucp_worker_create");
 
   // The registered buffer: the source or destination of the data, then the atomic word.
-  std::vector<uint64_t> memory((opt.max_size + 7) / 8 + 1, 0);
-  char *buffer = reinterpret_cast<char *>(memory.data());
-  uint64_t *word = &memory.back();
+  // In the symmetric heap, so that it is memory of the library's kind (on the CPU backend shared memory
+  // from a memfd); mapped by this program's own UCX context.
+  const std::size_t words = (opt.max_size + 7) / 8 + 1;
+  auto *memory = static_cast<uint64_t *>(nvshmem_calloc(words, sizeof(uint64_t)));
+  if (!memory) perftest::fail("nvshmem_calloc of %zu bytes failed (raise NVSHMEM_SYMMETRIC_SIZE)", words * 8);
+  char *buffer = reinterpret_cast<char *>(memory);
+  uint64_t *word = memory + words - 1;
   ucp_mem_map_params_t mp{};
   mp.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH;
   mp.address = buffer;
-  mp.length = memory.size() * sizeof(uint64_t);
+  mp.length = words * sizeof(uint64_t);
   ucp_mem_h memh = nullptr;
   check(ucp_mem_map(context, &mp, &memh), "ucp_mem_map");
 
@@ -137,6 +141,10 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < pattern.size(); ++i) pattern[i] = static_cast<char>(i * 31 + 7);
   if (me == 0) memcpy(buffer, pattern.data(), opt.max_size);
   ucp_request_param_t none{};
+  // Puts from the registered buffer carry its memory handle, as the library's do from its heap.
+  ucp_request_param_t mapped{};
+  mapped.op_attr_mask = UCP_OP_ATTR_FIELD_MEMH;
+  mapped.memh = memh;
   ucp_request_param_t amo{};
   amo.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE | UCP_OP_ATTR_FIELD_REPLY_BUFFER;
   amo.datatype = ucp_dt_make_contig(8);
@@ -150,7 +158,7 @@ int main(int argc, char **argv) {
     // Microseconds per operation on PE 0 (-r runs of -n operations, the median), as `lat` times them.
     auto time_op = [&](auto &&op) { return perftest::pe0_seconds_per_call(opt, op) * 1e6; };
     const double put_us = time_op([&] {
-      wait(worker, ucp_put_nbx(ep, buffer, size, remote, rkey, &none), "ucp_put_nbx");
+      wait(worker, ucp_put_nbx(ep, buffer, size, remote, rkey, &mapped), "ucp_put_nbx");
       wait(worker, ucp_ep_flush_nbx(ep, &none), "ucp_ep_flush_nbx");
     });
     bool ok = me != 1 || memcmp(buffer, pattern.data(), size) == 0;
@@ -165,7 +173,7 @@ int main(int argc, char **argv) {
     // flight and one flush, each after a barrier; GB/s of the median run.
     auto put_batch = [&](int count) {
       for (int i = 0; i < count; ++i) {
-        ucs_status_ptr_t r = ucp_put_nbx(ep, buffer, size, remote, rkey, &none);
+        ucs_status_ptr_t r = ucp_put_nbx(ep, buffer, size, remote, rkey, &mapped);
         if (UCS_PTR_IS_ERR(r)) perftest::fail("ucp_put_nbx: %s", ucs_status_string(UCS_PTR_STATUS(r)));
         if (r) ucp_request_free(r);
       }
@@ -200,5 +208,6 @@ int main(int argc, char **argv) {
   ucp_worker_destroy(worker);
   ucp_cleanup(context);
   nvshmem_free(blobs);
+  nvshmem_free(memory);
   return perftest::finalize();
 }
