@@ -3,7 +3,8 @@
 # The host path to a remote PE against raw UCX, same PEs, same run (docs/remote.md): perftests `lat`
 # (putmem+quiet, getmem, fetch_add of 8 bytes) and `bw` (putmem_nbi of 1 MiB) next to `ucx_raw` (the same
 # operations with UCP called directly), each a median of -r runs; prints the figures and the ratios.
-#   tools/remote-perf.sh BUILD_DIR [hosts|loopback] [extra perftest options]
+#   [REMOTE_PERF_REPEAT=N] tools/remote-perf.sh BUILD_DIR [hosts|loopback] [extra perftest options]
+# REMOTE_PERF_REPEAT runs the set N times (default 1) and reports the medians over the runs.
 # hosts (default): two fake hosts of one PE each (tests/multipe/fake_hosts.sh, needs root; exit 77 if not);
 # loopback: NVSHMEM_DISABLE_P2P=1 with UCX over TCP on lo.
 set -euo pipefail
@@ -21,13 +22,15 @@ run() {
 }
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
+repeat=${REMOTE_PERF_REPEAT:-1}
 set +e
-{
-  run "$build/perftest/host/pt-to-pt/lat" -b 8 -e 8 -n 200 -w 20 -r 7 "$@"
-  run "$build/perftest/host/remote/ucx_raw" -b 8 -e 8 -n 200 -w 20 -r 7 "$@"
-  run "$build/perftest/host/pt-to-pt/bw" -b 1m -e 1m -n 16 -w 4 -r 7 "$@"
-  run "$build/perftest/host/remote/ucx_raw" -b 1m -e 1m -n 16 -w 4 -r 7 "$@"
-} >"$out" 2>&1
+for ((r = 1; r <= repeat; r++)); do
+  echo "#run $r"
+  run "$build/perftest/host/pt-to-pt/lat" -b 8 -e 8 -n 200 -w 20 -r 7 "$@" || break
+  run "$build/perftest/host/remote/ucx_raw" -b 8 -e 8 -n 200 -w 20 -r 7 "$@" || break
+  run "$build/perftest/host/pt-to-pt/bw" -b 1m -e 1m -n 16 -w 4 -r 7 "$@" || break
+  run "$build/perftest/host/remote/ucx_raw" -b 1m -e 1m -n 16 -w 4 -r 7 "$@" || break
+done >"$out" 2>&1
 status=$?
 set -e
 [ $status = 77 ] && exit 77
@@ -36,15 +39,32 @@ if [ $status != 0 ]; then
   echo "remote-perf: a program failed (status $status)" >&2
   exit 1
 fi
-# "&&&& PERF <job>___size__<bytes>___<metric> <value> <unit>" lines; ucx_raw's 1 MiB row comes last.
-awk -v mode="$mode" '
-  /^&&&& PERF/ { split($3, k, "___"); v[k[1] "/" k[2] "/" k[3]] = $4 }
-  function row(what, ours, raw, unit, goal, higher) {
-    r = (v[raw] > 0) ? v[ours] / v[raw] : 0
-    printf "%-28s %12.2f %12.2f %-5s %8.2f   %s\n", what, v[ours], v[raw], unit, r, goal
+# "&&&& PERF <job>___size__<bytes>___<metric> <value> <unit>" lines, each call's medians; with
+# REMOTE_PERF_REPEAT=N the whole set runs N times and each figure is the median of the N calls' figures
+# (the ratio is that of the two medians; the per-run ratios' range follows).
+awk -v mode="$mode" -v repeat="$repeat" -v load="$(cut -d' ' -f1-3 /proc/loadavg)" '
+  /^#run / { run = $2 }
+  /^&&&& PERF/ { split($3, k, "___"); key = k[1] "/" k[2] "/" k[3]; v[key, run] = $4 }
+  function median(key,   n, i, j, t, a) {
+    n = 0
+    for (i = 1; i <= repeat; i++) if (((key, i) in v)) a[++n] = v[key, i]
+    for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+    return n == 0 ? 0 : (n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2)
+  }
+  function row(what, ours, raw, unit, goal,   o, w, lo, hi, i, q) {
+    o = median(ours); w = median(raw); lo = ""; hi = ""
+    for (i = 1; i <= repeat; i++)
+      if (((ours, i) in v) && ((raw, i) in v) && v[raw, i] > 0) {
+        q = v[ours, i] / v[raw, i]
+        if (lo == "" || q < lo) lo = q
+        if (hi == "" || q > hi) hi = q
+      }
+    printf "%-28s %12.2f %12.2f %-5s %8.2f   %-7s %s\n", what, o, w, unit, (w > 0 ? o / w : 0), goal,
+           (repeat > 1 ? sprintf("%.2f-%.2f", lo, hi) : "")
   }
   END {
-    printf "host path vs raw UCX (%s), medians\n%-28s %12s %12s %-5s %8s   %s\n", mode, "operation", "library", "raw UCX", "unit", "ratio", "goal"
+    printf "host path vs raw UCX (%s), medians of %d run(s); load average at the end %s\n", mode, repeat, load
+    printf "%-28s %12s %12s %-5s %8s   %-7s %s\n", "operation", "library", "raw UCX", "unit", "ratio", "goal", (repeat > 1 ? "per-run ratios" : "")
     row("putmem+quiet 8 B", "lat/size__8/put_quiet", "ucx_raw/size__8/put_flush", "us", "<= 1.3")
     row("getmem (g) 8 B", "lat/size__8/get", "ucx_raw/size__8/get", "us", "<= 1.3")
     row("fetch_add 8 B", "lat/size__8/fadd", "ucx_raw/size__8/fadd", "us", "<= 1.3")
