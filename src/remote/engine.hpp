@@ -55,6 +55,12 @@ class RemoteEngine {
     (void)addr, (void)bytes;
     return false;
   }
+  // Whether `pe` has been reported unreachable (its process or the network failed): waits on words that
+  // PE would write can give up at once.
+  virtual bool unreachable(int pe) const {
+    (void)pe;
+    return false;
+  }
   // Every PE calls it at finalize before the last barrier: after it, a peer that goes away is expected
   // (its endpoints closing are not reported as failures).
   virtual void prepare_finalize() = 0;

@@ -36,6 +36,8 @@ class Peers {
   Transport &mapped() const { return mapped_; }
   // The engine for remote PEs, nullptr when the job has none.
   RemoteEngine *remote() const { return remote_.get(); }
+  // Whether the remote engine has reported `pe` unreachable (never for a mapped PE).
+  bool unreachable(int pe) const { return remote_ && remote_->unreachable(pe); }
 
   // As Transport's operations of the same name (blocking put: the data has arrived when it returns).
   Status put(const Target &t, const void *local, std::size_t bytes) {

@@ -198,6 +198,9 @@ class UcxEngine final : public RemoteEngine {
   bool registered_local(const void *addr, std::size_t bytes) const override {
     return local_memh(addr, bytes) != nullptr;
   }
+  bool unreachable(int pe) const override {
+    return pe >= 0 && static_cast<std::size_t>(pe) < peers_.size() && peers_[pe].failed.load(std::memory_order_relaxed);
+  }
 
  private:
   struct Peer {

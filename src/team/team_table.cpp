@@ -254,6 +254,13 @@ Status TeamTable::wait_words(int pe, const uint64_t *words, int n, uint32_t tag,
     if (waited >= next_check) {
       next_check = waited + std::chrono::milliseconds(100);
       for (int pe : missing) {
+        if (peers_.unreachable(pe)) {  // a remote PE: the engine saw its process or the network fail
+          log_error(call,
+                    "PE %d is unreachable (its process or the network failed) before it arrived; this call "
+                    "cannot complete",
+                    pe);
+          return Status::peer_failed;
+        }
         const int index = pe - node_.pes.front();
         if (index < 0 || index >= static_cast<int>(node_.pes.size()) || !node_.has_exited(index)) continue;
         log_error(call, "PE %d (pid %lld) has exited (or crashed) before it arrived; this call cannot complete", pe,
