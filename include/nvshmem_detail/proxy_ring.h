@@ -20,6 +20,7 @@
 
 #define NVSHM_PROXY_ENTRIES 256u /* requests per channel (a power of two) */
 #define NVSHM_PROXY_WORDS 8u     /* words per request */
+#define NVSHM_PROXY_CHANNELS 8u  /* channels per PE (a power of two): block b uses channel b % 8 */
 
 /* What a request asks. */
 enum nvshm_proxy_op {
