@@ -12,9 +12,11 @@
 #ifndef NVSHMEM_DETAIL_PROXY_RING_H
 #define NVSHMEM_DETAIL_PROXY_RING_H
 
-#include <sched.h>
 #include <stdint.h>
+#if !defined(__CUDACC_RTC__) /* the host producer's yield and clock (NVRTC has no C library) */
+#include <sched.h>
 #include <time.h>
+#endif
 
 #include "nvshmem_detail/macros.h"
 

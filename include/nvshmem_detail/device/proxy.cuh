@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/* The device side of the host proxy (docs/proxy.md): device RMA, atomics and signals on a PE outside the
+ * mapped range become requests on this block's proxy channel (include/nvshmem_detail/proxy_ring.h), which
+ * the PE's proxy thread executes with the remote engine.
+ *
+ * The fast path pays one check, remote_pe(): the PE against the mapped range of the device state (a
+ * subtraction and a compare, then a branch that every mapped call takes the same way). Everything else is
+ * out of line: one __noinline__ function per kind of request, with few arguments, so that the mapped
+ * path keeps its instructions and (nearly) its registers (docs/registers.md). A warp or block synchronises
+ * and its rank 0 enqueues one request for the group's whole transfer. A failure (no proxy, a full channel
+ * or a completion that does not come within the channel's timeout, a request the proxy reports failed
+ * through the channel's error word) prints the operation and the PE and traps, out of line as well.
+ * Internal: names live in namespace nvshm_dev. */
+#ifndef NVSHMEM_DETAIL_DEVICE_PROXY_CUH
+#define NVSHMEM_DETAIL_DEVICE_PROXY_CUH
+
+#include "nvshmem_detail/device/primitives.cuh"
+#include "nvshmem_detail/proxy_ring.h"
+
+namespace nvshm_dev {
+
+/* True when `pe` is outside the mapped range (another node, every peer under NVSHMEM_DISABLE_P2P, or a PE
+ * out of range, which the proxy then reports). */
+__device__ __forceinline__ bool remote_pe(int pe) {
+  const nvshm_device_state &st = state();
+  return static_cast<unsigned>(pe - st.node_pe_start) >= static_cast<unsigned>(st.node_n_pes);
+}
+
+/* Byte offset of symmetric address `sym` in this PE's slot (the same on every PE). */
+__device__ __forceinline__ uint64_t slot_offset(const void *sym) {
+  return static_cast<uint64_t>(static_cast<const char *>(sym) - call_state().my_heap);
+}
+
+/* Bits of `v` (1 to 8 bytes), zero-extended. */
+template <typename T>
+__device__ __forceinline__ uint64_t to_bits(T v) {
+  static_assert(sizeof(T) <= 8, "scalars of at most 8 bytes");
+  uint64_t bits = 0;
+  memcpy(&bits, &v, sizeof(T));
+  return bits;
+}
+template <typename T>
+__device__ __forceinline__ T from_bits(uint64_t bits) {
+  T v;
+  memcpy(&v, &bits, sizeof(T));
+  return v;
+}
+
+/* op | flags << 8 | aux << 16, the layout of word 0 of a request (pe apart). */
+__host__ __device__ constexpr uint32_t proxy_code(uint32_t op, uint32_t flags, uint32_t aux = 0) {
+  return op | flags << 8 | aux << 16;
+}
+
+__device__ __noinline__ static void fail_proxy(uint32_t code, int pe) {
+  const nvshm_device_state &st = state();
+  const nvshm_proxy_channel *ch = st.proxy_channels;
+  if (ch == nullptr)
+    printf(
+        "nvshmem device call on PE %d: PE %d is not mapped here and this PE runs no proxy (no nvshmem_init, PE "
+        "out of range, a heap in host memory, or a module loaded without nvshmemx_cumodule_init)\n",
+        st.my_pe, pe);
+  else
+    printf(
+        "nvshmem device call on PE %d: request %u (op, docs/proxy.md) to remote PE %d failed: %s (the proxy's "
+        "message, if any, says why)\n",
+        st.my_pe, code & 0xff, pe, ch->error ? "the proxy reported it failed" : "no completion within the timeout");
+  __trap();
+}
+
+/* This block's channel and its reservation counter: block b uses channel b % NVSHM_PROXY_CHANNELS. */
+__device__ __forceinline__ unsigned proxy_channel_index() {
+  return (blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z)) % NVSHM_PROXY_CHANNELS;
+}
+
+/* The remote branch of every device call, inline: a call in the caller's loop would cost it registers
+ * under -rdc (the ABI's preserved registers; measured in docs/registers.md), and a call followed by a trap
+ * (fail_proxy) costs none. A warp or block synchronises, its rank 0 enqueues one request for the whole
+ * group's transfer on the block's channel (the words one at a time, each with its lap bit) and, for a
+ * request with NVSHM_PROXY_DONE, waits for the completion record; the group then synchronises again.
+ * `code`: proxy_code(); `sym`: the symmetric address on the target (nullptr: none). Returns the record's
+ * value (the old value of a fetching atomic, the bytes of a `g`), 0 without DONE. */
+template <Scope S>
+__device__ __forceinline__ uint64_t proxy_call(uint32_t code, int pe, const void *sym, const void *local,
+                                               uint64_t bytes, uint64_t value = 0, uint64_t cond = 0,
+                                               uint64_t extra = 0) {
+  const bool done = (code >> 8) & NVSHM_PROXY_DONE;
+  Group<S>::sync();
+  uint64_t result = 0;
+  if (Group<S>::rank() == 0) {
+    const nvshm_device_state &st = call_state();
+    const unsigned c = proxy_channel_index();
+    nvshm_proxy_channel *ch = st.proxy_channels + c;  // NULL without a proxy: the accesses below fault
+    fence_acq_rel_sys();  // the group's stores (after its sync) are visible to the proxy's copies first
+    const uint64_t t = atomicAdd(st.proxy_reserve + c, 1ull);
+    while (t - nvshm_proxy_load(&ch->released) >= NVSHM_PROXY_ENTRIES) {  // until the entry is free
+    }
+    uint64_t *e = ch->entries[t % NVSHM_PROXY_ENTRIES];
+    const uint64_t lap = nvshm_proxy_lap_bit(t), low = ~(1ull << 63);
+    nvshm_proxy_store(e + 0, ((code | static_cast<uint64_t>(static_cast<uint32_t>(pe)) << 32) & low) | lap);
+    nvshm_proxy_store(e + 1, (sym ? slot_offset(sym) : 0) | lap);
+    nvshm_proxy_store(e + 2, reinterpret_cast<uint64_t>(local) | lap);
+    nvshm_proxy_store(e + 3, bytes | lap);
+    nvshm_proxy_store(e + 4, (value & low) | lap);
+    nvshm_proxy_store(e + 5, (cond & low) | lap);
+    nvshm_proxy_store(e + 6, (extra & low) | lap);
+    nvshm_proxy_store(e + 7, (value >> 63 | (cond >> 63) << 1 | (extra >> 63) << 2) | lap);
+    if (done) {
+      nvshm_proxy_done *d = &ch->done[t % NVSHM_PROXY_ENTRIES];
+      while (nvshm_proxy_load(&d->tag) != t + 1) {
+      }
+      result = nvshm_proxy_load(&d->value);
+      nvshm_proxy_store(&d->tag, 0);
+      if (nvshm_proxy_load(&ch->error)) __trap();  // the proxy logged the failed request (operation, PE)
+    }
+  }
+  if (done) Group<S>::sync();
+  return result;
+}
+
+/* The proxy's operation for a signal update (NVSHMEM_SIGNAL_SET or _ADD). */
+__device__ __forceinline__ uint32_t proxy_signal_op(int sig_op) {
+  return sig_op == NVSHMEM_SIGNAL_ADD ? NVSHM_PROXY_AMO_ADD : NVSHM_PROXY_AMO_SET;
+}
+
+/* Quiet and fence markers on this block's channel (quiet waits for the proxy's remote completion of every
+ * channel's earlier requests), issued only where this PE runs a proxy. */
+__device__ __forceinline__ void proxy_marker(uint32_t code) {
+  (void)proxy_call<Scope::thread>(code, -1, nullptr, nullptr, 0);
+}
+__device__ __forceinline__ void proxy_quiet() {
+  if (state().proxy_channels != nullptr) proxy_marker(proxy_code(NVSHM_PROXY_QUIET, NVSHM_PROXY_DONE));
+}
+__device__ __forceinline__ void proxy_fence() {
+  if (state().proxy_channels != nullptr) proxy_marker(proxy_code(NVSHM_PROXY_FENCE, 0));
+}
+
+/* nvshmemx_flush for a group: the group synchronises and, where this PE runs a proxy, its rank 0 waits for
+ * a quiet marker (the proxy has read the sources of the channels' earlier requests). */
+template <Scope S>
+__device__ __forceinline__ void proxy_flush() {
+  Group<S>::sync();
+  if (state().proxy_channels != nullptr) {
+    if (Group<S>::rank() == 0) proxy_marker(proxy_code(NVSHM_PROXY_QUIET, NVSHM_PROXY_DONE));
+    Group<S>::sync();
+  }
+}
+
+/* The proxy's operation code of a device AMO (Amo in primitives.cuh), and whether it returns a value. */
+template <Amo Op>
+__host__ __device__ constexpr uint32_t proxy_amo_op() {
+  return Op == Amo::fetch                          ? NVSHM_PROXY_AMO_FETCH
+         : Op == Amo::set                          ? NVSHM_PROXY_AMO_SET
+         : Op == Amo::swap                         ? NVSHM_PROXY_AMO_SWAP
+         : Op == Amo::compare_swap                 ? NVSHM_PROXY_AMO_COMPARE_SWAP
+         : Op == Amo::and_ || Op == Amo::fetch_and ? NVSHM_PROXY_AMO_AND
+         : Op == Amo::or_ || Op == Amo::fetch_or   ? NVSHM_PROXY_AMO_OR
+         : Op == Amo::xor_ || Op == Amo::fetch_xor ? NVSHM_PROXY_AMO_XOR
+                                                   : NVSHM_PROXY_AMO_ADD; /* inc, fetch_inc, add, fetch_add */
+}
+template <Amo Op>
+__host__ __device__ constexpr bool amo_fetches() {
+  return !(Op == Amo::inc || Op == Amo::add || Op == Amo::set || Op == Amo::and_ || Op == Amo::or_ || Op == Amo::xor_);
+}
+
+}  // namespace nvshm_dev
+
+#endif /* NVSHMEM_DETAIL_DEVICE_PROXY_CUH */
