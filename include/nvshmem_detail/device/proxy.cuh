@@ -95,15 +95,10 @@ __device__ __forceinline__ uint64_t proxy_call(uint32_t code, int pe, const void
     while (t - nvshm_proxy_load(&ch->released) >= NVSHM_PROXY_ENTRIES) {  // until the entry is free
     }
     uint64_t *e = ch->entries[t % NVSHM_PROXY_ENTRIES];
-    const uint64_t lap = nvshm_proxy_lap_bit(t), low = ~(1ull << 63);
-    nvshm_proxy_store(e + 0, ((code | static_cast<uint64_t>(static_cast<uint32_t>(pe)) << 32) & low) | lap);
-    nvshm_proxy_store(e + 1, (sym ? slot_offset(sym) : 0) | lap);
-    nvshm_proxy_store(e + 2, reinterpret_cast<uint64_t>(local) | lap);
-    nvshm_proxy_store(e + 3, bytes | lap);
-    nvshm_proxy_store(e + 4, (value & low) | lap);
-    nvshm_proxy_store(e + 5, (cond & low) | lap);
-    nvshm_proxy_store(e + 6, (extra & low) | lap);
-    nvshm_proxy_store(e + 7, (value >> 63 | (cond >> 63) << 1 | (extra >> 63) << 2) | lap);
+    const uint64_t offset = sym ? slot_offset(sym) : 0, at = reinterpret_cast<uint64_t>(local);
+#pragma unroll
+    for (unsigned w = 0; w < NVSHM_PROXY_WORDS; ++w)
+      nvshm_proxy_store(e + w, nvshm_proxy_field_word(w, code, pe, offset, at, bytes, value, cond, extra, t));
     if (done) {
       nvshm_proxy_done *d = &ch->done[t % NVSHM_PROXY_ENTRIES];
       while (nvshm_proxy_load(&d->tag) != t + 1) {
