@@ -4,12 +4,11 @@
  * the PE's proxy thread executes with the remote engine.
  *
  * The fast path pays one check, remote_pe(): the PE against the mapped range of the device state (a
- * subtraction and a compare, then a branch that every mapped call takes the same way). Everything else is
- * out of line: one __noinline__ function per kind of request, with few arguments, so that the mapped
- * path keeps its instructions and (nearly) its registers (docs/registers.md). A warp or block synchronises
- * and its rank 0 enqueues one request for the group's whole transfer. A failure (no proxy, a full channel
- * or a completion that does not come within the channel's timeout, a request the proxy reports failed
- * through the channel's error word) prints the operation and the PE and traps, out of line as well.
+ * subtraction and a compare, then a branch that every mapped call takes the same way). The remote branch is
+ * inline (proxy_call): a call in the user's loop, or a printf on its failure path, costs the loop 8-16
+ * registers with -rdc (docs/proxy.md, "Fast path"). A warp or block synchronises and its rank 0 enqueues one
+ * request for the group's whole transfer. Device waits have no clock (the proxy always answers); a request
+ * the proxy reports failed (the channel's error word, after the proxy's message) traps the kernel.
  * Internal: names live in namespace nvshm_dev. */
 #ifndef NVSHMEM_DETAIL_DEVICE_PROXY_CUH
 #define NVSHMEM_DETAIL_DEVICE_PROXY_CUH
@@ -51,34 +50,17 @@ __host__ __device__ constexpr uint32_t proxy_code(uint32_t op, uint32_t flags, u
   return op | flags << 8 | aux << 16;
 }
 
-__device__ __noinline__ static void fail_proxy(uint32_t code, int pe) {
-  const nvshm_device_state &st = state();
-  const nvshm_proxy_channel *ch = st.proxy_channels;
-  if (ch == nullptr)
-    printf(
-        "nvshmem device call on PE %d: PE %d is not mapped here and this PE runs no proxy (no nvshmem_init, PE "
-        "out of range, a heap in host memory, or a module loaded without nvshmemx_cumodule_init)\n",
-        st.my_pe, pe);
-  else
-    printf(
-        "nvshmem device call on PE %d: request %u (op, docs/proxy.md) to remote PE %d failed: %s (the proxy's "
-        "message, if any, says why)\n",
-        st.my_pe, code & 0xff, pe, ch->error ? "the proxy reported it failed" : "no completion within the timeout");
-  __trap();
-}
-
 /* This block's channel and its reservation counter: block b uses channel b % NVSHM_PROXY_CHANNELS. */
 __device__ __forceinline__ unsigned proxy_channel_index() {
   return (blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z)) % NVSHM_PROXY_CHANNELS;
 }
 
-/* The remote branch of every device call, inline: a call in the caller's loop would cost it registers
- * under -rdc (the ABI's preserved registers; measured in docs/registers.md), and a call followed by a trap
- * (fail_proxy) costs none. A warp or block synchronises, its rank 0 enqueues one request for the whole
- * group's transfer on the block's channel (the words one at a time, each with its lap bit) and, for a
- * request with NVSHM_PROXY_DONE, waits for the completion record; the group then synchronises again.
- * `code`: proxy_code(); `sym`: the symmetric address on the target (nullptr: none). Returns the record's
- * value (the old value of a fetching atomic, the bytes of a `g`), 0 without DONE. */
+/* The remote branch of every device call, inline (above), reading the state through call_state so that
+ * NVVM cannot hoist the channel table out of the user's loop (docs/registers.md, rule 7). A warp or block synchronises,
+ * its rank 0 enqueues one request for the whole group's transfer on the block's channel (the words one at a time, each
+ * with its lap bit) and, for a request with NVSHM_PROXY_DONE, waits for the completion record; the group then
+ * synchronises again. `code`: proxy_code(); `sym`: the symmetric address on the target (nullptr: none). Returns the
+ * record's value (the old value of a fetching atomic, the bytes of a `g`), 0 without DONE. */
 template <Scope S>
 __device__ __forceinline__ uint64_t proxy_call(uint32_t code, int pe, const void *sym, const void *local,
                                                uint64_t bytes, uint64_t value = 0, uint64_t cond = 0,
