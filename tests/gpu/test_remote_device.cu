@@ -235,6 +235,45 @@ TEST(RemoteDevice, PutSignalEveryScope) {
   nvshmem_free(dst);
 }
 
+// A thread's put from its local array and get into another (memory the proxy cannot address: 8 bytes per
+// request), of a size that is not a multiple of 8 bytes.
+constexpr int kPrivate = 21;
+__global__ void private_put_get(int *dst, int *out, int pe) {
+  const int me = nvshmem_my_pe();
+  int mine[kPrivate], back[kPrivate];
+  for (int i = 0; i < kPrivate; ++i) {
+    mine[i] = dvalue_of(me, i);
+    back[i] = -1;
+  }
+  nvshmem_int_put(dst, mine, kPrivate, pe);
+  nvshmem_quiet();
+  nvshmem_int_get(back, dst, kPrivate, pe);
+  for (int i = 0; i < kPrivate; ++i) out[i] = back[i];
+}
+
+TEST(RemoteDevice, ThreadPutAndGetOfLocalArrays) {
+  int *dst = static_cast<int *>(nvshmem_malloc(kPrivate * sizeof(int)));
+  int *out = nullptr;
+  ASSERT_NE(dst, nullptr);
+  CUDA_CHECK(cudaMalloc(&out, kPrivate * sizeof(int)));
+  CUDA_CHECK(cudaMemset(dst, gpu_test::kPoison, kPrivate * sizeof(int)));
+  CUDA_CHECK(cudaMemset(out, gpu_test::kPoison, kPrivate * sizeof(int)));
+  gpu_test::barrier();
+  private_put_get<<<1, 1>>>(dst, out, right());
+  LAUNCH_CHECK();
+  gpu_test::barrier();
+  std::vector<int> got(kPrivate), landed(kPrivate);
+  CUDA_CHECK(cudaMemcpy(got.data(), out, kPrivate * sizeof(int), cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaMemcpy(landed.data(), dst, kPrivate * sizeof(int), cudaMemcpyDeviceToHost));
+  for (int i = 0; i < kPrivate; ++i) {
+    EXPECT_EQ(got[i], value_of(nvshmem_my_pe(), i)) << "read back [" << i << "]";
+    EXPECT_EQ(landed[i], value_of(left(), i)) << "landed [" << i << "]";
+  }
+  gpu_test::barrier();
+  CUDA_CHECK(cudaFree(out));
+  nvshmem_free(dst);
+}
+
 // Many small nbi puts from every block (more than one lap of each channel's ring), then one quiet.
 __global__ void many_p(int *dst, int pe, int per_block) {
   if (threadIdx.x != 0) return;

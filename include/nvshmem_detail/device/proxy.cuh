@@ -99,6 +99,27 @@ __device__ __forceinline__ uint32_t proxy_signal_op(int sig_op) {
   return sig_op == NVSHMEM_SIGNAL_ADD ? NVSHM_PROXY_AMO_ADD : NVSHM_PROXY_AMO_SET;
 }
 
+/* A thread's put from, or get into, memory the proxy cannot address (the thread's local array, shared
+ * memory: not in the global window, __isGlobal): 8 bytes per request, carried in the request (an inline
+ * put) or in the completion record (a get of 1 to 8 bytes, waited for). */
+__device__ __forceinline__ void proxy_put_private(void *dest, const void *source, size_t nbytes, int pe) {
+  for (size_t off = 0; off < nbytes; off += 8) {
+    const size_t n = nbytes - off < 8 ? nbytes - off : 8;
+    uint64_t v = 0;
+    memcpy(&v, static_cast<const char *>(source) + off, n);
+    (void)proxy_call<Scope::thread>(proxy_code(NVSHM_PROXY_PUT_INLINE, 0), pe, static_cast<char *>(dest) + off, nullptr,
+                                    n, v);
+  }
+}
+__device__ __forceinline__ void proxy_get_private(void *dest, const void *source, size_t nbytes, int pe) {
+  for (size_t off = 0; off < nbytes; off += 8) {
+    const size_t n = nbytes - off < 8 ? nbytes - off : 8;
+    const uint64_t v = proxy_call<Scope::thread>(proxy_code(NVSHM_PROXY_GET, NVSHM_PROXY_DONE), pe,
+                                                 static_cast<const char *>(source) + off, nullptr, n);
+    memcpy(static_cast<char *>(dest) + off, &v, n);
+  }
+}
+
 /* Quiet and fence markers on this block's channel (quiet waits for the proxy's remote completion of every
  * channel's earlier requests), issued only where this PE runs a proxy. */
 __device__ __forceinline__ void proxy_marker(uint32_t code) {
