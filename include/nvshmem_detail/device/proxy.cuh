@@ -132,15 +132,20 @@ __device__ __forceinline__ void proxy_fence() {
   if (state().proxy_channels != nullptr) proxy_marker(proxy_code(NVSHM_PROXY_FENCE, 0));
 }
 
-/* nvshmemx_flush for a group: the group synchronises and, where this PE runs a proxy, its rank 0 waits for
- * a quiet marker (the proxy has read the sources of the channels' earlier requests). */
+/* A group's quiet (QUIET with DONE: nvshmemx_flush, the qp quiet forms) or fence (FENCE) marker: the group
+ * synchronises and, where this PE runs a proxy, its rank 0 issues one marker for the group (every thread of a
+ * block uses the block's channel, and a quiet covers every channel), then the group synchronises again. */
 template <Scope S>
-__device__ __forceinline__ void proxy_flush() {
+__device__ __forceinline__ void proxy_group_marker(uint32_t code) {
   Group<S>::sync();
   if (state().proxy_channels != nullptr) {
-    if (Group<S>::rank() == 0) proxy_marker(proxy_code(NVSHM_PROXY_QUIET, NVSHM_PROXY_DONE));
+    if (Group<S>::rank() == 0) proxy_marker(code);
     Group<S>::sync();
   }
+}
+template <Scope S>
+__device__ __forceinline__ void proxy_flush() {
+  proxy_group_marker<S>(proxy_code(NVSHM_PROXY_QUIET, NVSHM_PROXY_DONE));
 }
 
 /* The proxy's operation code of a device AMO (Amo in primitives.cuh), and whether it returns a value. */
