@@ -18,12 +18,14 @@
 #include "nvshmem_detail/macros.h"
 
 #define NVSHM_DEVICE_STATE_SYMBOL "nvshm_device_state_d"
+
+struct nvshm_proxy_channel; /* include/nvshmem_detail/proxy_ring.h */
 /* The heap base is stored XOR this mask, so that a state the library never wrote (no init, a heap
  * in host memory, an unregistered module) decodes to a non-canonical base: a device RMA then faults
  * with an illegal address instead of touching this PE's own memory, and the hot path needs no
  * branch (docs/device-state.md). */
 #define NVSHM_HEAP_BASE_MASK ((uintptr_t)0xdead000000000000ull)
-#define NVSHM_DEVICE_STATE_VERSION ((4u << 16) + (unsigned)sizeof(struct nvshm_device_state))
+#define NVSHM_DEVICE_STATE_VERSION ((5u << 16) + (unsigned)sizeof(struct nvshm_device_state))
 
 /* One team as device code sees it; docs/teams.md. src/team fills the table at init and whenever a
  * team is created or destroyed, while no kernel of this PE uses that slot. */
@@ -69,7 +71,9 @@ struct nvshm_device_state {
   int n_pes;
   int node_my_pe; /* PE index inside NVSHMEMX_TEAM_NODE (= NVSHMEM_TEAM_SHARED here) */
   int node_n_pes;
-  int node_pe_start;        /* world PE id of node PE 0 (node PEs are consecutive) */
+  int node_pe_start; /* world PE id of node PE 0 (node PEs are consecutive) */
+  /* [node_pe_start, node_pe_start + node_n_pes) is the mapped range: the PEs whose heaps this process maps.
+   * Device calls on any other PE go through the host proxy (docs/proxy.md). */
   int heap_on_device;       /* 1: heap in GPU memory; 0: host shared memory (no device access) */
   int tma_policy;           /* NVSHMEM_TMA_POLICY where TMA is available (GPU heap, sm_90 or newer), else 0: block-scope
                                puts and gets of blocks that lent shared memory use TMA when not 0 (docs/tma.md) */
@@ -83,6 +87,11 @@ struct nvshm_device_state {
    * change after init: read from constant memory, they cost no load from the table, whose cached lines
    * every acquire load (each wait of the previous collective) invalidates (docs/teams.md). */
   struct nvshm_team_device predefined_teams[NVSHM_PREDEFINED_TEAMS];
+  /* The host proxy's channels (docs/proxy.md), NULL when this PE has no remote peer or its heap is in host
+   * memory: NVSHM_PROXY_CHANNELS channels in mapped host memory (device addresses), and their reservation
+   * counters in GPU memory, one per channel. */
+  struct nvshm_proxy_channel *proxy_channels;
+  unsigned long long *proxy_reserve;
 };
 
 NVSHM_EXTERN_C_BEGIN

@@ -12,14 +12,17 @@
 #ifndef NVSHMEM_DETAIL_PROXY_RING_H
 #define NVSHMEM_DETAIL_PROXY_RING_H
 
-#include <sched.h>
 #include <stdint.h>
+#if !defined(__CUDACC_RTC__) /* the host producer's yield and clock (NVRTC has no C library) */
+#include <sched.h>
 #include <time.h>
+#endif
 
 #include "nvshmem_detail/macros.h"
 
 #define NVSHM_PROXY_ENTRIES 256u /* requests per channel (a power of two) */
 #define NVSHM_PROXY_WORDS 8u     /* words per request */
+#define NVSHM_PROXY_CHANNELS 8u  /* channels per PE (a power of two): block b uses channel b % 8 */
 
 /* What a request asks. */
 enum nvshm_proxy_op {
@@ -118,6 +121,32 @@ NVSHM_HOSTDEVICE static inline uint64_t nvshm_proxy_word(const struct nvshm_prox
       break;
   }
   return (w & low) | nvshm_proxy_lap_bit(ticket);
+}
+/* Word `i` of the request given by its fields (`code`: op | flags << 8 | aux << 16; `offset`, `local` and
+ * `bytes` below 2^63, as in the struct): the same words as nvshm_proxy_word, for device producers that keep
+ * the fields in registers and store the words one by one (include/nvshmem_detail/device/proxy.cuh). */
+NVSHM_HOSTDEVICE static inline uint64_t nvshm_proxy_field_word(unsigned i, uint32_t code, int32_t pe, uint64_t offset,
+                                                               uint64_t local, uint64_t bytes, uint64_t value,
+                                                               uint64_t cond, uint64_t extra, uint64_t ticket) {
+  const uint64_t low = ~(1ull << 63), lap = nvshm_proxy_lap_bit(ticket);
+  switch (i) {
+    case 0:
+      return ((code | (uint64_t)(uint32_t)pe << 32) & low) | lap;
+    case 1:
+      return offset | lap;
+    case 2:
+      return local | lap;
+    case 3:
+      return bytes | lap;
+    case 4:
+      return (value & low) | lap;
+    case 5:
+      return (cond & low) | lap;
+    case 6:
+      return (extra & low) | lap;
+    default:
+      return (value >> 63 | (cond >> 63) << 1 | (extra >> 63) << 2) | lap;
+  }
 }
 NVSHM_HOSTDEVICE static inline void nvshm_proxy_encode(const struct nvshm_proxy_request *r, uint64_t ticket,
                                                        uint64_t w[NVSHM_PROXY_WORDS]) {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <thread>
 #include <vector>
 
@@ -131,6 +132,72 @@ Status tma_policy_of(const Runtime &rt, int *policy) {
   return Status::not_supported;
 }
 
+// Starts the host proxy (docs/proxy.md) when this PE has remote peers and a GPU heap (or NVSHMEM_REMOTE_PROXY=host):
+// NVSHM_PROXY_CHANNELS zeroed channels in pinned host memory mapped to the device, reservation counters
+// in GPU memory, and the device state's view of both.
+Status start_proxy(Runtime &rt) {
+  RemoteEngine *engine = rt.peers->remote();
+  const bool wanted = rt.on_device() || !strcasecmp(rt.env.remote_proxy.c_str(), "host");
+  if (!engine || !wanted || rt.mapped.pes.size() == static_cast<std::size_t>(rt.boot->size())) return Status::ok;
+  const std::size_t bytes = NVSHM_PROXY_CHANNELS * sizeof(nvshm_proxy_channel);
+  const std::size_t reserve_bytes = NVSHM_PROXY_CHANNELS * sizeof(unsigned long long);
+  nvshm_proxy_channel *device_view = nullptr;
+  if (rt.on_device()) {
+    void *host = nullptr, *dev = nullptr;
+    if (cudaHostAlloc(&host, bytes, cudaHostAllocMapped | cudaHostAllocPortable) != cudaSuccess) {
+      log_error(kInit, "cudaHostAlloc of the proxy's channels (%zu bytes) failed: %s", bytes,
+                cudaGetErrorString(cudaGetLastError()));
+      return Status::out_of_memory;
+    }
+    rt.proxy_channels = static_cast<nvshm_proxy_channel *>(host);
+    memset(host, 0, bytes);
+    if (cudaHostGetDevicePointer(&dev, host, 0) != cudaSuccess ||
+        cudaMalloc(reinterpret_cast<void **>(&rt.proxy_reserve), reserve_bytes) != cudaSuccess ||
+        cudaMemset(rt.proxy_reserve, 0, reserve_bytes) != cudaSuccess || cudaDeviceSynchronize() != cudaSuccess) {
+      log_error(kInit, "mapping the proxy's channels to the device or allocating their counters failed: %s",
+                cudaGetErrorString(cudaGetLastError()));
+      return Status::out_of_memory;
+    }
+    device_view = static_cast<nvshm_proxy_channel *>(dev);
+  } else {  // no device code reaches these: the proxy runs for tests of its start and stop
+    rt.proxy_channels = static_cast<nvshm_proxy_channel *>(calloc(1, bytes));
+    rt.proxy_reserve = static_cast<unsigned long long *>(calloc(1, reserve_bytes));
+    if (!rt.proxy_channels || !rt.proxy_reserve) {
+      log_error(kInit, "no memory for the proxy's channels (%zu bytes)", bytes);
+      return Status::out_of_memory;
+    }
+  }
+  for (unsigned c = 0; c < NVSHM_PROXY_CHANNELS; ++c)
+    rt.proxy_channels[c].timeout_ns = static_cast<uint64_t>(rt.env.bootstrap_timeout) * 1000000000ull;
+  rt.proxy =
+      std::make_unique<Proxy>(*engine, rt.proxy_channels, static_cast<int>(NVSHM_PROXY_CHANNELS), rt.boot->size(),
+                              static_cast<int>(rt.env.proxy_request_batch_max), rt.on_device() ? rt.context : nullptr);
+  if (rt.on_device()) {
+    rt.device_state.proxy_channels = device_view;
+    rt.device_state.proxy_reserve = rt.proxy_reserve;
+  }
+  NVSHM_INFO(kInit, "host proxy started: %u channels of %u requests (%zu bytes of %s memory)", NVSHM_PROXY_CHANNELS,
+             NVSHM_PROXY_ENTRIES, bytes, rt.on_device() ? "mapped pinned host" : "host");
+  return Status::ok;
+}
+
+// Stops the proxy after it executed every request written so far, and frees its channels (also those of
+// a start that failed halfway).
+void stop_proxy(Runtime &rt) {
+  rt.proxy.reset();
+  rt.device_state.proxy_channels = nullptr;
+  rt.device_state.proxy_reserve = nullptr;
+  if (rt.on_device()) {
+    if (rt.proxy_channels) cudaFreeHost(rt.proxy_channels);
+    if (rt.proxy_reserve) cudaFree(rt.proxy_reserve);
+  } else {
+    free(rt.proxy_channels);
+    free(rt.proxy_reserve);
+  }
+  rt.proxy_channels = nullptr;
+  rt.proxy_reserve = nullptr;
+}
+
 Status init_device_state(Runtime &rt) {
   nvshm_device_state &s = rt.device_state;
   s.version = NVSHM_DEVICE_STATE_VERSION;
@@ -153,6 +220,7 @@ Status init_device_state(Runtime &rt) {
   s.teams = rt.teams->device_table();
   s.max_teams = rt.teams->max_teams();
   for (int team = 0; team < NVSHM_PREDEFINED_TEAMS; ++team) s.predefined_teams[team] = rt.teams->device_entry(team);
+  NVSHM_TRY(start_proxy(rt));
   if (rt.on_device()) NVSHM_TRY(publish_device_state(s, rt.context));
   return Status::ok;
 }
@@ -267,6 +335,10 @@ Status runtime_init(unsigned flags, const nvshmemx_init_attr_t *attr) {
   Status st = init_steps(*rt, flags, attr);
   if (st != Status::ok) {
     withdraw_device_state();
+    if (rt->heap) {
+      ContextGuard guard(rt->context);
+      stop_proxy(*rt);
+    }
     rt.reset();  // closes the bootstrap connection first, so a server in this process can end at once
     uid_servers_reap();
     log_set_pe(-1);
@@ -281,8 +353,9 @@ void runtime_finalize() {
   if (!rt) return;
   {
     ContextGuard guard(rt->context);
-    require_ok(rt->peers->quiet(), "nvshmem_finalize");
     if (rt->on_device()) driver().cuCtxSynchronize();
+    stop_proxy(*rt);  // after the kernels: it executes what they left in its channels, then the quiet covers it
+    require_ok(rt->peers->quiet(), "nvshmem_finalize");
     unregister_user_buffers(*rt);
     if (rt->peers->remote()) rt->peers->remote()->prepare_finalize();
     require_ok(rt->boot->barrier(), "nvshmem_finalize");

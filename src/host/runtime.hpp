@@ -16,6 +16,7 @@
 #include "nvshmem_detail/device_state.h"
 #include "team/team_table.hpp"
 #include "remote/peers.hpp"
+#include "remote/proxy.hpp"
 #include "transport/transport.hpp"
 
 namespace nvshm {
@@ -34,6 +35,11 @@ struct Runtime {
   std::unique_ptr<Transport> transport;  // mapped peers
   std::unique_ptr<Peers> peers;          // every peer: `transport` or the remote engine (remote/peers.hpp)
   std::unique_ptr<TeamTable> teams;
+  // The host proxy (docs/proxy.md) while it runs: its channels (host view; cudaHostAlloc'd and mapped on a
+  // GPU heap, calloc'd on a host heap) and the channels' reservation counters (GPU memory on a GPU heap).
+  nvshm_proxy_channel *proxy_channels = nullptr;
+  unsigned long long *proxy_reserve = nullptr;
+  std::unique_ptr<Proxy> proxy;
   nvshm_device_state device_state{};
   // Local buffers registered with nvshmemx_buffer_register, by start address (api_buffer.cpp).
   struct UserBuffer {

@@ -56,12 +56,14 @@ Proxy::~Proxy() {
 void Proxy::loop(CUcontext context) {
   ContextGuard guard(context);  // the staged path copies to and from GPU memory on this thread
   unsigned idle = 0;
-  while (!stop_.load(std::memory_order_acquire)) {
+  for (;;) {
+    const bool stopping = stop_.load(std::memory_order_acquire);
     int taken = 0;
     for (int c = 0; c < n_channels_; ++c) {
       taken += drain(c);
       release(c);
     }
+    if (stopping && !taken) break;  // every request written before the stop was executed
     if (taken) {
       idle = 0;
     } else if (++idle < 1024) {

@@ -23,7 +23,7 @@ class Proxy {
   // round (NVSHMEM_PROXY_REQUEST_BATCH_MAX); `context` is made current on the thread (GPU heap).
   Proxy(RemoteEngine &engine, nvshm_proxy_channel *channels, int n_channels, int n_pes, int batch_max,
         CUcontext context);
-  ~Proxy();  // stops the thread; requests not taken by then are not executed
+  ~Proxy();  // stops the thread once it has executed every request written before the call
   Proxy(const Proxy &) = delete;
   Proxy &operator=(const Proxy &) = delete;
 

@@ -3,10 +3,12 @@
 // random data and poisoned outputs.
 #pragma once
 #include <cuda_runtime.h>
+#include <dlfcn.h>
 #include <gtest/gtest.h>
 #include <nvshmem.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <vector>
@@ -65,6 +67,16 @@ inline int gpu_test_main(int argc, char **argv) {
   if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
     printf("no GPU visible: skipping GPU tests\n");
     return 77;  // CTest SKIP_RETURN_CODE
+  }
+  // Forced remote (NVSHMEM_DISABLE_P2P=1: every peer through UCX): skipped where libucp cannot be loaded.
+  const char *no_p2p = getenv("NVSHMEM_DISABLE_P2P");
+  if (no_p2p && (no_p2p[0] == '1' || no_p2p[0] == 't' || no_p2p[0] == 'T' || no_p2p[0] == 'y' || no_p2p[0] == 'Y')) {
+    void *ucp = dlopen("libucp.so.0", RTLD_NOW | RTLD_LOCAL);
+    if (!ucp) {
+      printf("NVSHMEM_DISABLE_P2P=1 but libucp.so.0 cannot be loaded (%s): skipping GPU tests\n", dlerror());
+      return 77;
+    }
+    dlclose(ucp);
   }
   ::testing::InitGoogleTest(&argc, argv);
   nvshmem_init();

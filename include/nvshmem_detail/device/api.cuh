@@ -8,6 +8,7 @@
 #define NVSHMEM_DETAIL_DEVICE_API_CUH
 
 #include "nvshmem_detail/device/primitives.cuh"
+#include "nvshmem_detail/device/proxy.cuh"
 #include "nvshmem_detail/host_api.h"
 
 namespace nvshm_dev {
@@ -116,8 +117,15 @@ __device__ __forceinline__ bool tma_copy_block(void *dst, const void *src, size_
  * forms: without it the group's warps drift apart over a run of nbi puts, and 1000 block puts of
  * 512 KiB over 128 blocks moved 369 GB/s instead of 505 (tools/probes/put_regimes.cu,
  * docs/benchmarks.md, session 10). */
-template <Scope S>
+template <Scope S, bool Blocking = true>
 __device__ __forceinline__ void put(void *dest, const void *source, size_t nbytes, int pe) {
+  if (remote_pe(pe)) {  // blocking: the source may be reused (local completion), docs/proxy.md
+    if constexpr (S == Scope::thread) {
+      if (!__isGlobal(source)) return proxy_put_private(dest, source, nbytes, pe);
+    }
+    (void)proxy_call<S>(proxy_code(NVSHM_PROXY_PUT, Blocking ? NVSHM_PROXY_DONE : 0), pe, dest, source, nbytes);
+    return;
+  }
   void *to = peer_address(dest, pe);
   if constexpr (S == Scope::block) {
     if (tma_copy_block(to, source, nbytes)) return;
@@ -127,6 +135,13 @@ __device__ __forceinline__ void put(void *dest, const void *source, size_t nbyte
 }
 template <Scope S, bool Blocking>
 __device__ __forceinline__ void get(void *dest, const void *source, size_t nbytes, int pe) {
+  if (remote_pe(pe)) {
+    if constexpr (S == Scope::thread) {
+      if (!__isGlobal(dest)) return proxy_get_private(dest, source, nbytes, pe);
+    }
+    (void)proxy_call<S>(proxy_code(NVSHM_PROXY_GET, Blocking ? NVSHM_PROXY_DONE : 0), pe, source, dest, nbytes);
+    return;
+  }
   const void *from = peer_address(source, pe);
   if constexpr (S == Scope::block) {
     if (tma_copy_block(dest, from, nbytes)) return;
@@ -138,11 +153,23 @@ __device__ __forceinline__ void get(void *dest, const void *source, size_t nbyte
 /* Strided forms (strides in elements); blocking, like put/get. */
 template <Scope S, typename T>
 __device__ __forceinline__ void iput(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {
+  if (remote_pe(pe)) {
+    (void)proxy_call<S>(proxy_code(NVSHM_PROXY_IPUT, NVSHM_PROXY_DONE, sizeof(T)), pe, dest, source, n, 0,
+                        static_cast<uint64_t>(dst * static_cast<ptrdiff_t>(sizeof(T))),
+                        static_cast<uint64_t>(sst * static_cast<ptrdiff_t>(sizeof(T))));
+    return;
+  }
   copy_strided<S>(peer_address(dest, pe), dst, source, sst, n);
   Group<S>::sync();
 }
 template <Scope S, typename T>
 __device__ __forceinline__ void iget(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {
+  if (remote_pe(pe)) {
+    (void)proxy_call<S>(proxy_code(NVSHM_PROXY_IGET, NVSHM_PROXY_DONE, sizeof(T)), pe, source, dest, n, 0,
+                        static_cast<uint64_t>(sst * static_cast<ptrdiff_t>(sizeof(T))),
+                        static_cast<uint64_t>(dst * static_cast<ptrdiff_t>(sizeof(T))));
+    return;
+  }
   copy_strided<S>(dest, dst, peer_address(source, pe), sst, n);
   Group<S>::sync();
 }
@@ -152,6 +179,11 @@ __device__ __forceinline__ void iget(T *dest, const T *source, ptrdiff_t dst, pt
  * quiet before it makes it a release). */
 template <bool Release>
 __device__ __forceinline__ void signal(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {
+  if (remote_pe(pe)) {
+    (void)proxy_call<Scope::thread>(proxy_code(NVSHM_PROXY_ATOMIC, 0, proxy_signal_op(sig_op) | 8u << 8), pe, sig_addr,
+                                    nullptr, 0, signal);
+    return;
+  }
   uint64_t *remote = peer_address(sig_addr, pe);
   if constexpr (Release) {
     if (sig_op == NVSHMEM_SIGNAL_ADD)
@@ -170,10 +202,41 @@ __device__ __forceinline__ void signal(uint64_t *sig_addr, uint64_t signal, int 
 template <Scope S>
 __device__ __forceinline__ void put_signal(void *dest, const void *source, size_t nbytes, uint64_t *sig_addr,
                                            uint64_t sig, int sig_op, int pe) {
+  if (remote_pe(pe)) {
+    // Waited for (local completion) in the nbi forms too: they share this code, and completing early is allowed.
+    (void)proxy_call<S>(proxy_code(NVSHM_PROXY_PUT_SIGNAL, NVSHM_PROXY_DONE, proxy_signal_op(sig_op)), pe, dest, source,
+                        nbytes, sig, 0, slot_offset(sig_addr));
+    return;
+  }
   copy_bytes_rma<S>(peer_address(dest, pe), source, nbytes);
   Group<S>::sync();
   if (Group<S>::rank() == 0) signal<true>(sig_addr, sig, sig_op, pe);
   Group<S>::sync();
+}
+
+/* An atomic on `pe`'s copy of `dest`: amo() for mapped PEs, a request to the proxy for remote ones. */
+template <Amo Op, typename T>
+__device__ __forceinline__ T amo_pe(T *dest, T value, T cond, int pe) {
+  if (remote_pe(pe)) {
+    const uint64_t old = proxy_call<Scope::thread>(
+        proxy_code(NVSHM_PROXY_ATOMIC, amo_fetches<Op>() ? NVSHM_PROXY_DONE : 0,
+                   proxy_amo_op<Op>() | static_cast<uint32_t>(sizeof(T)) << 8),
+        pe, dest, nullptr, 0, Op == Amo::inc || Op == Amo::fetch_inc ? 1 : to_bits(value), to_bits(cond));
+    return amo_fetches<Op>() ? from_bits<T>(old) : T{};
+  }
+  return amo<Op>(dest, value, cond, pe);
+}
+/* A floating-point atomic add on `pe`'s copy of `dest` (the old value when Fetch). */
+template <bool Fetch, typename T>
+__device__ __forceinline__ T float_add_pe(T *dest, T value, int pe) {
+  if (remote_pe(pe)) {
+    const uint64_t old =
+        proxy_call<Scope::thread>(proxy_code(NVSHM_PROXY_ATOMIC, Fetch ? NVSHM_PROXY_DONE : 0,
+                                             NVSHM_PROXY_AMO_FLOAT_ADD | static_cast<uint32_t>(sizeof(T)) << 8),
+                                  pe, dest, nullptr, 0, to_bits(value));
+    return Fetch ? from_bits<T>(old) : T{};
+  }
+  return float_atomic_add_sys(peer_address(dest, pe), value);
 }
 
 /* Teams from the table src/team keeps in GPU memory (docs/teams.md); nullptr for an unused slot
@@ -251,7 +314,7 @@ NVSHM_HD_DEF void nvshmem_global_exit(int status) {
 
 NVSHM_HD_DEF void *nvshmem_ptr(const void *dest, int pe) {
   const nvshm_device_state &st = nvshm_dev::state();
-  if (!st.initialized || !st.heap_on_device || pe < 0 || pe >= st.n_pes) return nullptr;
+  if (!st.initialized || !st.heap_on_device || pe < 0 || pe >= st.n_pes || nvshm_dev::remote_pe(pe)) return nullptr;
   const size_t offset = static_cast<size_t>(static_cast<const char *>(dest) - st.my_heap);
   if (offset >= st.heap_size) return nullptr;
   return nvshm_dev::heap_base() + static_cast<size_t>(pe) * st.heap_stride + offset;
@@ -261,24 +324,31 @@ NVSHM_HD_DEF void *nvshmemx_mc_ptr(nvshmem_team_t, const void *) {
   return nullptr;  // no multicast objects in this version
 }
 
-#define NVSHM_DEFINE_DEVICE_RMA(NAME, T)                                                        \
-  NVSHM_HD_DEF void nvshmem_##NAME##_p(T *dest, const T value, int pe) {                        \
-    nvshm_dev::store_scalar(nvshm_dev::peer_address(dest, pe), value);                          \
-  }                                                                                             \
-  NVSHM_HD_DEF T nvshmem_##NAME##_g(const T *source, int pe) {                                  \
-    return nvshm_dev::load<nvshm_dev::Load::weak>(nvshm_dev::peer_address(source, pe));         \
-  }                                                                                             \
-  NVSHM_HD_DEF void nvshmem_##NAME##_put(T *dest, const T *source, size_t nelems, int pe) {     \
-    nvshm_dev::put<nvshm_dev::Scope::thread>(dest, source, nelems * sizeof(T), pe);             \
-  }                                                                                             \
-  NVSHM_HD_DEF void nvshmem_##NAME##_get(T *dest, const T *source, size_t nelems, int pe) {     \
-    nvshm_dev::get<nvshm_dev::Scope::thread, true>(dest, source, nelems * sizeof(T), pe);       \
-  }                                                                                             \
-  NVSHM_HD_DEF void nvshmem_##NAME##_put_nbi(T *dest, const T *source, size_t nelems, int pe) { \
-    nvshm_dev::put<nvshm_dev::Scope::thread>(dest, source, nelems * sizeof(T), pe);             \
-  }                                                                                             \
-  NVSHM_HD_DEF void nvshmem_##NAME##_get_nbi(T *dest, const T *source, size_t nelems, int pe) { \
-    nvshm_dev::get<nvshm_dev::Scope::thread, false>(dest, source, nelems * sizeof(T), pe);      \
+#define NVSHM_DEFINE_DEVICE_RMA(NAME, T)                                                                          \
+  NVSHM_HD_DEF void nvshmem_##NAME##_p(T *dest, const T value, int pe) {                                          \
+    if (nvshm_dev::remote_pe(pe))                                                                                 \
+      (void)nvshm_dev::proxy_call<nvshm_dev::Scope::thread>(nvshm_dev::proxy_code(NVSHM_PROXY_PUT_INLINE, 0), pe, \
+                                                            dest, nullptr, sizeof(T), nvshm_dev::to_bits(value)); \
+    else                                                                                                          \
+      nvshm_dev::store_scalar(nvshm_dev::peer_address(dest, pe), value);                                          \
+  }                                                                                                               \
+  NVSHM_HD_DEF T nvshmem_##NAME##_g(const T *source, int pe) {                                                    \
+    if (nvshm_dev::remote_pe(pe))                                                                                 \
+      return nvshm_dev::from_bits<T>(nvshm_dev::proxy_call<nvshm_dev::Scope::thread>(                             \
+          nvshm_dev::proxy_code(NVSHM_PROXY_GET, NVSHM_PROXY_DONE), pe, source, nullptr, sizeof(T)));             \
+    return nvshm_dev::load<nvshm_dev::Load::weak>(nvshm_dev::peer_address(source, pe));                           \
+  }                                                                                                               \
+  NVSHM_HD_DEF void nvshmem_##NAME##_put(T *dest, const T *source, size_t nelems, int pe) {                       \
+    nvshm_dev::put<nvshm_dev::Scope::thread>(dest, source, nelems * sizeof(T), pe);                               \
+  }                                                                                                               \
+  NVSHM_HD_DEF void nvshmem_##NAME##_get(T *dest, const T *source, size_t nelems, int pe) {                       \
+    nvshm_dev::get<nvshm_dev::Scope::thread, true>(dest, source, nelems * sizeof(T), pe);                         \
+  }                                                                                                               \
+  NVSHM_HD_DEF void nvshmem_##NAME##_put_nbi(T *dest, const T *source, size_t nelems, int pe) {                   \
+    nvshm_dev::put<nvshm_dev::Scope::thread, false>(dest, source, nelems * sizeof(T), pe);                        \
+  }                                                                                                               \
+  NVSHM_HD_DEF void nvshmem_##NAME##_get_nbi(T *dest, const T *source, size_t nelems, int pe) {                   \
+    nvshm_dev::get<nvshm_dev::Scope::thread, false>(dest, source, nelems * sizeof(T), pe);                        \
   }
 NVSHM_FOR_EACH_RMA_TYPE(NVSHM_DEFINE_DEVICE_RMA)
 #undef NVSHM_DEFINE_DEVICE_RMA
@@ -291,7 +361,7 @@ NVSHM_FOR_EACH_RMA_TYPE(NVSHM_DEFINE_DEVICE_RMA)
     nvshm_dev::get<nvshm_dev::Scope::thread, true>(dest, source, nelems * sizeof(T), pe);            \
   }                                                                                                  \
   NVSHM_HD_DEF void nvshmem_put##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe) { \
-    nvshm_dev::put<nvshm_dev::Scope::thread>(dest, source, nelems * sizeof(T), pe);                  \
+    nvshm_dev::put<nvshm_dev::Scope::thread, false>(dest, source, nelems * sizeof(T), pe);           \
   }                                                                                                  \
   NVSHM_HD_DEF void nvshmem_get##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe) { \
     nvshm_dev::get<nvshm_dev::Scope::thread, false>(dest, source, nelems * sizeof(T), pe);           \
@@ -306,7 +376,7 @@ NVSHM_HD_DEF void nvshmem_getmem(void *dest, const void *source, size_t nbytes, 
   nvshm_dev::get<nvshm_dev::Scope::thread, true>(dest, source, nbytes, pe);
 }
 NVSHM_HD_DEF void nvshmem_putmem_nbi(void *dest, const void *source, size_t nbytes, int pe) {
-  nvshm_dev::put<nvshm_dev::Scope::thread>(dest, source, nbytes, pe);
+  nvshm_dev::put<nvshm_dev::Scope::thread, false>(dest, source, nbytes, pe);
 }
 NVSHM_HD_DEF void nvshmem_getmem_nbi(void *dest, const void *source, size_t nbytes, int pe) {
   nvshm_dev::get<nvshm_dev::Scope::thread, false>(dest, source, nbytes, pe);
@@ -348,76 +418,84 @@ NVSHM_HD_DEF uint64_t nvshmem_signal_fetch(uint64_t *sig_addr) {
 
 /* Atomics: every family and type from the AMO tables, including the longlong/int64/ptrdiff add and
  * inc forms. fetch/set/swap take zero<T>(), which half has with __CUDA_NO_HALF_CONVERSIONS__ too. */
-#define NVSHM_DEFINE_DEVICE_AMO_ARITH(NAME, T)                                                        \
-  NVSHM_HD_DEF void nvshmem_##NAME##_atomic_inc(T *dest, int pe) {                                    \
-    (void)nvshm_dev::amo<nvshm_dev::Amo::inc>(dest, static_cast<T>(0), static_cast<T>(0), pe);        \
-  }                                                                                                   \
-  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_fetch_inc(T *dest, int pe) {                                 \
-    return nvshm_dev::amo<nvshm_dev::Amo::fetch_inc>(dest, static_cast<T>(0), static_cast<T>(0), pe); \
-  }                                                                                                   \
-  NVSHM_HD_DEF void nvshmem_##NAME##_atomic_add(T *dest, T value, int pe) {                           \
-    (void)nvshm_dev::amo<nvshm_dev::Amo::add>(dest, value, static_cast<T>(0), pe);                    \
-  }                                                                                                   \
-  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_fetch_add(T *dest, T value, int pe) {                        \
-    return nvshm_dev::amo<nvshm_dev::Amo::fetch_add>(dest, value, static_cast<T>(0), pe);             \
-  }                                                                                                   \
-  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_compare_swap(T *dest, T cond, T value, int pe) {             \
-    return nvshm_dev::amo<nvshm_dev::Amo::compare_swap>(dest, value, cond, pe);                       \
+#define NVSHM_DEFINE_DEVICE_AMO_ARITH(NAME, T)                                                           \
+  NVSHM_HD_DEF void nvshmem_##NAME##_atomic_inc(T *dest, int pe) {                                       \
+    (void)nvshm_dev::amo_pe<nvshm_dev::Amo::inc>(dest, static_cast<T>(0), static_cast<T>(0), pe);        \
+  }                                                                                                      \
+  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_fetch_inc(T *dest, int pe) {                                    \
+    return nvshm_dev::amo_pe<nvshm_dev::Amo::fetch_inc>(dest, static_cast<T>(0), static_cast<T>(0), pe); \
+  }                                                                                                      \
+  NVSHM_HD_DEF void nvshmem_##NAME##_atomic_add(T *dest, T value, int pe) {                              \
+    (void)nvshm_dev::amo_pe<nvshm_dev::Amo::add>(dest, value, static_cast<T>(0), pe);                    \
+  }                                                                                                      \
+  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_fetch_add(T *dest, T value, int pe) {                           \
+    return nvshm_dev::amo_pe<nvshm_dev::Amo::fetch_add>(dest, value, static_cast<T>(0), pe);             \
+  }                                                                                                      \
+  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_compare_swap(T *dest, T cond, T value, int pe) {                \
+    return nvshm_dev::amo_pe<nvshm_dev::Amo::compare_swap>(dest, value, cond, pe);                       \
   }
 NVSHM_FOR_EACH_AMO_ARITH_TYPE(NVSHM_DEFINE_DEVICE_AMO_ARITH)
 #undef NVSHM_DEFINE_DEVICE_AMO_ARITH
-#define NVSHM_DEFINE_DEVICE_AMO_FETCH(NAME, T)                                                                        \
-  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_fetch(const T *source, int pe) {                                             \
-    return nvshm_dev::amo<nvshm_dev::Amo::fetch>(const_cast<T *>(source), nvshm_dev::zero<T>(), nvshm_dev::zero<T>(), \
-                                                 pe);                                                                 \
-  }                                                                                                                   \
-  NVSHM_HD_DEF void nvshmem_##NAME##_atomic_set(T *dest, T value, int pe) {                                           \
-    (void)nvshm_dev::amo<nvshm_dev::Amo::set>(dest, value, nvshm_dev::zero<T>(), pe);                                 \
-  }                                                                                                                   \
-  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_swap(T *dest, T value, int pe) {                                             \
-    return nvshm_dev::amo<nvshm_dev::Amo::swap>(dest, value, nvshm_dev::zero<T>(), pe);                               \
+#define NVSHM_DEFINE_DEVICE_AMO_FETCH(NAME, T)                                                     \
+  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_fetch(const T *source, int pe) {                          \
+    return nvshm_dev::amo_pe<nvshm_dev::Amo::fetch>(const_cast<T *>(source), nvshm_dev::zero<T>(), \
+                                                    nvshm_dev::zero<T>(), pe);                     \
+  }                                                                                                \
+  NVSHM_HD_DEF void nvshmem_##NAME##_atomic_set(T *dest, T value, int pe) {                        \
+    (void)nvshm_dev::amo_pe<nvshm_dev::Amo::set>(dest, value, nvshm_dev::zero<T>(), pe);           \
+  }                                                                                                \
+  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_swap(T *dest, T value, int pe) {                          \
+    return nvshm_dev::amo_pe<nvshm_dev::Amo::swap>(dest, value, nvshm_dev::zero<T>(), pe);         \
   }
 NVSHM_FOR_EACH_AMO_FETCH_TYPE(NVSHM_DEFINE_DEVICE_AMO_FETCH)
 #undef NVSHM_DEFINE_DEVICE_AMO_FETCH
-#define NVSHM_DEFINE_DEVICE_AMO_LOGIC(NAME, T)                                            \
-  NVSHM_HD_DEF void nvshmem_##NAME##_atomic_and(T *dest, T value, int pe) {               \
-    (void)nvshm_dev::amo<nvshm_dev::Amo::and_>(dest, value, static_cast<T>(0), pe);       \
-  }                                                                                       \
-  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_fetch_and(T *dest, T value, int pe) {            \
-    return nvshm_dev::amo<nvshm_dev::Amo::fetch_and>(dest, value, static_cast<T>(0), pe); \
-  }                                                                                       \
-  NVSHM_HD_DEF void nvshmem_##NAME##_atomic_or(T *dest, T value, int pe) {                \
-    (void)nvshm_dev::amo<nvshm_dev::Amo::or_>(dest, value, static_cast<T>(0), pe);        \
-  }                                                                                       \
-  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_fetch_or(T *dest, T value, int pe) {             \
-    return nvshm_dev::amo<nvshm_dev::Amo::fetch_or>(dest, value, static_cast<T>(0), pe);  \
-  }                                                                                       \
-  NVSHM_HD_DEF void nvshmem_##NAME##_atomic_xor(T *dest, T value, int pe) {               \
-    (void)nvshm_dev::amo<nvshm_dev::Amo::xor_>(dest, value, static_cast<T>(0), pe);       \
-  }                                                                                       \
-  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_fetch_xor(T *dest, T value, int pe) {            \
-    return nvshm_dev::amo<nvshm_dev::Amo::fetch_xor>(dest, value, static_cast<T>(0), pe); \
+#define NVSHM_DEFINE_DEVICE_AMO_LOGIC(NAME, T)                                               \
+  NVSHM_HD_DEF void nvshmem_##NAME##_atomic_and(T *dest, T value, int pe) {                  \
+    (void)nvshm_dev::amo_pe<nvshm_dev::Amo::and_>(dest, value, static_cast<T>(0), pe);       \
+  }                                                                                          \
+  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_fetch_and(T *dest, T value, int pe) {               \
+    return nvshm_dev::amo_pe<nvshm_dev::Amo::fetch_and>(dest, value, static_cast<T>(0), pe); \
+  }                                                                                          \
+  NVSHM_HD_DEF void nvshmem_##NAME##_atomic_or(T *dest, T value, int pe) {                   \
+    (void)nvshm_dev::amo_pe<nvshm_dev::Amo::or_>(dest, value, static_cast<T>(0), pe);        \
+  }                                                                                          \
+  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_fetch_or(T *dest, T value, int pe) {                \
+    return nvshm_dev::amo_pe<nvshm_dev::Amo::fetch_or>(dest, value, static_cast<T>(0), pe);  \
+  }                                                                                          \
+  NVSHM_HD_DEF void nvshmem_##NAME##_atomic_xor(T *dest, T value, int pe) {                  \
+    (void)nvshm_dev::amo_pe<nvshm_dev::Amo::xor_>(dest, value, static_cast<T>(0), pe);       \
+  }                                                                                          \
+  NVSHM_HD_DEF T nvshmem_##NAME##_atomic_fetch_xor(T *dest, T value, int pe) {               \
+    return nvshm_dev::amo_pe<nvshm_dev::Amo::fetch_xor>(dest, value, static_cast<T>(0), pe); \
   }
 NVSHM_FOR_EACH_AMO_LOGIC_TYPE(NVSHM_DEFINE_DEVICE_AMO_LOGIC)
 #undef NVSHM_DEFINE_DEVICE_AMO_LOGIC
 
+/* Quiet and fence: a system fence for mapped peers, and, where this PE runs a proxy, a quiet marker (waited
+ * for: the proxy's remote completion of every channel's earlier requests) or a fence marker (an order point
+ * of the proxy's engine) on the block's channel (docs/proxy.md). */
 NVSHM_HD_DEF void nvshmem_quiet(void) {
   nvshm_dev::fence_sc_sys();
+  nvshm_dev::proxy_quiet();
 }
 NVSHM_HD_DEF void nvshmem_fence(void) {
   nvshm_dev::fence_acq_rel_sys();
+  nvshm_dev::proxy_fence();
 }
-/* A thread's puts read their whole source before they return (loads and stores, no engine), so the
- * sources are already reusable: nothing to wait for (docs/compatibility.md, "NVSHMEM 3.5 to 3.8"). */
-NVSHM_HD_DEF void nvshmemx_flush(void) {}
+/* A thread's puts to mapped PEs read their whole source before they return (loads and stores, no engine),
+ * so the sources are already reusable (docs/compatibility.md, "NVSHMEM 3.5 to 3.8"); where this PE runs a
+ * proxy, its nbi requests may not have read theirs yet: a quiet marker waits for them. */
+NVSHM_HD_DEF void nvshmemx_flush(void) {
+  nvshm_dev::proxy_quiet();
+}
 
 /* NVSHMEM 3.7 floating-point atomic add: system-scope, relaxed, on the peer's word. */
-#define NVSHM_DEFINE_DEVICE_FLOAT_AMO(NAME, T)                                        \
-  NVSHM_HD_DEF void nvshmemx_##NAME##_atomic_add(T *dest, T value, int pe) {          \
-    (void)nvshm_dev::float_atomic_add_sys(nvshm_dev::peer_address(dest, pe), value);  \
-  }                                                                                   \
-  NVSHM_HD_DEF T nvshmemx_##NAME##_atomic_fetch_add(T *dest, T value, int pe) {       \
-    return nvshm_dev::float_atomic_add_sys(nvshm_dev::peer_address(dest, pe), value); \
+#define NVSHM_DEFINE_DEVICE_FLOAT_AMO(NAME, T)                                  \
+  NVSHM_HD_DEF void nvshmemx_##NAME##_atomic_add(T *dest, T value, int pe) {    \
+    (void)nvshm_dev::float_add_pe<false>(dest, value, pe);                      \
+  }                                                                             \
+  NVSHM_HD_DEF T nvshmemx_##NAME##_atomic_fetch_add(T *dest, T value, int pe) { \
+    return nvshm_dev::float_add_pe<true>(dest, value, pe);                      \
   }
 NVSHM_DEFINE_DEVICE_FLOAT_AMO(float, float)
 NVSHM_DEFINE_DEVICE_FLOAT_AMO(double, double)
@@ -445,13 +523,14 @@ NVSHM_HD_DEF void nvshmemx_signal_counted_reset(uint64_t *signal_addr) {
 /* ============================== device-only functions ============================== */
 #define NVSHM_DEV_DEF extern "C" __device__ inline
 
-/* nvshmemx_flush for a warp / block: every thread calls it; the group's puts already read their sources,
- * so only the group synchronises (NVSHMEM documents the group sync as part of these calls). */
+/* nvshmemx_flush for a warp / block: every thread calls it; the group's puts to mapped PEs already read their
+ * sources, so the group synchronises (NVSHMEM documents the group sync as part of these calls), plus a quiet
+ * marker where this PE runs a proxy. */
 NVSHM_DEV_DEF void nvshmemx_flush_warp(void) {
-  nvshm_dev::Group<nvshm_dev::Scope::warp>::sync();
+  nvshm_dev::proxy_flush<nvshm_dev::Scope::warp>();
 }
 NVSHM_DEV_DEF void nvshmemx_flush_block(void) {
-  nvshm_dev::Group<nvshm_dev::Scope::block>::sync();
+  nvshm_dev::proxy_flush<nvshm_dev::Scope::block>();
 }
 
 /* RMA regions of a block (NVSHMEM 3.8, "Regions"): collective over the block, every thread gets the same
@@ -545,7 +624,7 @@ NVSHM_DEV_DEF void nvshmemx_signal_counted_wait_until(const uint64_t *signal_add
     nvshm_dev::get<nvshm_dev::Scope::SCOPE, true>(dest, source, nelems * sizeof(T), pe);                   \
   }                                                                                                        \
   NVSHM_DEV_DEF void nvshmemx_##NAME##_put_nbi_##SUFFIX(T *dest, const T *source, size_t nelems, int pe) { \
-    nvshm_dev::put<nvshm_dev::Scope::SCOPE>(dest, source, nelems * sizeof(T), pe);                         \
+    nvshm_dev::put<nvshm_dev::Scope::SCOPE, false>(dest, source, nelems * sizeof(T), pe);                  \
   }                                                                                                        \
   NVSHM_DEV_DEF void nvshmemx_##NAME##_get_nbi_##SUFFIX(T *dest, const T *source, size_t nelems, int pe) { \
     nvshm_dev::get<nvshm_dev::Scope::SCOPE, false>(dest, source, nelems * sizeof(T), pe);                  \
@@ -565,7 +644,7 @@ NVSHM_FOR_EACH_RMA_TYPE(NVSHM_DEFINE_GROUP_RMA)
     nvshm_dev::get<nvshm_dev::Scope::SCOPE, true>(dest, source, nelems * sizeof(T), pe);                        \
   }                                                                                                             \
   NVSHM_DEV_DEF void nvshmemx_put##BITS##_nbi_##SUFFIX(void *dest, const void *source, size_t nelems, int pe) { \
-    nvshm_dev::put<nvshm_dev::Scope::SCOPE>(dest, source, nelems * sizeof(T), pe);                              \
+    nvshm_dev::put<nvshm_dev::Scope::SCOPE, false>(dest, source, nelems * sizeof(T), pe);                       \
   }                                                                                                             \
   NVSHM_DEV_DEF void nvshmemx_get##BITS##_nbi_##SUFFIX(void *dest, const void *source, size_t nelems, int pe) { \
     nvshm_dev::get<nvshm_dev::Scope::SCOPE, false>(dest, source, nelems * sizeof(T), pe);                       \
@@ -585,7 +664,7 @@ NVSHM_FOR_EACH_RMA_SIZE(NVSHM_DEFINE_SIZED_GROUP)
     nvshm_dev::get<nvshm_dev::Scope::SCOPE, true>(dest, source, nbytes, pe);                               \
   }                                                                                                        \
   NVSHM_DEV_DEF void nvshmemx_putmem_nbi_##SUFFIX(void *dest, const void *source, size_t nbytes, int pe) { \
-    nvshm_dev::put<nvshm_dev::Scope::SCOPE>(dest, source, nbytes, pe);                                     \
+    nvshm_dev::put<nvshm_dev::Scope::SCOPE, false>(dest, source, nbytes, pe);                              \
   }                                                                                                        \
   NVSHM_DEV_DEF void nvshmemx_getmem_nbi_##SUFFIX(void *dest, const void *source, size_t nbytes, int pe) { \
     nvshm_dev::get<nvshm_dev::Scope::SCOPE, false>(dest, source, nbytes, pe);                              \

@@ -51,15 +51,6 @@ __device__ __noinline__ static void fail_collective_call(nvshmem_team_t team) {
   __trap();
 }
 
-/* The state as each collective reads it: the same constant memory through an index the compiler
- * cannot see is 0, so that it cannot hoist the loads out of the caller's loop and keep them in
- * registers through every collective of the loop; ptxas still sees constant loads at fixed addresses. */
-__device__ __forceinline__ const nvshm_device_state &call_state() {
-  unsigned zero;
-  asm volatile("mov.u32 %0, 0;" : "=r"(zero));
-  return (&nvshm_device_state_d)[zero];
-}
-
 /* The device table entry of `team`; traps with a message for an invalid handle. A predefined team's
  * entry is the state's copy in constant memory: where the handle is known at compile time (as in
  * nvshmem_barrier_all, or a kernel that names NVSHMEM_TEAM_WORLD), its fields are constant loads, not

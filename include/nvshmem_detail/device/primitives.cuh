@@ -78,6 +78,16 @@ __device__ __forceinline__ const nvshm_device_state &state() {
   return nvshm_device_state_d;
 }
 
+/* The state as each collective (and each remote call, proxy.cuh) reads it: the same constant memory through
+ * an index the compiler cannot see is 0, so that it cannot hoist the loads out of the caller's loop and
+ * keep them in registers through every call of the loop; ptxas still sees constant loads at fixed
+ * addresses (docs/registers.md, rule 7). */
+__device__ __forceinline__ const nvshm_device_state &call_state() {
+  unsigned zero;
+  asm volatile("mov.u32 %0, 0;" : "=r"(zero));
+  return (&nvshm_device_state_d)[zero];
+}
+
 /* Called by the synchronising routines (quiet, barriers) when the state says the heap is not in GPU
  * memory: the library was not initialised, the heap is in host memory (NVSHMEM_HEAP_KIND=SYSMEM), or
  * a driver-API module was loaded without nvshmemx_cumodule_init. RMA and atomics do not check (a

@@ -60,28 +60,29 @@ NVSHM_QP_DEF void nvshmemx_qp_signal_op(uint64_t *sig_addr, uint64_t signal, int
 }
 
 /* Complete (quiet) or order (fence) the caller's operations; the group forms synchronise the group after
- * every thread's own quiet or fence, so the group's operations are covered when any thread returns. */
+ * every thread's own system fence, so the group's operations are covered when any thread returns, and
+ * where this PE runs a proxy one thread issues the group's quiet or fence marker (docs/proxy.md). */
 NVSHM_QP_DEF void nvshmemx_qp_quiet(int, nvshmemx_qp_handle_t *, int) {
   nvshmem_quiet();
 }
 NVSHM_QP_DEF void nvshmemx_qp_quiet_warp(int, nvshmemx_qp_handle_t *, int) {
-  nvshmem_quiet();
-  nvshm_dev::Group<nvshm_dev::Scope::warp>::sync();
+  nvshm_dev::fence_sc_sys();
+  nvshm_dev::proxy_group_marker<nvshm_dev::Scope::warp>(nvshm_dev::proxy_code(NVSHM_PROXY_QUIET, NVSHM_PROXY_DONE));
 }
 NVSHM_QP_DEF void nvshmemx_qp_quiet_block(int, nvshmemx_qp_handle_t *, int) {
-  nvshmem_quiet();
-  nvshm_dev::Group<nvshm_dev::Scope::block>::sync();
+  nvshm_dev::fence_sc_sys();
+  nvshm_dev::proxy_group_marker<nvshm_dev::Scope::block>(nvshm_dev::proxy_code(NVSHM_PROXY_QUIET, NVSHM_PROXY_DONE));
 }
 NVSHM_QP_DEF void nvshmemx_qp_fence(int, nvshmemx_qp_handle_t *, int) {
   nvshmem_fence();
 }
 NVSHM_QP_DEF void nvshmemx_qp_fence_warp(int, nvshmemx_qp_handle_t *, int) {
-  nvshmem_fence();
-  nvshm_dev::Group<nvshm_dev::Scope::warp>::sync();
+  nvshm_dev::fence_acq_rel_sys();
+  nvshm_dev::proxy_group_marker<nvshm_dev::Scope::warp>(nvshm_dev::proxy_code(NVSHM_PROXY_FENCE, 0));
 }
 NVSHM_QP_DEF void nvshmemx_qp_fence_block(int, nvshmemx_qp_handle_t *, int) {
-  nvshmem_fence();
-  nvshm_dev::Group<nvshm_dev::Scope::block>::sync();
+  nvshm_dev::fence_acq_rel_sys();
+  nvshm_dev::proxy_group_marker<nvshm_dev::Scope::block>(nvshm_dev::proxy_code(NVSHM_PROXY_FENCE, 0));
 }
 
 #undef NVSHM_QP_DEF

@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The device API on remote PEs through the host proxy (docs/proxy.md): every PE works on its right
+// neighbour. Run with NVSHMEM_DISABLE_P2P=1 (gpu.remote.*: every peer remote, UCX over TCP loopback); it
+// passes on mapped peers too. Every output is poisoned before the kernel that writes it.
+#include <algorithm>
+
+#include "gpu_test.hpp"
+
+namespace {
+
+constexpr int kInts = 1000;  // not a multiple of 16 bytes: the unaligned tail too
+constexpr int kBlocks = 3, kThreads = 64;
+
+int right() {
+  return (nvshmem_my_pe() + 1) % nvshmem_n_pes();
+}
+int left() {
+  return (nvshmem_my_pe() + nvshmem_n_pes() - 1) % nvshmem_n_pes();
+}
+int value_of(int pe, int i) {
+  return pe * 1000003 + i * 7 + 1;
+}
+__device__ int dvalue_of(int pe, int i) {
+  return pe * 1000003 + i * 7 + 1;
+}
+
+// Fills `src` (local GPU memory) with this PE's values; thread scope puts `kInts` ints to the right
+// neighbour's `dst` (blocking, then nbi of the second half), warp and block scope put slices.
+__global__ void fill(int *src, int n) {
+  const int me = nvshmem_my_pe();
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) src[i] = dvalue_of(me, i);
+}
+__global__ void put_scopes(int *dst, const int *src, int pe) {
+  // block b: scope b % 3 (thread, warp, block) moves slice b of kInts / kBlocks ints
+  const int slice = kInts / kBlocks, first = blockIdx.x * slice;
+  const int n = blockIdx.x == kBlocks - 1 ? kInts - first : slice;
+  __syncthreads();
+  if (blockIdx.x == 0) {
+    if (threadIdx.x == 0) {
+      nvshmem_int_put(dst + first, src + first, n / 2, pe);
+      nvshmem_int_put_nbi(dst + first + n / 2, src + first + n / 2, n - n / 2, pe);
+    }
+  } else if (blockIdx.x == 1) {
+    if (threadIdx.x < 32) nvshmemx_int_put_warp(dst + first, src + first, n, pe);
+  } else {
+    nvshmemx_int_put_nbi_block(dst + first, src + first, n, pe);
+  }
+  if (threadIdx.x == 0) nvshmem_quiet();
+}
+__global__ void get_scopes(int *dst, const int *src, int pe) {
+  const int slice = kInts / kBlocks, first = blockIdx.x * slice;
+  const int n = blockIdx.x == kBlocks - 1 ? kInts - first : slice;
+  if (blockIdx.x == 0) {
+    if (threadIdx.x == 0) nvshmem_int_get(dst + first, src + first, n, pe);
+  } else if (blockIdx.x == 1) {
+    if (threadIdx.x < 32) nvshmemx_int_get_warp(dst + first, src + first, n, pe);
+  } else {
+    nvshmemx_int_get_nbi_block(dst + first, src + first, n, pe);
+    if (threadIdx.x == 0) nvshmem_quiet();
+  }
+}
+
+TEST(RemoteDevice, PutEveryScope) {
+  const int me = nvshmem_my_pe();
+  int *dst = static_cast<int *>(nvshmem_malloc(kInts * sizeof(int)));
+  int *src = static_cast<int *>(nvshmem_malloc(kInts * sizeof(int)));
+  ASSERT_NE(dst, nullptr);
+  ASSERT_NE(src, nullptr);
+  printf("PE %d: right neighbour %d is %s\n", me, right(), nvshmem_ptr(dst, right()) ? "mapped" : "remote");
+  CUDA_CHECK(cudaMemset(dst, gpu_test::kPoison, kInts * sizeof(int)));
+  fill<<<4, 128>>>(src, kInts);
+  LAUNCH_CHECK();
+  gpu_test::barrier();
+  put_scopes<<<kBlocks, kThreads>>>(dst, src, right());
+  LAUNCH_CHECK();
+  gpu_test::barrier();
+  std::vector<int> got(kInts);
+  CUDA_CHECK(cudaMemcpy(got.data(), dst, kInts * sizeof(int), cudaMemcpyDeviceToHost));
+  int bad = 0;
+  for (int i = 0; i < kInts; ++i)
+    if (got[i] != value_of(left(), i) && bad++ < 5) ADD_FAILURE() << "dst[" << i << "] = " << got[i];
+  EXPECT_EQ(bad, 0);
+  gpu_test::barrier();
+  nvshmem_free(src);
+  nvshmem_free(dst);
+}
+
+TEST(RemoteDevice, GetEveryScope) {
+  int *src = static_cast<int *>(nvshmem_malloc(kInts * sizeof(int)));
+  int *dst = nullptr;
+  ASSERT_NE(src, nullptr);
+  CUDA_CHECK(cudaMalloc(&dst, kInts * sizeof(int)));
+  CUDA_CHECK(cudaMemset(dst, gpu_test::kPoison, kInts * sizeof(int)));
+  fill<<<4, 128>>>(src, kInts);
+  LAUNCH_CHECK();
+  gpu_test::barrier();
+  get_scopes<<<kBlocks, kThreads>>>(dst, src, right());
+  LAUNCH_CHECK();
+  std::vector<int> got(kInts);
+  CUDA_CHECK(cudaMemcpy(got.data(), dst, kInts * sizeof(int), cudaMemcpyDeviceToHost));
+  int bad = 0;
+  for (int i = 0; i < kInts; ++i)
+    if (got[i] != value_of(right(), i) && bad++ < 5) ADD_FAILURE() << "dst[" << i << "] = " << got[i];
+  EXPECT_EQ(bad, 0);
+  gpu_test::barrier();
+  CUDA_CHECK(cudaFree(dst));
+  nvshmem_free(src);
+}
+
+// p then g back, and g of the neighbour's own word; out[0..2]: the values read.
+__global__ void p_and_g(long *words, long *out, int pe) {
+  const int me = nvshmem_my_pe();
+  nvshmem_long_p(words, 100 + me, pe);
+  nvshmem_quiet();
+  out[0] = nvshmem_long_g(words, pe);
+  out[1] = nvshmem_long_g(words + 1, pe);
+  nvshmem_fence();
+  nvshmem_double_p(reinterpret_cast<double *>(words + 2), 0.5 + me, pe);
+  nvshmem_quiet();
+  out[2] = static_cast<long>(nvshmem_double_g(reinterpret_cast<double *>(words + 2), pe) * 2);
+}
+
+TEST(RemoteDevice, PAndG) {
+  const int me = nvshmem_my_pe();
+  long *words = static_cast<long *>(nvshmem_malloc(3 * sizeof(long)));
+  long *out = nullptr;
+  ASSERT_NE(words, nullptr);
+  CUDA_CHECK(cudaMalloc(&out, 3 * sizeof(long)));
+  CUDA_CHECK(cudaMemset(out, gpu_test::kPoison, 3 * sizeof(long)));
+  const long own[3] = {-1, 5000 + me, -1};
+  CUDA_CHECK(cudaMemcpy(words, own, sizeof own, cudaMemcpyHostToDevice));
+  gpu_test::barrier();
+  p_and_g<<<1, 1>>>(words, out, right());
+  LAUNCH_CHECK();
+  gpu_test::barrier();
+  long h[3];
+  CUDA_CHECK(cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost));
+  EXPECT_EQ(h[0], 100 + me);
+  EXPECT_EQ(h[1], 5000 + right());
+  EXPECT_EQ(h[2], 1 + 2 * me);
+  gpu_test::barrier();
+  CUDA_CHECK(cudaFree(out));
+  nvshmem_free(words);
+}
+
+// Every thread of every PE adds to PE 0's counter (fetching and not); one compare_swap wins; each
+// thread records its fetch_add's old value, which must all differ.
+__global__ void atomics(unsigned long long *counter, int *lock, int *wins, unsigned long long *olds) {
+  const int me = nvshmem_my_pe();
+  const int gid = (me * gridDim.x + blockIdx.x) * blockDim.x + threadIdx.x;
+  nvshmem_ulonglong_atomic_add(counter, 2ull, 0);
+  olds[blockIdx.x * blockDim.x + threadIdx.x] = nvshmem_ulonglong_atomic_fetch_add(counter, 1ull << 32, 0);
+  if (nvshmem_int_atomic_compare_swap(lock, 0, gid + 1, 0) == 0) nvshmem_int_atomic_inc(wins, 0);
+  nvshmem_quiet();
+}
+
+TEST(RemoteDevice, AtomicsSumExactly) {
+  const int me = nvshmem_my_pe(), n = nvshmem_n_pes();
+  constexpr int kAtomicBlocks = 2, kAtomicThreads = 32, kPerPe = kAtomicBlocks * kAtomicThreads;
+  unsigned long long *counter = static_cast<unsigned long long *>(nvshmem_calloc(2, sizeof(unsigned long long)));
+  ASSERT_NE(counter, nullptr);
+  int *lock = reinterpret_cast<int *>(counter + 1), *wins = lock + 1;
+  unsigned long long *olds = nullptr;
+  CUDA_CHECK(cudaMalloc(&olds, kPerPe * sizeof(unsigned long long)));
+  CUDA_CHECK(cudaMemset(olds, gpu_test::kPoison, kPerPe * sizeof(unsigned long long)));
+  gpu_test::barrier();
+  atomics<<<kAtomicBlocks, kAtomicThreads>>>(counter, lock, wins, olds);
+  LAUNCH_CHECK();
+  gpu_test::barrier();
+  std::vector<unsigned long long> h(kPerPe);
+  CUDA_CHECK(cudaMemcpy(h.data(), olds, h.size() * sizeof h[0], cudaMemcpyDeviceToHost));
+  for (unsigned long long v : h) EXPECT_LT(v >> 32, static_cast<unsigned long long>(n * kPerPe)) << "an old value";
+  std::sort(h.begin(), h.end());
+  EXPECT_EQ(std::adjacent_find(h.begin(), h.end()), h.end()) << "two fetch_adds saw the same old value";
+  if (me == 0) {
+    unsigned long long c[2];
+    CUDA_CHECK(cudaMemcpy(c, counter, sizeof c, cudaMemcpyDeviceToHost));
+    EXPECT_EQ(c[0], static_cast<unsigned long long>(n * kPerPe) * ((1ull << 32) + 2));
+    int lw[2];
+    memcpy(lw, &c[1], sizeof lw);
+    EXPECT_NE(lw[0], 0);
+    EXPECT_EQ(lw[1], 1) << "exactly one compare_swap wins";
+  }
+  gpu_test::barrier();
+  CUDA_CHECK(cudaFree(olds));
+  nvshmem_free(counter);
+}
+
+// put_signal of each scope (block b: thread, warp, block) into slice b, signal ADD 1 each; then a
+// signal_op SET of a second word.
+__global__ void put_signal_scopes(int *dst, const int *src, uint64_t *sig, int pe) {
+  const int slice = kInts / kBlocks, first = blockIdx.x * slice;
+  const int n = blockIdx.x == kBlocks - 1 ? kInts - first : slice;
+  if (blockIdx.x == 0) {
+    if (threadIdx.x == 0) nvshmem_int_put_signal(dst + first, src + first, n, sig, 1, NVSHMEM_SIGNAL_ADD, pe);
+  } else if (blockIdx.x == 1) {
+    if (threadIdx.x < 32) nvshmemx_int_put_signal_warp(dst + first, src + first, n, sig, 1, NVSHMEM_SIGNAL_ADD, pe);
+  } else {
+    nvshmemx_int_put_signal_nbi_block(dst + first, src + first, n, sig, 1, NVSHMEM_SIGNAL_ADD, pe);
+  }
+  if (threadIdx.x == 0) {
+    nvshmem_quiet();
+    if (blockIdx.x == 0) nvshmemx_signal_op(sig + 1, 42, NVSHMEM_SIGNAL_SET, pe);
+    nvshmem_quiet();
+  }
+}
+
+TEST(RemoteDevice, PutSignalEveryScope) {
+  int *dst = static_cast<int *>(nvshmem_malloc(kInts * sizeof(int)));
+  int *src = static_cast<int *>(nvshmem_malloc(kInts * sizeof(int)));
+  uint64_t *sig = static_cast<uint64_t *>(nvshmem_calloc(2, sizeof(uint64_t)));
+  ASSERT_NE(dst, nullptr);
+  ASSERT_NE(src, nullptr);
+  ASSERT_NE(sig, nullptr);
+  CUDA_CHECK(cudaMemset(dst, gpu_test::kPoison, kInts * sizeof(int)));
+  fill<<<4, 128>>>(src, kInts);
+  LAUNCH_CHECK();
+  gpu_test::barrier();
+  put_signal_scopes<<<kBlocks, kThreads>>>(dst, src, sig, right());
+  LAUNCH_CHECK();
+  gpu_test::barrier();
+  std::vector<int> got(kInts);
+  CUDA_CHECK(cudaMemcpy(got.data(), dst, kInts * sizeof(int), cudaMemcpyDeviceToHost));
+  int bad = 0;
+  for (int i = 0; i < kInts; ++i)
+    if (got[i] != value_of(left(), i) && bad++ < 5) ADD_FAILURE() << "dst[" << i << "] = " << got[i];
+  EXPECT_EQ(bad, 0);
+  uint64_t s[2];
+  CUDA_CHECK(cudaMemcpy(s, sig, sizeof s, cudaMemcpyDeviceToHost));
+  EXPECT_EQ(s[0], static_cast<uint64_t>(kBlocks));
+  EXPECT_EQ(s[1], 42u);
+  gpu_test::barrier();
+  nvshmem_free(sig);
+  nvshmem_free(src);
+  nvshmem_free(dst);
+}
+
+// A thread's put from its local array and get into another (memory the proxy cannot address: 8 bytes per
+// request), of a size that is not a multiple of 8 bytes.
+constexpr int kPrivate = 21;
+__global__ void private_put_get(int *dst, int *out, int pe) {
+  const int me = nvshmem_my_pe();
+  int mine[kPrivate], back[kPrivate];
+  for (int i = 0; i < kPrivate; ++i) {
+    mine[i] = dvalue_of(me, i);
+    back[i] = -1;
+  }
+  nvshmem_int_put(dst, mine, kPrivate, pe);
+  nvshmem_quiet();
+  nvshmem_int_get(back, dst, kPrivate, pe);
+  for (int i = 0; i < kPrivate; ++i) out[i] = back[i];
+}
+
+TEST(RemoteDevice, ThreadPutAndGetOfLocalArrays) {
+  int *dst = static_cast<int *>(nvshmem_malloc(kPrivate * sizeof(int)));
+  int *out = nullptr;
+  ASSERT_NE(dst, nullptr);
+  CUDA_CHECK(cudaMalloc(&out, kPrivate * sizeof(int)));
+  CUDA_CHECK(cudaMemset(dst, gpu_test::kPoison, kPrivate * sizeof(int)));
+  CUDA_CHECK(cudaMemset(out, gpu_test::kPoison, kPrivate * sizeof(int)));
+  gpu_test::barrier();
+  private_put_get<<<1, 1>>>(dst, out, right());
+  LAUNCH_CHECK();
+  gpu_test::barrier();
+  std::vector<int> got(kPrivate), landed(kPrivate);
+  CUDA_CHECK(cudaMemcpy(got.data(), out, kPrivate * sizeof(int), cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaMemcpy(landed.data(), dst, kPrivate * sizeof(int), cudaMemcpyDeviceToHost));
+  for (int i = 0; i < kPrivate; ++i) {
+    EXPECT_EQ(got[i], value_of(nvshmem_my_pe(), i)) << "read back [" << i << "]";
+    EXPECT_EQ(landed[i], value_of(left(), i)) << "landed [" << i << "]";
+  }
+  gpu_test::barrier();
+  CUDA_CHECK(cudaFree(out));
+  nvshmem_free(dst);
+}
+
+// Many small nbi puts from every block (more than one lap of each channel's ring), then one quiet.
+__global__ void many_p(int *dst, int pe, int per_block) {
+  if (threadIdx.x != 0) return;
+  const int me = nvshmem_my_pe();
+  for (int i = 0; i < per_block; ++i) {
+    const int at = blockIdx.x * per_block + i;
+    nvshmem_int_p(dst + at, dvalue_of(me, at), pe);
+  }
+  nvshmem_quiet();
+}
+
+TEST(RemoteDevice, ManySmallPutsLapTheRings) {
+  constexpr int kBlocksP = 16, kPer = 600;  // 2 blocks per channel: 1200 requests on a ring of 256
+  int *dst = static_cast<int *>(nvshmem_malloc(kBlocksP * kPer * sizeof(int)));
+  ASSERT_NE(dst, nullptr);
+  CUDA_CHECK(cudaMemset(dst, gpu_test::kPoison, kBlocksP * kPer * sizeof(int)));
+  gpu_test::barrier();
+  many_p<<<kBlocksP, 32>>>(dst, right(), kPer);
+  LAUNCH_CHECK();
+  gpu_test::barrier();
+  std::vector<int> got(kBlocksP * kPer);
+  CUDA_CHECK(cudaMemcpy(got.data(), dst, got.size() * sizeof(int), cudaMemcpyDeviceToHost));
+  int bad = 0;
+  for (int i = 0; i < kBlocksP * kPer; ++i)
+    if (got[i] != value_of(left(), i) && bad++ < 5) ADD_FAILURE() << "dst[" << i << "] = " << got[i];
+  EXPECT_EQ(bad, 0);
+  gpu_test::barrier();
+  nvshmem_free(dst);
+}
+
+}  // namespace
