@@ -241,24 +241,6 @@ const char *cmp_name(int cmp) {
   }
 }
 
-template <typename T>
-bool host_compare(T value, int cmp, T target) {
-  switch (cmp) {
-    case NVSHMEM_CMP_EQ:
-      return value == target;
-    case NVSHMEM_CMP_NE:
-      return value != target;
-    case NVSHMEM_CMP_GT:
-      return value > target;
-    case NVSHMEM_CMP_LE:
-      return value <= target;
-    case NVSHMEM_CMP_LT:
-      return value < target;
-    default:
-      return value >= target;
-  }
-}
-
 // Host heap: waits on the host until every active ivars[i] (status NULL or status[i] == 0) compares
 // `cmp` with its target (values[i], or value), reading each with an acquire load, as the device's wait
 // does. Peers' writes land without this thread's help (the remote engine's progress thread receives
@@ -274,7 +256,7 @@ Status host_wait_all(const char *call, const T *ivars, size_t n, const int *stat
     for (unsigned polls = 0;; ++polls) {
       T seen;
       __atomic_load(ivars + i, &seen, __ATOMIC_ACQUIRE);
-      if (host_compare(seen, cmp, target)) break;
+      if (nvshm_dev::compare(seen, cmp, target)) break;
       if ((polls & 63) != 63) continue;
       if (std::chrono::steady_clock::now() > deadline) {
         const char *why =

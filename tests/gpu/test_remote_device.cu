@@ -17,18 +17,24 @@ int right() {
 int left() {
   return (nvshmem_my_pe() + nvshmem_n_pes() - 1) % nvshmem_n_pes();
 }
-int value_of(int pe, int i) {
+__host__ __device__ int value_of(int pe, int i) {
   return pe * 1000003 + i * 7 + 1;
 }
-__device__ int dvalue_of(int pe, int i) {
-  return pe * 1000003 + i * 7 + 1;
+// Copies n ints of dst (device memory) back and expects PE `pe`'s values there, naming the first wrong ones.
+void expect_values(const int *dst, int n, int pe) {
+  std::vector<int> got(n);
+  CUDA_CHECK(cudaMemcpy(got.data(), dst, n * sizeof(int), cudaMemcpyDeviceToHost));
+  int bad = 0;
+  for (int i = 0; i < n; ++i)
+    if (got[i] != value_of(pe, i) && bad++ < 5) ADD_FAILURE() << "dst[" << i << "] = " << got[i];
+  EXPECT_EQ(bad, 0);
 }
 
 // Fills `src` (local GPU memory) with this PE's values; thread scope puts `kInts` ints to the right
 // neighbour's `dst` (blocking, then nbi of the second half), warp and block scope put slices.
 __global__ void fill(int *src, int n) {
   const int me = nvshmem_my_pe();
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) src[i] = dvalue_of(me, i);
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) src[i] = value_of(me, i);
 }
 __global__ void put_scopes(int *dst, const int *src, int pe) {
   // block b: scope b % 3 (thread, warp, block) moves slice b of kInts / kBlocks ints
@@ -74,12 +80,7 @@ TEST(RemoteDevice, PutEveryScope) {
   put_scopes<<<kBlocks, kThreads>>>(dst, src, right());
   LAUNCH_CHECK();
   gpu_test::barrier();
-  std::vector<int> got(kInts);
-  CUDA_CHECK(cudaMemcpy(got.data(), dst, kInts * sizeof(int), cudaMemcpyDeviceToHost));
-  int bad = 0;
-  for (int i = 0; i < kInts; ++i)
-    if (got[i] != value_of(left(), i) && bad++ < 5) ADD_FAILURE() << "dst[" << i << "] = " << got[i];
-  EXPECT_EQ(bad, 0);
+  expect_values(dst, kInts, left());
   gpu_test::barrier();
   nvshmem_free(src);
   nvshmem_free(dst);
@@ -96,12 +97,7 @@ TEST(RemoteDevice, GetEveryScope) {
   gpu_test::barrier();
   get_scopes<<<kBlocks, kThreads>>>(dst, src, right());
   LAUNCH_CHECK();
-  std::vector<int> got(kInts);
-  CUDA_CHECK(cudaMemcpy(got.data(), dst, kInts * sizeof(int), cudaMemcpyDeviceToHost));
-  int bad = 0;
-  for (int i = 0; i < kInts; ++i)
-    if (got[i] != value_of(right(), i) && bad++ < 5) ADD_FAILURE() << "dst[" << i << "] = " << got[i];
-  EXPECT_EQ(bad, 0);
+  expect_values(dst, kInts, right());
   gpu_test::barrier();
   CUDA_CHECK(cudaFree(dst));
   nvshmem_free(src);
@@ -219,12 +215,7 @@ TEST(RemoteDevice, PutSignalEveryScope) {
   put_signal_scopes<<<kBlocks, kThreads>>>(dst, src, sig, right());
   LAUNCH_CHECK();
   gpu_test::barrier();
-  std::vector<int> got(kInts);
-  CUDA_CHECK(cudaMemcpy(got.data(), dst, kInts * sizeof(int), cudaMemcpyDeviceToHost));
-  int bad = 0;
-  for (int i = 0; i < kInts; ++i)
-    if (got[i] != value_of(left(), i) && bad++ < 5) ADD_FAILURE() << "dst[" << i << "] = " << got[i];
-  EXPECT_EQ(bad, 0);
+  expect_values(dst, kInts, left());
   uint64_t s[2];
   CUDA_CHECK(cudaMemcpy(s, sig, sizeof s, cudaMemcpyDeviceToHost));
   EXPECT_EQ(s[0], static_cast<uint64_t>(kBlocks));
@@ -242,7 +233,7 @@ __global__ void private_put_get(int *dst, int *out, int pe) {
   const int me = nvshmem_my_pe();
   int mine[kPrivate], back[kPrivate];
   for (int i = 0; i < kPrivate; ++i) {
-    mine[i] = dvalue_of(me, i);
+    mine[i] = value_of(me, i);
     back[i] = -1;
   }
   nvshmem_int_put(dst, mine, kPrivate, pe);
@@ -280,7 +271,7 @@ __global__ void many_p(int *dst, int pe, int per_block) {
   const int me = nvshmem_my_pe();
   for (int i = 0; i < per_block; ++i) {
     const int at = blockIdx.x * per_block + i;
-    nvshmem_int_p(dst + at, dvalue_of(me, at), pe);
+    nvshmem_int_p(dst + at, value_of(me, at), pe);
   }
   nvshmem_quiet();
 }
@@ -294,12 +285,7 @@ TEST(RemoteDevice, ManySmallPutsLapTheRings) {
   many_p<<<kBlocksP, 32>>>(dst, right(), kPer);
   LAUNCH_CHECK();
   gpu_test::barrier();
-  std::vector<int> got(kBlocksP * kPer);
-  CUDA_CHECK(cudaMemcpy(got.data(), dst, got.size() * sizeof(int), cudaMemcpyDeviceToHost));
-  int bad = 0;
-  for (int i = 0; i < kBlocksP * kPer; ++i)
-    if (got[i] != value_of(left(), i) && bad++ < 5) ADD_FAILURE() << "dst[" << i << "] = " << got[i];
-  EXPECT_EQ(bad, 0);
+  expect_values(dst, kBlocksP * kPer, left());
   gpu_test::barrier();
   nvshmem_free(dst);
 }

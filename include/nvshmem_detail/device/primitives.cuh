@@ -364,9 +364,9 @@ __device__ __forceinline__ void copy_bytes_rma(void *dst, const void *src, size_
   copy_bytes<S>(dst, src, n);
 }
 
-/* ---- comparisons for wait and test ---- */
+/* ---- comparisons for wait and test (the host's waits on a host heap use it too) ---- */
 template <typename T>
-__device__ __forceinline__ bool compare(T value, int cmp, T target) {
+__host__ __device__ __forceinline__ bool compare(T value, int cmp, T target) {
   switch (cmp) {
     case NVSHMEM_CMP_EQ:
       return value == target;
