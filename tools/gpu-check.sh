@@ -26,6 +26,7 @@
 #   SANITIZE_TIMEOUT_S the limit per run (default 300); SANITIZE_TOOLS="racecheck" runs one tool only.
 #   Under the sanitizer the collective tests replay each captured graph twice instead of 100 times
 #   (NVSHM_TEST_GRAPH_REPLAYS=2): every replay runs the same code.
+# A .ucx folder (tools/ucx-bundle.sh, carried) gives a machine without UCX the remote engine and its tests.
 # Pass GIT_COMMIT where the tree has no .git (the device machine). Logs go to $OUT (or ./gpu-check-out).
 set -uo pipefail
 export NVSHMEM_DISABLE_NVLS=1 NCCL_NVLS_ENABLE=0
@@ -86,7 +87,12 @@ if [ -n "$perf_tests" ]; then
     before_build=$!
   fi
 fi
-if cmake --preset gpu -B "$BUILD" >"$OUT/configure.log" 2>&1 &&
+ucx_args=()
+if [ -d .ucx ]; then  # tools/ucx-bundle.sh's copy of UCX, carried from a machine that has it
+  ucx_args=(-DNVSHMEM_UCX_INCLUDE_DIR="$PWD/.ucx/include")
+  export LD_LIBRARY_PATH="$PWD/.ucx/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
+if cmake --preset gpu -B "$BUILD" "${ucx_args[@]}" >"$OUT/configure.log" 2>&1 &&
    cmake --build "$BUILD" -j "$(nproc)" ${targets[@]:+--target "${targets[@]}"} >"$OUT/build.log" 2>&1; then
   row build "ok ($(( $(date +%s) - start )) s)"
 else
