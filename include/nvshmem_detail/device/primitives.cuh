@@ -348,13 +348,27 @@ __device__ __forceinline__ void copy_bytes(void *dst, const void *src, size_t n)
     copy_unaligned<S>(d, s, n);
 }
 
+/* The group's rank read so that the compiler may hoist it out of the caller's loop (threadIdx and
+ * blockDim, not Group<block>'s asm volatile reads): point-to-point fast paths use it, where a loop of
+ * block puts otherwise reads five special registers on every call before its first access
+ * (docs/registers.md, rule 8). */
+template <Scope S>
+__device__ __forceinline__ int hoistable_rank() {
+  if constexpr (S == Scope::block)
+    return static_cast<int>(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
+  else if constexpr (S == Scope::warpgroup)
+    return hoistable_rank<Scope::block>() % 128;
+  else
+    return Group<S>::rank();
+}
+
 /* copy_bytes for point-to-point RMA: a group's aligned transfer of at most one 16-byte word per thread
  * (a small put or get of a warp or block) is one access per thread, without the chunk arithmetic
  * that every thread of the group would otherwise run on every call (docs/registers.md, rule 8). */
 template <Scope S>
 __device__ __forceinline__ void copy_bytes_rma(void *dst, const void *src, size_t n) {
   if constexpr (S != Scope::thread) {
-    const size_t words = n / 16, rank = static_cast<size_t>(Group<S>::rank());
+    const size_t words = n / 16, rank = static_cast<size_t>(hoistable_rank<S>());
     if (((reinterpret_cast<uintptr_t>(dst) | reinterpret_cast<uintptr_t>(src) | n) & 15) == 0 &&
         words <= static_cast<size_t>(Group<S>::size())) {
       if (rank < words) static_cast<int4 *>(dst)[rank] = static_cast<const int4 *>(src)[rank];
