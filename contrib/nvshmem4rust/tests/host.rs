@@ -251,11 +251,11 @@ fn module_registration_raw_cumodule() {
     if !rt.heap_on_device() {
         return;
     }
-    let cubin = match std::env::var("NVSHMEM_RUST_TEST_CUBIN") {
+    let cubin = match std::env::var("NVSHM_RUST_TEST_CUBIN") {
         Ok(path) => path,
         Err(_) => {
             return eprintln!(
-                "module_registration_raw_cumodule: NVSHMEM_RUST_TEST_CUBIN not set; the launch is skipped"
+                "module_registration_raw_cumodule: NVSHM_RUST_TEST_CUBIN not set; the launch is skipped"
             )
         }
     };
