@@ -30,17 +30,45 @@ fn queries() {
     let rt = runtime();
     assert_eq!(rt.n_pes(), 2, "run under nvshmrun -n 2");
     assert!(rt.my_pe() >= 0 && rt.my_pe() < 2);
-    assert_eq!(nvshmem::my_pe(), rt.my_pe());
-    assert_eq!(nvshmem::n_pes(), 2);
+    assert_eq!(nvshmem::my_pe(), Ok(rt.my_pe()));
+    assert_eq!(nvshmem::n_pes(), Ok(2));
     assert_eq!(nvshmem::init_status(), sys::NVSHMEM_STATUS_IS_INITIALIZED);
     assert!(NvshmemRuntime::is_live());
     assert_eq!(rt.library_version().0, sys::NVSHMEM_VENDOR_MAJOR_VERSION);
     // The prefix-stripped raw aliases reach the same functions.
     assert_eq!(unsafe { nvshmem::team_my_pe(sys::NVSHMEM_TEAM_WORLD) }, rt.my_pe());
     rt.barrier_all();
-    nvshmem::barrier_all();
+    nvshmem::barrier_all().unwrap();
     rt.sync_all();
     rt.quiet();
+}
+
+/// The safe query and barrier without a live runtime: an error naming the call, not a stopped
+/// process (the C calls print a message and stop it before init).
+#[test]
+fn safe_calls_without_a_runtime_are_errors() {
+    assert!(!NvshmemRuntime::is_live());
+    for (result, call) in [
+        (nvshmem::my_pe().map(drop), "nvshmem_my_pe"),
+        (nvshmem::n_pes().map(drop), "nvshmem_n_pes"),
+        (nvshmem::barrier_all(), "nvshmem_barrier_all"),
+        (
+            nvshmem::quiet_on_stream(nvshmem::Stream::DEFAULT),
+            "nvshmemx_quiet_on_stream",
+        ),
+    ] {
+        let e = result.unwrap_err();
+        assert_eq!((e.call, e.status), (call, sys::NVSHMEMX_ERROR_INVALID_VALUE), "{}", e);
+        assert!(e.message.contains("no runtime is live"), "{}", e);
+    }
+    // With a runtime: the values; after its last handle: errors again.
+    let rt = runtime();
+    let me = rt.my_pe();
+    assert_eq!((nvshmem::my_pe(), nvshmem::n_pes()), (Ok(me), Ok(2)));
+    nvshmem::barrier_all().unwrap();
+    drop(rt);
+    assert_eq!(nvshmem::init_status(), sys::NVSHMEM_STATUS_NOT_INITIALIZED);
+    assert_eq!(nvshmem::my_pe().unwrap_err().call, "nvshmem_my_pe");
 }
 
 #[test]
@@ -254,9 +282,7 @@ fn module_registration_raw_cumodule() {
     let cubin = match std::env::var("NVSHM_RUST_TEST_CUBIN") {
         Ok(path) => path,
         Err(_) => {
-            return eprintln!(
-                "module_registration_raw_cumodule: NVSHM_RUST_TEST_CUBIN not set; the launch is skipped"
-            )
+            return eprintln!("module_registration_raw_cumodule: NVSHM_RUST_TEST_CUBIN not set; the launch is skipped")
         }
     };
     // A real cubin: registered, launched (each PE writes its id + 1 to its right neighbour), finalized.
