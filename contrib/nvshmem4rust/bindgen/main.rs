@@ -39,6 +39,8 @@ const HAND_WRAPPED: &[&str] = &[
     "nvshmemx_quiet_on_stream",
     "nvshmemx_barrier_on_stream",
     "nvshmemx_team_sync_on_stream",
+    "nvshmemx_signal_op",
+    "nvshmem_signal_fetch",
 ];
 
 /// The typed families with a generated safe wrapper: the short name's ending, the parameter names of

@@ -247,6 +247,45 @@ pub(crate) fn g_on_stream<T: PlainData>(
     Ok(unsafe { f(source.as_ptr().add(index), pe, stream.as_raw()) })
 }
 
+/// `Ok` for `NVSHMEM_SIGNAL_SET` and `NVSHMEM_SIGNAL_ADD`, else `NVSHMEMX_ERROR_INVALID_VALUE`.
+fn check_sig_op(rt: &NvshmemRuntime, call: &'static str, sig_op: i32) -> Result<()> {
+    if sig_op == sys::NVSHMEM_SIGNAL_SET || sig_op == sys::NVSHMEM_SIGNAL_ADD {
+        return Ok(());
+    }
+    Err(Error::new(
+        sys::NVSHMEMX_ERROR_INVALID_VALUE,
+        call,
+        format!(
+            "PE {}: sig_op {} is neither NVSHMEM_SIGNAL_SET nor NVSHMEM_SIGNAL_ADD",
+            rt.my_pe(),
+            sig_op
+        ),
+    ))
+}
+
+/// Safe `nvshmemx_signal_op`: `sig_op` (`NVSHMEM_SIGNAL_SET` or `NVSHMEM_SIGNAL_ADD`) with `value` on
+/// element `index` of `pe`'s `signal`, atomically. Errors: a PE outside the job, an element outside
+/// the buffer, another operation (raw: `nvshmem::raw_signal_op`).
+pub fn signal_op(signal: &SymmetricBuffer<u64>, index: usize, value: u64, sig_op: i32, pe: i32) -> Result<()> {
+    let call = "nvshmemx_signal_op";
+    let rt = signal.runtime();
+    check_host(rt, call, signal, index.saturating_add(1), pe)?;
+    check_sig_op(rt, call, sig_op)?;
+    // SAFETY: checked: `pe`, `index`, the operation.
+    unsafe { sys::nvshmemx_signal_op(signal.as_mut_ptr().add(index), value, sig_op, pe) };
+    Ok(())
+}
+
+/// Safe `nvshmem_signal_fetch`: element `index` of this PE's `signal`, read atomically. Errors: an
+/// element outside the buffer (raw: `nvshmem::raw_signal_fetch`).
+pub fn signal_fetch(signal: &SymmetricBuffer<u64>, index: usize) -> Result<u64> {
+    let call = "nvshmem_signal_fetch";
+    let rt = signal.runtime();
+    check_len(rt, call, "the signal buffer", signal, Some(index.saturating_add(1)))?;
+    // SAFETY: checked: `index` is in `signal`, a symmetric object of the live runtime.
+    Ok(unsafe { sys::nvshmem_signal_fetch(signal.as_mut_ptr().add(index)) })
+}
+
 /// Stream-ordered put of `nelems` elements into `pe`'s `dest`, then `sig_op` (`NVSHMEM_SIGNAL_SET` or
 /// `NVSHMEM_SIGNAL_ADD`) with `value` on element 0 of `pe`'s `signal`.
 #[allow(clippy::too_many_arguments)]
@@ -267,17 +306,7 @@ pub(crate) fn put_signal_on_stream<T: PlainData>(
     check_len(rt, call, "dest", dest, Some(nelems))?;
     check_len(rt, call, "source", source, Some(nelems))?;
     check_len(rt, call, "signal", signal, Some(1))?;
-    if sig_op != sys::NVSHMEM_SIGNAL_SET && sig_op != sys::NVSHMEM_SIGNAL_ADD {
-        return Err(Error::new(
-            sys::NVSHMEMX_ERROR_INVALID_VALUE,
-            call,
-            format!(
-                "PE {}: sig_op {} is neither NVSHMEM_SIGNAL_SET nor NVSHMEM_SIGNAL_ADD",
-                rt.my_pe(),
-                sig_op
-            ),
-        ));
-    }
+    check_sig_op(rt, call, sig_op)?;
     rt.require_device_heap(call)?;
     // SAFETY: checked: `pe`, the counts, the signal, the operation, the heap in GPU memory; the stream
     // by Stream's contract.

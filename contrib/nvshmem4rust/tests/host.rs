@@ -142,12 +142,34 @@ fn signals() {
     let sig = SymmetricBuffer::<u64>::new(&rt, 1).unwrap();
     unsafe { sys::nvshmemx_signal_op(sig.as_mut_ptr(), 0, sys::NVSHMEM_SIGNAL_SET, me) };
     rt.barrier_all();
-    // Every PE adds (its id + 1) to PE 0's word.
-    unsafe { nvshmem::signal_op(sig.as_mut_ptr(), me as u64 + 1, sys::NVSHMEM_SIGNAL_ADD, 0) };
+    // Every PE adds (its id + 1) to PE 0's word (the raw aliases).
+    unsafe { nvshmem::raw_signal_op(sig.as_mut_ptr(), me as u64 + 1, sys::NVSHMEM_SIGNAL_ADD, 0) };
     rt.barrier_all();
     if me == 0 {
-        assert_eq!(unsafe { nvshmem::signal_fetch(sig.as_mut_ptr()) }, 3);
+        assert_eq!(unsafe { nvshmem::raw_signal_fetch(sig.as_mut_ptr()) }, 3);
     }
+    rt.barrier_all();
+    // The safe forms: element 1 of a pair on the left neighbour, set then added to.
+    let (n, pair) = (rt.n_pes(), SymmetricBuffer::<u64>::new(&rt, 2).unwrap());
+    nvshmem::signal_op(&pair, 0, 0, sys::NVSHMEM_SIGNAL_SET, me).unwrap();
+    nvshmem::signal_op(&pair, 1, 0, sys::NVSHMEM_SIGNAL_SET, me).unwrap();
+    rt.barrier_all();
+    let right = (me + 1) % n;
+    nvshmem::signal_op(&pair, 1, 1000, sys::NVSHMEM_SIGNAL_SET, right).unwrap();
+    nvshmem::signal_op(&pair, 1, me as u64 + 1, sys::NVSHMEM_SIGNAL_ADD, right).unwrap();
+    rt.barrier_all();
+    let left = (me + n - 1) % n;
+    assert_eq!(nvshmem::signal_fetch(&pair, 1).unwrap(), 1000 + left as u64 + 1);
+    assert_eq!(nvshmem::signal_fetch(&pair, 0).unwrap(), 0);
+    let e = nvshmem::signal_op(&pair, 0, 1, 7, right).unwrap_err();
+    assert!(
+        e.call == "nvshmemx_signal_op" && e.message.contains("sig_op 7"),
+        "{}",
+        e
+    );
+    assert!(nvshmem::signal_op(&pair, 2, 1, sys::NVSHMEM_SIGNAL_SET, right).is_err());
+    assert!(nvshmem::signal_op(&pair, 0, 1, sys::NVSHMEM_SIGNAL_SET, n).is_err());
+    assert!(nvshmem::signal_fetch(&pair, 2).is_err());
     rt.barrier_all();
     unsafe { sys::nvshmemx_signal_op(sig.as_mut_ptr(), 42 + me as u64, sys::NVSHMEM_SIGNAL_SET, 1 - me) };
     rt.barrier_all();
