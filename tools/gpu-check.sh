@@ -180,7 +180,7 @@ for rust_test in nvshmem4rust-host-test nvshmem4rust-cuda-oxide-test; do
   echo "== $rust_test"
   "$(sed -n 's/^CMAKE_CUDA_COMPILER:[A-Z]*=//p' "$BUILD/CMakeCache.txt")" -cubin -std=c++17 -arch=sm_90 -Iinclude \
     -I"$BUILD/include" contrib/nvshmem4rust/tests/module_kernel.cu -o "$OUT/nvshmem4rust_module.cubin"
-  NVSHMEM_RUST_TEST_CUBIN=$OUT/nvshmem4rust_module.cubin \
+  NVSHM_RUST_TEST_CUBIN=$OUT/nvshmem4rust_module.cubin \
     LD_LIBRARY_PATH=$PWD/$BUILD/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} timeout 200 "$BUILD/bin/nvshmrun" -n 2 --timeout 180 \
     ./$rust_test --test-threads=1 >"$OUT/$rust_test.log" 2>&1
   row $rust_test "rc=$? ($(grep -c 'test result: ok' "$OUT/$rust_test.log") of 2 PEs ok)"

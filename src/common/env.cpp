@@ -94,10 +94,11 @@ const EnvVarInfo kTable[] = {
 #undef NVSHM_AT_LEAST
 #undef NVSHM_ONE_OF
 
-// NVSHMEM_* names that the build, the install and the tools read, never the library: not warned about.
-const char *const kToolVariables[] = {
-    "NVSHMEM_HOME",     "NVSHMEM_PREFIX", "NVSHMEM_CMAKE_ARGS", "NVSHMEM_HOST_LIB_PATH", "NVSHMEM_PACKAGE_TEST_DPKG",
-    "NVSHMEM_CUDA_ARCH"};
+// NVSHMEM_* names that the build, the install and the tools read, never the library: not warned about
+// (NVSHMEM_HOST_LIB_DIR and NVSHMEM_HOST_LIB_PATH: the Rust crate's build script and loader).
+const char *const kToolVariables[] = {"NVSHMEM_HOME",          "NVSHMEM_PREFIX",       "NVSHMEM_CMAKE_ARGS",
+                                      "NVSHMEM_HOST_LIB_PATH", "NVSHMEM_HOST_LIB_DIR", "NVSHMEM_PACKAGE_TEST_DPKG",
+                                      "NVSHMEM_CUDA_ARCH"};
 
 bool assign(bool *field, const char *v) {
   *field = parse_bool(v);

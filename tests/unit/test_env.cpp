@@ -137,13 +137,14 @@ TEST(Env, TableChecks) {
 }
 
 // An NVSHMEM_* variable that is not in the table: one line naming the closest one that is; the tools'
-// variables (NVSHMEM_PREFIX, ...) are not warned about.
+// variables (NVSHMEM_PREFIX, the Rust crate's NVSHMEM_HOST_LIB_DIR, ...) are not warned about.
 TEST(Env, UnknownVariableNamesTheClosest) {
   EXPECT_STREQ(nvshm::closest_variable("NVSHMEM_SYMMETRIC_SIZ"), "NVSHMEM_SYMMETRIC_SIZE");
   EXPECT_STREQ(nvshm::closest_variable("NVSHMEM_BOOTSTRAP_TIMOUT"), "NVSHMEM_BOOTSTRAP_TIMEOUT");
   nvshm::Env env;
   setenv("NVSHMEM_SYMMETRIC_SIZ", "2g", 1);
   setenv("NVSHMEM_PREFIX", "/opt/nvshmem", 1);
+  setenv("NVSHMEM_HOST_LIB_DIR", "/opt/nvshmem/lib", 1);
   testing::internal::CaptureStderr();
   EXPECT_EQ(nvshm::env_load(&env), nvshm::Status::ok);
   const std::string err = testing::internal::GetCapturedStderr();
@@ -153,6 +154,7 @@ TEST(Env, UnknownVariableNamesTheClosest) {
   EXPECT_EQ(err.find('\n'), err.size() - 1) << "one line: " << err;
   unsetenv("NVSHMEM_SYMMETRIC_SIZ");
   unsetenv("NVSHMEM_PREFIX");
+  unsetenv("NVSHMEM_HOST_LIB_DIR");
 }
 
 // NVSHMEM_DEBUG has one reader, env_load, which sets the log level; NVSHMEM_INFO's listing has every variable.

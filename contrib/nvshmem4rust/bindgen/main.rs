@@ -39,6 +39,8 @@ const HAND_WRAPPED: &[&str] = &[
     "nvshmemx_quiet_on_stream",
     "nvshmemx_barrier_on_stream",
     "nvshmemx_team_sync_on_stream",
+    "nvshmemx_signal_op",
+    "nvshmem_signal_fetch",
 ];
 
 /// The typed families with a generated safe wrapper: the short name's ending, the parameter names of
@@ -78,15 +80,82 @@ const FAMILIES: &[(&str, &[&str], &str, &str)] = &[
     ("_reducescatter_on_stream", &["team", "dest", "source", "nreduce", "stream"],
      "team: nvshmem_team_t, dest: &SymmetricBuffer<{T}>, source: &SymmetricBuffer<{T}>, nreduce: usize, stream: Stream",
      "collective_on_stream({C}, {F}, Shape::Scatter, team, dest, source, nreduce, stream)"),
+    // The host-initiated collectives (blocking; any heap).
+    ("_broadcast", &["team", "dest", "source", "nelems", "pe_root"],
+     "team: nvshmem_team_t, dest: &SymmetricBuffer<{T}>, source: &SymmetricBuffer<{T}>, nelems: usize, root: i32",
+     "broadcast({C}, {F}, team, dest, source, nelems, root)"),
+    ("_fcollect", &["team", "dest", "source", "nelems"],
+     "team: nvshmem_team_t, dest: &SymmetricBuffer<{T}>, source: &SymmetricBuffer<{T}>, nelems: usize",
+     "collective({C}, {F}, Shape::Gather, team, dest, source, nelems)"),
+    ("_alltoall", &["team", "dest", "source", "nelems"],
+     "team: nvshmem_team_t, dest: &SymmetricBuffer<{T}>, source: &SymmetricBuffer<{T}>, nelems: usize",
+     "collective({C}, {F}, Shape::AllToAll, team, dest, source, nelems)"),
+    ("_reduce", &["team", "dest", "source", "nreduce"],
+     "team: nvshmem_team_t, dest: &SymmetricBuffer<{T}>, source: &SymmetricBuffer<{T}>, nreduce: usize",
+     "collective({C}, {F}, Shape::Same, team, dest, source, nreduce)"),
+    ("_reducescatter", &["team", "dest", "source", "nreduce"],
+     "team: nvshmem_team_t, dest: &SymmetricBuffer<{T}>, source: &SymmetricBuffer<{T}>, nreduce: usize",
+     "collective({C}, {F}, Shape::Scatter, team, dest, source, nreduce)"),
+];
+
+/// The typed atomic memory operations (`<T>_atomic_*`), told apart by their C parameter names and
+/// whether they return the old value: the Rust parameters and the call of src/safe.rs, as FAMILIES.
+/// The target is element `index` of a SymmetricBuffer.
+const ATOMICS: &[(&[&str], bool, &str, &str)] = &[
+    (
+        &["source", "pe"],
+        true,
+        "source: &SymmetricBuffer<{T}>, index: usize, pe: i32",
+        "g({C}, {F}, source, index, pe)",
+    ),
+    (
+        &["dest", "value", "pe"],
+        false,
+        "dest: &SymmetricBuffer<{T}>, index: usize, value: {T}, pe: i32",
+        "p({C}, {F}, dest, index, value, pe)",
+    ),
+    (
+        &["dest", "value", "pe"],
+        true,
+        "dest: &SymmetricBuffer<{T}>, index: usize, value: {T}, pe: i32",
+        "fetch_op({C}, {F}, dest, index, value, pe)",
+    ),
+    (
+        &["dest", "pe"],
+        false,
+        "dest: &SymmetricBuffer<{T}>, index: usize, pe: i32",
+        "inc({C}, {F}, dest, index, pe)",
+    ),
+    (
+        &["dest", "pe"],
+        true,
+        "dest: &SymmetricBuffer<{T}>, index: usize, pe: i32",
+        "fetch_inc({C}, {F}, dest, index, pe)",
+    ),
+    (
+        &["dest", "cond", "value", "pe"],
+        true,
+        "dest: &SymmetricBuffer<{T}>, index: usize, cond: {T}, value: {T}, pe: i32",
+        "compare_swap({C}, {F}, dest, index, cond, value, pe)",
+    ),
 ];
 
 /// The generated safe wrapper of `f` named `short`, when `f` is a typed function of one of the
 /// FAMILIES (its element type taken from `dest`, or `source` for `_g`: a typed pointer, not void).
 fn safe_wrapper(f: &Func, short: &str, known: &BTreeSet<String>) -> Option<String> {
     let names: Vec<&str> = f.params.iter().map(|(n, _)| n.as_str()).collect();
-    let (_, _, params, call) = FAMILIES
-        .iter()
-        .find(|(ending, pnames, _, _)| short.ends_with(ending) && names == *pnames)?;
+    let returns = rust_type(&f.ret, known) != "()";
+    let (params, call) = if short.contains("_atomic_") {
+        ATOMICS
+            .iter()
+            .find(|(pnames, r, _, _)| names == *pnames && *r == returns)
+            .map(|(_, _, params, call)| (params, call))?
+    } else {
+        FAMILIES
+            .iter()
+            .find(|(ending, pnames, _, _)| short.ends_with(ending) && names == *pnames)
+            .map(|(_, _, params, call)| (params, call))?
+    };
     // `_on_stream` alone is the typed RMA family: put, get, put_nbi, get_nbi.
     if names.len() == 5
         && names[0] == "dest"
@@ -112,7 +181,8 @@ fn safe_wrapper(f: &Func, short: &str, known: &BTreeSet<String>) -> Option<Strin
         c = f.name,
         s = short,
         p = params.replace("{T}", elem),
-        r = if short.ends_with("_g") || short.ends_with("_g_on_stream") { elem } else { "()" },
+        // The collectives' int is their status (an Err); the other calls return the element's value.
+        r = if returns && names[0] != "team" { elem } else { "()" },
         call = call.replace("{C}", &format!("\"{}\"", f.name)).replace("{F}", &format!("sys::{}", f.name)),
     ))
 }

@@ -50,6 +50,9 @@ pub use buffer::{PlainData, SymmetricBuffer};
 pub use error::{Error, Result};
 pub use module::{LoadedModule, ModuleRegistration};
 pub use runtime::{barrier_all, init_status, my_pe, n_pes, InitMethod, MpiComm, NvshmemRuntime, UniqueId};
-pub use safe::{barrier_all_on_stream, barrier_on_stream, quiet_on_stream, sync_all_on_stream, team_sync_on_stream};
+pub use safe::{
+    barrier_all_on_stream, barrier_on_stream, quiet_on_stream, signal_fetch, signal_op, sync_all_on_stream,
+    team_sync_on_stream,
+};
 pub use stream::Stream;
 pub use sys::{cudaStream_t, Bfloat16, CUlibrary, CUmodule, Half};

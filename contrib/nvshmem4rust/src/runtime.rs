@@ -323,17 +323,20 @@ impl NvshmemRuntime {
 
     /// This PE's id in `NVSHMEM_TEAM_WORLD`, 0 .. n_pes()-1 (`nvshmem_my_pe`).
     pub fn my_pe(&self) -> i32 {
-        my_pe()
+        // SAFETY: the runtime is live (self).
+        unsafe { sys::nvshmem_my_pe() }
     }
 
     /// Number of PEs of the job (`nvshmem_n_pes`).
     pub fn n_pes(&self) -> i32 {
-        n_pes()
+        // SAFETY: the runtime is live (self).
+        unsafe { sys::nvshmem_n_pes() }
     }
 
     /// `nvshmem_barrier_all`: every PE, one thread each; completes this PE's RMA, then waits for all.
     pub fn barrier_all(&self) {
-        barrier_all()
+        // SAFETY: the runtime is live (self).
+        unsafe { sys::nvshmem_barrier_all() }
     }
 
     /// `nvshmem_sync_all`: every PE, one thread each; waits for all (no quiet).
@@ -399,22 +402,23 @@ fn init_attr(cuda_device: Option<i32>) -> sys::nvshmemx_init_attr_t {
     }
 }
 
-/// This PE's id (`nvshmem_my_pe`). Before init the library stops the process with a message.
-pub fn my_pe() -> i32 {
-    // SAFETY: no arguments; the library checks init.
-    unsafe { sys::nvshmem_my_pe() }
+/// Safe `nvshmem_my_pe`: this PE's id. Errors with `NVSHMEMX_ERROR_INVALID_VALUE` when no runtime
+/// started by [`NvshmemRuntime::init`] is live, where the C call would stop the process (raw:
+/// `nvshmem::raw_my_pe`). The runtime is held for the call.
+pub fn my_pe() -> Result<i32> {
+    Ok(NvshmemRuntime::live("nvshmem_my_pe")?.my_pe())
 }
 
-/// Number of PEs (`nvshmem_n_pes`). Before init the library stops the process with a message.
-pub fn n_pes() -> i32 {
-    // SAFETY: no arguments; the library checks init.
-    unsafe { sys::nvshmem_n_pes() }
+/// Safe `nvshmem_n_pes`: the number of PEs. Errors as [`my_pe`].
+pub fn n_pes() -> Result<i32> {
+    Ok(NvshmemRuntime::live("nvshmem_n_pes")?.n_pes())
 }
 
-/// `nvshmem_barrier_all`: every PE, one thread each. Before init the library stops the process.
-pub fn barrier_all() {
-    // SAFETY: no arguments; the library checks init.
-    unsafe { sys::nvshmem_barrier_all() }
+/// Safe `nvshmem_barrier_all`: every PE, one thread each; completes this PE's RMA, then waits for all.
+/// Errors as [`my_pe`] (no PE waits then: call it on every PE or on none).
+pub fn barrier_all() -> Result<()> {
+    NvshmemRuntime::live("nvshmem_barrier_all")?.barrier_all();
+    Ok(())
 }
 
 /// `nvshmemx_init_status`: `NVSHMEM_STATUS_NOT_INITIALIZED` before init and after finalize,

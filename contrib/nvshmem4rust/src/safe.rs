@@ -2,9 +2,9 @@
 //! The safe host API: the checks behind every safe wrapper, and the untyped stream-ordered
 //! synchronisation calls.
 //!
-//! The typed wrappers (`int_put`, `float_get_on_stream`, `int_sum_reduce_on_stream`, ...) are
-//! generated into `nvshmem_host_api.rs`, one per typed C function, each a call of one function here
-//! with the C function it wraps. They take [`SymmetricBuffer`]s (and host slices where the C call
+//! The typed wrappers (`int_put`, `float_get_on_stream`, `int_sum_reduce_on_stream`, `int_sum_reduce`,
+//! `int64_atomic_fetch_add`, ...) are generated into `nvshmem_host_api.rs`, one per typed C function,
+//! each a call of one function here with the C function it wraps. They take [`SymmetricBuffer`]s (and host slices where the C call
 //! reads or writes host memory) and a [`Stream`], check what would make the C call stop the process
 //! (a target PE outside the job, a count beyond a buffer, an invalid team or root, the heap in host
 //! memory for a stream-ordered call) and return those as [`Error`]s naming the call, the PE and the
@@ -135,6 +135,64 @@ pub(crate) fn g<T: PlainData>(
     Ok(unsafe { f(source.as_ptr().add(index), pe) })
 }
 
+/// Atomic fetch-and-operate (`fetch_add`, `swap`, `fetch_and`, ...) of `value` on element `index` of
+/// `pe`'s `dest`: the old value.
+pub(crate) fn fetch_op<T: PlainData>(
+    call: &'static str,
+    f: unsafe extern "C" fn(*mut T, T, c_int) -> T,
+    dest: &SymmetricBuffer<T>,
+    index: usize,
+    value: T,
+    pe: i32,
+) -> Result<T> {
+    check_host(dest.runtime(), call, dest, index.saturating_add(1), pe)?;
+    // SAFETY: checked: `pe` is in the job and `index` is in `dest`.
+    Ok(unsafe { f(dest.as_mut_ptr().add(index), value, pe) })
+}
+
+/// Atomic increment of element `index` of `pe`'s `dest`.
+pub(crate) fn inc<T: PlainData>(
+    call: &'static str,
+    f: unsafe extern "C" fn(*mut T, c_int),
+    dest: &SymmetricBuffer<T>,
+    index: usize,
+    pe: i32,
+) -> Result<()> {
+    check_host(dest.runtime(), call, dest, index.saturating_add(1), pe)?;
+    // SAFETY: checked: `pe` is in the job and `index` is in `dest`.
+    unsafe { f(dest.as_mut_ptr().add(index), pe) };
+    Ok(())
+}
+
+/// Atomic fetch-and-increment of element `index` of `pe`'s `dest`: the old value.
+pub(crate) fn fetch_inc<T: PlainData>(
+    call: &'static str,
+    f: unsafe extern "C" fn(*mut T, c_int) -> T,
+    dest: &SymmetricBuffer<T>,
+    index: usize,
+    pe: i32,
+) -> Result<T> {
+    check_host(dest.runtime(), call, dest, index.saturating_add(1), pe)?;
+    // SAFETY: checked: `pe` is in the job and `index` is in `dest`.
+    Ok(unsafe { f(dest.as_mut_ptr().add(index), pe) })
+}
+
+/// Atomic compare-and-swap of element `index` of `pe`'s `dest`: `value` is stored when the element
+/// equals `cond`; the old value either way.
+pub(crate) fn compare_swap<T: PlainData>(
+    call: &'static str,
+    f: unsafe extern "C" fn(*mut T, T, T, c_int) -> T,
+    dest: &SymmetricBuffer<T>,
+    index: usize,
+    cond: T,
+    value: T,
+    pe: i32,
+) -> Result<T> {
+    check_host(dest.runtime(), call, dest, index.saturating_add(1), pe)?;
+    // SAFETY: checked: `pe` is in the job and `index` is in `dest`.
+    Ok(unsafe { f(dest.as_mut_ptr().add(index), cond, value, pe) })
+}
+
 /// Stream-ordered put or get of `nelems` elements between `dest` and `source`, one of them `pe`'s.
 pub(crate) fn rma_on_stream<T: PlainData>(
     call: &'static str,
@@ -189,6 +247,45 @@ pub(crate) fn g_on_stream<T: PlainData>(
     Ok(unsafe { f(source.as_ptr().add(index), pe, stream.as_raw()) })
 }
 
+/// `Ok` for `NVSHMEM_SIGNAL_SET` and `NVSHMEM_SIGNAL_ADD`, else `NVSHMEMX_ERROR_INVALID_VALUE`.
+fn check_sig_op(rt: &NvshmemRuntime, call: &'static str, sig_op: i32) -> Result<()> {
+    if sig_op == sys::NVSHMEM_SIGNAL_SET || sig_op == sys::NVSHMEM_SIGNAL_ADD {
+        return Ok(());
+    }
+    Err(Error::new(
+        sys::NVSHMEMX_ERROR_INVALID_VALUE,
+        call,
+        format!(
+            "PE {}: sig_op {} is neither NVSHMEM_SIGNAL_SET nor NVSHMEM_SIGNAL_ADD",
+            rt.my_pe(),
+            sig_op
+        ),
+    ))
+}
+
+/// Safe `nvshmemx_signal_op`: `sig_op` (`NVSHMEM_SIGNAL_SET` or `NVSHMEM_SIGNAL_ADD`) with `value` on
+/// element `index` of `pe`'s `signal`, atomically. Errors: a PE outside the job, an element outside
+/// the buffer, another operation (raw: `nvshmem::raw_signal_op`).
+pub fn signal_op(signal: &SymmetricBuffer<u64>, index: usize, value: u64, sig_op: i32, pe: i32) -> Result<()> {
+    let call = "nvshmemx_signal_op";
+    let rt = signal.runtime();
+    check_host(rt, call, signal, index.saturating_add(1), pe)?;
+    check_sig_op(rt, call, sig_op)?;
+    // SAFETY: checked: `pe`, `index`, the operation.
+    unsafe { sys::nvshmemx_signal_op(signal.as_mut_ptr().add(index), value, sig_op, pe) };
+    Ok(())
+}
+
+/// Safe `nvshmem_signal_fetch`: element `index` of this PE's `signal`, read atomically. Errors: an
+/// element outside the buffer (raw: `nvshmem::raw_signal_fetch`).
+pub fn signal_fetch(signal: &SymmetricBuffer<u64>, index: usize) -> Result<u64> {
+    let call = "nvshmem_signal_fetch";
+    let rt = signal.runtime();
+    check_len(rt, call, "the signal buffer", signal, Some(index.saturating_add(1)))?;
+    // SAFETY: checked: `index` is in `signal`, a symmetric object of the live runtime.
+    Ok(unsafe { sys::nvshmem_signal_fetch(signal.as_mut_ptr().add(index)) })
+}
+
 /// Stream-ordered put of `nelems` elements into `pe`'s `dest`, then `sig_op` (`NVSHMEM_SIGNAL_SET` or
 /// `NVSHMEM_SIGNAL_ADD`) with `value` on element 0 of `pe`'s `signal`.
 #[allow(clippy::too_many_arguments)]
@@ -209,17 +306,7 @@ pub(crate) fn put_signal_on_stream<T: PlainData>(
     check_len(rt, call, "dest", dest, Some(nelems))?;
     check_len(rt, call, "source", source, Some(nelems))?;
     check_len(rt, call, "signal", signal, Some(1))?;
-    if sig_op != sys::NVSHMEM_SIGNAL_SET && sig_op != sys::NVSHMEM_SIGNAL_ADD {
-        return Err(Error::new(
-            sys::NVSHMEMX_ERROR_INVALID_VALUE,
-            call,
-            format!(
-                "PE {}: sig_op {} is neither NVSHMEM_SIGNAL_SET nor NVSHMEM_SIGNAL_ADD",
-                rt.my_pe(),
-                sig_op
-            ),
-        ));
-    }
+    check_sig_op(rt, call, sig_op)?;
     rt.require_device_heap(call)?;
     // SAFETY: checked: `pe`, the counts, the signal, the operation, the heap in GPU memory; the stream
     // by Stream's contract.
@@ -253,8 +340,9 @@ pub(crate) enum Shape {
     AllToAll,
 }
 
-/// The checks of a stream collective of `count` elements on `team` (and its `root`, an index in the
-/// team, for a broadcast).
+/// The checks of a collective of `count` elements on `team` (and its `root`, an index in the team, for
+/// a broadcast); a stream-ordered one (`on_stream`) also needs the heap in GPU memory.
+#[allow(clippy::too_many_arguments)]
 fn check_collective<T: PlainData>(
     call: &'static str,
     team: nvshmem_team_t,
@@ -263,6 +351,7 @@ fn check_collective<T: PlainData>(
     count: usize,
     shape: Shape,
     root: Option<i32>,
+    on_stream: bool,
 ) -> Result<()> {
     let rt = dest.runtime();
     let n = team_size(rt, call, team)?;
@@ -282,7 +371,43 @@ fn check_collective<T: PlainData>(
     };
     check_len(rt, call, "source", source, times(source_many))?;
     check_len(rt, call, "dest", dest, times(dest_many))?;
-    rt.require_device_heap(call)
+    if on_stream {
+        rt.require_device_heap(call)?;
+    }
+    Ok(())
+}
+
+/// A blocking (host-initiated) reduce, reducescatter, fcollect or alltoall of `count` elements on
+/// `team`: every member calls it; returns when this PE's `dest` holds the result.
+pub(crate) fn collective<T: PlainData>(
+    call: &'static str,
+    f: unsafe extern "C" fn(nvshmem_team_t, *mut T, *const T, usize) -> c_int,
+    shape: Shape,
+    team: nvshmem_team_t,
+    dest: &SymmetricBuffer<T>,
+    source: &SymmetricBuffer<T>,
+    count: usize,
+) -> Result<()> {
+    check_collective(call, team, dest, source, count, shape, None, false)?;
+    // SAFETY: checked: the team and both sizes.
+    let status = unsafe { f(team, dest.as_mut_ptr(), source.as_ptr(), count) };
+    check_status(dest.runtime(), call, status)
+}
+
+/// A blocking (host-initiated) broadcast of `nelems` elements from `root` (an index in `team`).
+pub(crate) fn broadcast<T: PlainData>(
+    call: &'static str,
+    f: unsafe extern "C" fn(nvshmem_team_t, *mut T, *const T, usize, c_int) -> c_int,
+    team: nvshmem_team_t,
+    dest: &SymmetricBuffer<T>,
+    source: &SymmetricBuffer<T>,
+    nelems: usize,
+    root: i32,
+) -> Result<()> {
+    check_collective(call, team, dest, source, nelems, Shape::Same, Some(root), false)?;
+    // SAFETY: checked as collective, and the root.
+    let status = unsafe { f(team, dest.as_mut_ptr(), source.as_ptr(), nelems, root) };
+    check_status(dest.runtime(), call, status)
 }
 
 /// A stream-ordered reduce, reducescatter, fcollect or alltoall of `count` elements on `team`.
@@ -296,7 +421,7 @@ pub(crate) fn collective_on_stream<T: PlainData>(
     count: usize,
     stream: Stream,
 ) -> Result<()> {
-    check_collective(call, team, dest, source, count, shape, None)?;
+    check_collective(call, team, dest, source, count, shape, None, true)?;
     // SAFETY: checked: the team, both sizes, the heap in GPU memory; the stream by Stream's contract.
     let status = unsafe { f(team, dest.as_mut_ptr(), source.as_ptr(), count, stream.as_raw()) };
     check_status(dest.runtime(), call, status)
@@ -313,7 +438,7 @@ pub(crate) fn broadcast_on_stream<T: PlainData>(
     root: i32,
     stream: Stream,
 ) -> Result<()> {
-    check_collective(call, team, dest, source, nelems, Shape::Same, Some(root))?;
+    check_collective(call, team, dest, source, nelems, Shape::Same, Some(root), true)?;
     // SAFETY: checked as collective_on_stream, and the root.
     let status = unsafe { f(team, dest.as_mut_ptr(), source.as_ptr(), nelems, root, stream.as_raw()) };
     check_status(dest.runtime(), call, status)

@@ -17,10 +17,10 @@ fn register_cuda_oxide_module() {
         Ok(ctx) => ctx,
         Err(e) => return eprintln!("register_cuda_oxide_module: no CUDA context ({:?}); skipped", e),
     };
-    let cubin = std::env::var("NVSHMEM_RUST_TEST_CUBIN").unwrap_or_default();
+    let cubin = std::env::var("NVSHM_RUST_TEST_CUBIN").unwrap_or_default();
     let module = ctx
         .load_module_from_file(&cubin)
-        .expect("the test cubin (NVSHMEM_RUST_TEST_CUBIN)");
+        .expect("the test cubin (NVSHM_RUST_TEST_CUBIN)");
     let result = unsafe { rt.register_module(&module) };
     if !rt.heap_on_device() {
         let err = result.unwrap_err();

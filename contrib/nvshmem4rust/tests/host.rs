@@ -30,17 +30,45 @@ fn queries() {
     let rt = runtime();
     assert_eq!(rt.n_pes(), 2, "run under nvshmrun -n 2");
     assert!(rt.my_pe() >= 0 && rt.my_pe() < 2);
-    assert_eq!(nvshmem::my_pe(), rt.my_pe());
-    assert_eq!(nvshmem::n_pes(), 2);
+    assert_eq!(nvshmem::my_pe(), Ok(rt.my_pe()));
+    assert_eq!(nvshmem::n_pes(), Ok(2));
     assert_eq!(nvshmem::init_status(), sys::NVSHMEM_STATUS_IS_INITIALIZED);
     assert!(NvshmemRuntime::is_live());
     assert_eq!(rt.library_version().0, sys::NVSHMEM_VENDOR_MAJOR_VERSION);
     // The prefix-stripped raw aliases reach the same functions.
     assert_eq!(unsafe { nvshmem::team_my_pe(sys::NVSHMEM_TEAM_WORLD) }, rt.my_pe());
     rt.barrier_all();
-    nvshmem::barrier_all();
+    nvshmem::barrier_all().unwrap();
     rt.sync_all();
     rt.quiet();
+}
+
+/// The safe query and barrier without a live runtime: an error naming the call, not a stopped
+/// process (the C calls print a message and stop it before init).
+#[test]
+fn safe_calls_without_a_runtime_are_errors() {
+    assert!(!NvshmemRuntime::is_live());
+    for (result, call) in [
+        (nvshmem::my_pe().map(drop), "nvshmem_my_pe"),
+        (nvshmem::n_pes().map(drop), "nvshmem_n_pes"),
+        (nvshmem::barrier_all(), "nvshmem_barrier_all"),
+        (
+            nvshmem::quiet_on_stream(nvshmem::Stream::DEFAULT),
+            "nvshmemx_quiet_on_stream",
+        ),
+    ] {
+        let e = result.unwrap_err();
+        assert_eq!((e.call, e.status), (call, sys::NVSHMEMX_ERROR_INVALID_VALUE), "{}", e);
+        assert!(e.message.contains("no runtime is live"), "{}", e);
+    }
+    // With a runtime: the values; after its last handle: errors again.
+    let rt = runtime();
+    let me = rt.my_pe();
+    assert_eq!((nvshmem::my_pe(), nvshmem::n_pes()), (Ok(me), Ok(2)));
+    nvshmem::barrier_all().unwrap();
+    drop(rt);
+    assert_eq!(nvshmem::init_status(), sys::NVSHMEM_STATUS_NOT_INITIALIZED);
+    assert_eq!(nvshmem::my_pe().unwrap_err().call, "nvshmem_my_pe");
 }
 
 #[test]
@@ -114,12 +142,34 @@ fn signals() {
     let sig = SymmetricBuffer::<u64>::new(&rt, 1).unwrap();
     unsafe { sys::nvshmemx_signal_op(sig.as_mut_ptr(), 0, sys::NVSHMEM_SIGNAL_SET, me) };
     rt.barrier_all();
-    // Every PE adds (its id + 1) to PE 0's word.
-    unsafe { nvshmem::signal_op(sig.as_mut_ptr(), me as u64 + 1, sys::NVSHMEM_SIGNAL_ADD, 0) };
+    // Every PE adds (its id + 1) to PE 0's word (the raw aliases).
+    unsafe { nvshmem::raw_signal_op(sig.as_mut_ptr(), me as u64 + 1, sys::NVSHMEM_SIGNAL_ADD, 0) };
     rt.barrier_all();
     if me == 0 {
-        assert_eq!(unsafe { nvshmem::signal_fetch(sig.as_mut_ptr()) }, 3);
+        assert_eq!(unsafe { nvshmem::raw_signal_fetch(sig.as_mut_ptr()) }, 3);
     }
+    rt.barrier_all();
+    // The safe forms: element 1 of a pair on the left neighbour, set then added to.
+    let (n, pair) = (rt.n_pes(), SymmetricBuffer::<u64>::new(&rt, 2).unwrap());
+    nvshmem::signal_op(&pair, 0, 0, sys::NVSHMEM_SIGNAL_SET, me).unwrap();
+    nvshmem::signal_op(&pair, 1, 0, sys::NVSHMEM_SIGNAL_SET, me).unwrap();
+    rt.barrier_all();
+    let right = (me + 1) % n;
+    nvshmem::signal_op(&pair, 1, 1000, sys::NVSHMEM_SIGNAL_SET, right).unwrap();
+    nvshmem::signal_op(&pair, 1, me as u64 + 1, sys::NVSHMEM_SIGNAL_ADD, right).unwrap();
+    rt.barrier_all();
+    let left = (me + n - 1) % n;
+    assert_eq!(nvshmem::signal_fetch(&pair, 1).unwrap(), 1000 + left as u64 + 1);
+    assert_eq!(nvshmem::signal_fetch(&pair, 0).unwrap(), 0);
+    let e = nvshmem::signal_op(&pair, 0, 1, 7, right).unwrap_err();
+    assert!(
+        e.call == "nvshmemx_signal_op" && e.message.contains("sig_op 7"),
+        "{}",
+        e
+    );
+    assert!(nvshmem::signal_op(&pair, 2, 1, sys::NVSHMEM_SIGNAL_SET, right).is_err());
+    assert!(nvshmem::signal_op(&pair, 0, 1, sys::NVSHMEM_SIGNAL_SET, n).is_err());
+    assert!(nvshmem::signal_fetch(&pair, 2).is_err());
     rt.barrier_all();
     unsafe { sys::nvshmemx_signal_op(sig.as_mut_ptr(), 42 + me as u64, sys::NVSHMEM_SIGNAL_SET, 1 - me) };
     rt.barrier_all();
@@ -137,28 +187,31 @@ fn atomics() {
     let counter = SymmetricBuffer::<i64>::new(&rt, 1).unwrap();
     let word = SymmetricBuffer::<u32>::new(&rt, 1).unwrap();
     unsafe {
-        nvshmem::int64_atomic_set(counter.as_mut_ptr(), 0, me);
-        nvshmem::uint32_atomic_set(word.as_mut_ptr(), 0, me);
+        nvshmem::raw_int64_atomic_set(counter.as_mut_ptr(), 0, me);
+        nvshmem::raw_uint32_atomic_set(word.as_mut_ptr(), 0, me);
     }
     rt.barrier_all();
     let rounds = 100;
     for _ in 0..rounds {
-        let before = unsafe { nvshmem::int64_atomic_fetch_add(counter.as_mut_ptr(), me as i64 + 1, 0) };
+        let before = unsafe { nvshmem::raw_int64_atomic_fetch_add(counter.as_mut_ptr(), me as i64 + 1, 0) };
         assert!((0..3 * rounds).contains(&before));
     }
-    unsafe { nvshmem::uint32_atomic_or(word.as_mut_ptr(), 1 << me, 0) };
+    unsafe { nvshmem::raw_uint32_atomic_or(word.as_mut_ptr(), 1 << me, 0) };
     rt.barrier_all();
     if me == 0 {
-        assert_eq!(unsafe { nvshmem::int64_atomic_fetch(counter.as_ptr(), 0) }, 3 * rounds);
-        assert_eq!(unsafe { nvshmem::uint32_atomic_fetch(word.as_ptr(), 0) }, 0b11);
+        assert_eq!(
+            unsafe { nvshmem::raw_int64_atomic_fetch(counter.as_ptr(), 0) },
+            3 * rounds
+        );
+        assert_eq!(unsafe { nvshmem::raw_uint32_atomic_fetch(word.as_ptr(), 0) }, 0b11);
     }
     rt.barrier_all();
     // compare_swap on PE 1's word: exactly one PE wins.
-    unsafe { nvshmem::int64_atomic_set(counter.as_mut_ptr(), 7, 1) };
+    unsafe { nvshmem::raw_int64_atomic_set(counter.as_mut_ptr(), 7, 1) };
     rt.barrier_all();
-    let old = unsafe { nvshmem::int64_atomic_compare_swap(counter.as_mut_ptr(), 7, 100 + me as i64, 1) };
+    let old = unsafe { nvshmem::raw_int64_atomic_compare_swap(counter.as_mut_ptr(), 7, 100 + me as i64, 1) };
     rt.barrier_all();
-    let now = unsafe { nvshmem::int64_atomic_fetch(counter.as_ptr(), 1) };
+    let now = unsafe { nvshmem::raw_int64_atomic_fetch(counter.as_ptr(), 1) };
     assert!(now == 100 || now == 101, "{}", now);
     // The winner saw 7, the loser saw the winner's value.
     assert!(old == 7 || old == now, "{} {}", old, now);
@@ -251,12 +304,10 @@ fn module_registration_raw_cumodule() {
     if !rt.heap_on_device() {
         return;
     }
-    let cubin = match std::env::var("NVSHMEM_RUST_TEST_CUBIN") {
+    let cubin = match std::env::var("NVSHM_RUST_TEST_CUBIN") {
         Ok(path) => path,
         Err(_) => {
-            return eprintln!(
-                "module_registration_raw_cumodule: NVSHMEM_RUST_TEST_CUBIN not set; the launch is skipped"
-            )
+            return eprintln!("module_registration_raw_cumodule: NVSHM_RUST_TEST_CUBIN not set; the launch is skipped")
         }
     };
     // A real cubin: registered, launched (each PE writes its id + 1 to its right neighbour), finalized.
@@ -562,5 +613,139 @@ fn safe_wrappers() {
     );
     assert_eq!(nvshmem::uint64_g(&sig, 0, me).unwrap(), 1);
     assert_eq!(nvshmem::int_g(&c, 0, me).unwrap(), n * (n + 1) / 2);
+    rt.barrier_all();
+}
+
+#[test]
+fn safe_atomics() {
+    let rt = runtime();
+    let (me, n) = (rt.my_pe(), rt.n_pes());
+    let counter = SymmetricBuffer::<i64>::new(&rt, 2).unwrap();
+    let bits = SymmetricBuffer::<u32>::new(&rt, 1).unwrap();
+    let real = SymmetricBuffer::<f64>::new(&rt, 1).unwrap();
+    nvshmem::int64_atomic_set(&counter, 1, 0, me).unwrap();
+    nvshmem::uint32_atomic_set(&bits, 0, 0, me).unwrap();
+    nvshmem::double_atomic_set(&real, 0, -1.0, me).unwrap();
+    rt.barrier_all();
+    // Every PE adds its id + 1 fifty times to PE 0's element 1, and counts increments on PE 1's.
+    let rounds = 50;
+    for _ in 0..rounds {
+        let old = nvshmem::int64_atomic_fetch_add(&counter, 1, me as i64 + 1, 0).unwrap();
+        assert!((0..rounds * 3).contains(&old), "{}", old);
+        nvshmem::int64_atomic_inc(&counter, 0, 1).unwrap();
+    }
+    let before = nvshmem::uint32_atomic_fetch_or(&bits, 0, 1 << (4 + me), 0).unwrap();
+    assert_eq!(before & !0b11_0000, 0, "{:#x}", before);
+    rt.barrier_all();
+    let total: i64 = (1..=n as i64).sum::<i64>() * rounds;
+    assert_eq!(nvshmem::int64_atomic_fetch(&counter, 1, 0).unwrap(), total);
+    assert_eq!(nvshmem::int64_atomic_fetch(&counter, 0, 1).unwrap(), rounds * n as i64);
+    assert_eq!(nvshmem::uint32_atomic_fetch(&bits, 0, 0).unwrap(), 0b11_0000);
+    rt.barrier_all();
+    // compare_swap on PE 1's element 1: exactly one PE wins; swap and fetch_inc return the old value.
+    if me == 0 {
+        nvshmem::int64_atomic_set(&counter, 1, 7, 1).unwrap();
+    }
+    rt.barrier_all();
+    let old = nvshmem::int64_atomic_compare_swap(&counter, 1, 7, 100 + me as i64, 1).unwrap();
+    rt.barrier_all();
+    let now = nvshmem::int64_atomic_fetch(&counter, 1, 1).unwrap();
+    assert!((100..100 + n as i64).contains(&now), "{}", now);
+    assert!(old == 7 || old == now, "{} {}", old, now);
+    let wins = (0..n).filter(|&p| now == 100 + p as i64).count();
+    assert_eq!(wins, 1);
+    rt.barrier_all();
+    if me == 1 {
+        assert_eq!(nvshmem::double_atomic_swap(&real, 0, 2.5, 0).unwrap(), -1.0);
+        assert_eq!(nvshmem::int64_atomic_fetch_inc(&counter, 0, 0).unwrap(), 0);
+    }
+    rt.barrier_all();
+    if me == 0 {
+        assert_eq!(nvshmem::double_atomic_fetch(&real, 0, 0).unwrap(), 2.5);
+        assert_eq!(nvshmem::int64_atomic_fetch(&counter, 0, 0).unwrap(), 1);
+    }
+    // Misuse is refused before the call: an element outside the buffer, a PE outside the job.
+    let e = nvshmem::int64_atomic_fetch_add(&counter, 2, 1, 0).unwrap_err();
+    assert!(
+        e.call == "nvshmem_int64_atomic_fetch_add" && e.message.contains("holds 2 elements"),
+        "{}",
+        e
+    );
+    assert!(nvshmem::int64_atomic_compare_swap(&counter, 0, 0, 1, n).is_err());
+    assert!(nvshmem::uint32_atomic_inc(&bits, 1, 0).is_err());
+    assert!(nvshmem::double_atomic_fetch(&real, 0, -1).is_err());
+    // The raw alias stays.
+    assert_eq!(unsafe { nvshmem::raw_uint32_atomic_fetch(bits.as_ptr(), 0) }, 0b11_0000);
+    rt.barrier_all();
+}
+
+#[test]
+fn safe_host_collectives() {
+    let rt = runtime();
+    let (me, n) = (rt.my_pe(), rt.n_pes());
+    let nu = n as usize;
+    let world = sys::NVSHMEM_TEAM_WORLD;
+    let len = 8;
+    let src = SymmetricBuffer::<i32>::new(&rt, len * nu).unwrap();
+    let dst = SymmetricBuffer::<i32>::new(&rt, len * nu).unwrap();
+    let read = |buf: &SymmetricBuffer<i32>, count: usize| {
+        let mut v = vec![0; count];
+        nvshmem::int_get(&mut v, buf, me).unwrap();
+        v
+    };
+    // Source: PE p holds (p + 1) * 1000 + i at element i; the destination is poisoned.
+    let mine = |p: i32| -> Vec<i32> { (0..len * nu).map(|i| (p + 1) * 1000 + i as i32).collect() };
+    nvshmem::int_put(&src, &mine(me), me).unwrap();
+    let poison = vec![-7; len * nu];
+    nvshmem::int_put(&dst, &poison, me).unwrap();
+    rt.barrier_all();
+
+    nvshmem::int_sum_reduce(world, &dst, &src, len).unwrap();
+    let sums: Vec<i32> = (0..len).map(|i| (0..n).map(|p| mine(p)[i]).sum()).collect();
+    assert_eq!(read(&dst, len), sums);
+    assert_eq!(read(&dst, len * nu)[len..], poison[len..], "past nreduce: untouched");
+    nvshmem::int_max_reduce(world, &dst, &src, len).unwrap();
+    assert_eq!(read(&dst, len), mine(n - 1)[..len].to_vec());
+
+    nvshmem::int_put(&dst, &poison, me).unwrap();
+    rt.barrier_all();
+    nvshmem::int_broadcast(world, &dst, &src, len, 1).unwrap();
+    if me != 1 {
+        assert_eq!(read(&dst, len), mine(1)[..len].to_vec());
+    }
+
+    nvshmem::int_fcollect(world, &dst, &src, len).unwrap();
+    let gathered: Vec<i32> = (0..n).flat_map(|p| mine(p)[..len].to_vec()).collect();
+    assert_eq!(read(&dst, len * nu), gathered);
+
+    // alltoall: block j of PE p's destination is block p of PE j's source.
+    nvshmem::int_alltoall(world, &dst, &src, len).unwrap();
+    let exchanged: Vec<i32> = (0..n)
+        .flat_map(|j| mine(j)[me as usize * len..(me as usize + 1) * len].to_vec())
+        .collect();
+    assert_eq!(read(&dst, len * nu), exchanged);
+
+    // reducescatter: PE p's destination is the sum over PEs of their block p.
+    nvshmem::int_put(&dst, &poison, me).unwrap();
+    rt.barrier_all();
+    nvshmem::int_sum_reducescatter(world, &dst, &src, len).unwrap();
+    let block = me as usize * len..(me as usize + 1) * len;
+    let scattered: Vec<i32> = block.map(|i| (0..n).map(|p| mine(p)[i]).sum()).collect();
+    assert_eq!(read(&dst, len), scattered);
+
+    // Misuse, the same on every PE, is refused before any PE enters the collective.
+    let e = nvshmem::int_sum_reduce(12345, &dst, &src, 1).unwrap_err();
+    assert!(
+        e.call == "nvshmem_int_sum_reduce" && e.message.contains("team 12345"),
+        "{}",
+        e
+    );
+    let e = nvshmem::int_broadcast(world, &dst, &src, 1, n).unwrap_err();
+    assert!(e.message.contains(&format!("root {}", n)), "{}", e);
+    assert!(nvshmem::int_fcollect(world, &dst, &src, len * nu).is_err());
+    assert!(nvshmem::int_sum_reducescatter(world, &dst, &src, len + 1).is_err());
+    // A collective still runs after the refusals: the PEs stayed in step.
+    nvshmem::int_min_reduce(world, &dst, &src, 1).unwrap();
+    assert_eq!(read(&dst, 1), vec![1000]);
     rt.barrier_all();
 }
