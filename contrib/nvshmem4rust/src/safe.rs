@@ -107,90 +107,18 @@ pub(crate) fn get<T: PlainData>(
     Ok(())
 }
 
-/// Blocking store of `value` into element `index` of `pe`'s `dest`.
-pub(crate) fn p<T: PlainData>(
+/// Element `index` of `pe`'s `buf`, checked (a live runtime, `pe` in the job, `index` in `buf`), handed
+/// to `op`, which makes the C call on it: the blocking `p` and `g` and the atomics (`<T>_atomic_*`).
+pub(crate) fn element<T: PlainData, R>(
     call: &'static str,
-    f: unsafe extern "C" fn(*mut T, T, c_int),
-    dest: &SymmetricBuffer<T>,
-    index: usize,
-    value: T,
-    pe: i32,
-) -> Result<()> {
-    check_host(dest.runtime(), call, dest, index.saturating_add(1), pe)?;
-    // SAFETY: checked: `pe` is in the job and `index` is in `dest`.
-    unsafe { f(dest.as_mut_ptr().add(index), value, pe) };
-    Ok(())
-}
-
-/// Blocking load of element `index` of `pe`'s `source`.
-pub(crate) fn g<T: PlainData>(
-    call: &'static str,
-    f: unsafe extern "C" fn(*const T, c_int) -> T,
-    source: &SymmetricBuffer<T>,
+    buf: &SymmetricBuffer<T>,
     index: usize,
     pe: i32,
-) -> Result<T> {
-    check_host(source.runtime(), call, source, index.saturating_add(1), pe)?;
-    // SAFETY: checked: `pe` is in the job and `index` is in `source`.
-    Ok(unsafe { f(source.as_ptr().add(index), pe) })
-}
-
-/// Atomic fetch-and-operate (`fetch_add`, `swap`, `fetch_and`, ...) of `value` on element `index` of
-/// `pe`'s `dest`: the old value.
-pub(crate) fn fetch_op<T: PlainData>(
-    call: &'static str,
-    f: unsafe extern "C" fn(*mut T, T, c_int) -> T,
-    dest: &SymmetricBuffer<T>,
-    index: usize,
-    value: T,
-    pe: i32,
-) -> Result<T> {
-    check_host(dest.runtime(), call, dest, index.saturating_add(1), pe)?;
-    // SAFETY: checked: `pe` is in the job and `index` is in `dest`.
-    Ok(unsafe { f(dest.as_mut_ptr().add(index), value, pe) })
-}
-
-/// Atomic increment of element `index` of `pe`'s `dest`.
-pub(crate) fn inc<T: PlainData>(
-    call: &'static str,
-    f: unsafe extern "C" fn(*mut T, c_int),
-    dest: &SymmetricBuffer<T>,
-    index: usize,
-    pe: i32,
-) -> Result<()> {
-    check_host(dest.runtime(), call, dest, index.saturating_add(1), pe)?;
-    // SAFETY: checked: `pe` is in the job and `index` is in `dest`.
-    unsafe { f(dest.as_mut_ptr().add(index), pe) };
-    Ok(())
-}
-
-/// Atomic fetch-and-increment of element `index` of `pe`'s `dest`: the old value.
-pub(crate) fn fetch_inc<T: PlainData>(
-    call: &'static str,
-    f: unsafe extern "C" fn(*mut T, c_int) -> T,
-    dest: &SymmetricBuffer<T>,
-    index: usize,
-    pe: i32,
-) -> Result<T> {
-    check_host(dest.runtime(), call, dest, index.saturating_add(1), pe)?;
-    // SAFETY: checked: `pe` is in the job and `index` is in `dest`.
-    Ok(unsafe { f(dest.as_mut_ptr().add(index), pe) })
-}
-
-/// Atomic compare-and-swap of element `index` of `pe`'s `dest`: `value` is stored when the element
-/// equals `cond`; the old value either way.
-pub(crate) fn compare_swap<T: PlainData>(
-    call: &'static str,
-    f: unsafe extern "C" fn(*mut T, T, T, c_int) -> T,
-    dest: &SymmetricBuffer<T>,
-    index: usize,
-    cond: T,
-    value: T,
-    pe: i32,
-) -> Result<T> {
-    check_host(dest.runtime(), call, dest, index.saturating_add(1), pe)?;
-    // SAFETY: checked: `pe` is in the job and `index` is in `dest`.
-    Ok(unsafe { f(dest.as_mut_ptr().add(index), cond, value, pe) })
+    op: impl FnOnce(*mut T) -> R,
+) -> Result<R> {
+    check_host(buf.runtime(), call, buf, index.saturating_add(1), pe)?;
+    // SAFETY: checked: `index` is in `buf`; `op` reaches `pe`, which is in the job.
+    Ok(op(unsafe { buf.as_mut_ptr().add(index) }))
 }
 
 /// Stream-ordered put or get of `nelems` elements between `dest` and `source`, one of them `pe`'s.
