@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Faults on remote PEs (docs/remote.md), 2 PEs; the CTest entries check the messages.
 // "killed" (forced remote): PE 1 exits without finalizing after a barrier; PE 0's next put and quiet to
-// it must fail with a message naming PE 1 and the operation within 10 s (the abort ends the job). "link_down" (two fake hosts, tests/multipe/fake_hosts.sh): PE 0 takes its host's link (fh0)
-// down, then puts to PE 1: the same kind of message within NVSHMEM_BOOTSTRAP_TIMEOUT. Without an
-// argument: a plain init, for the refusals at init (NVSHMEM_REMOTE_TRANSPORT=none, libucp missing).
-// "wait_timeout": PE 0 waits on stream (host heap: on the host) for a word nobody writes; "coll_gone": PE 0
-// reduces on stream while PE 1 has exited. Both end with a message naming the call and the cause.
-// "init_time": each PE prints how long its nvshmem_init took (the 2-host init goal of issue 26).
+// it must fail with a message naming PE 1 and the operation within 10 s (the abort ends the job).
+// "link_down" (two fake hosts, tests/multipe/fake_hosts.sh): PE 0 takes its host's link (fh0) down, then
+// puts to PE 1: the same kind of message within NVSHMEM_BOOTSTRAP_TIMEOUT. Without an argument: a plain
+// init, for the refusals at init (NVSHMEM_REMOTE_TRANSPORT=none, libucp missing). "wait_timeout": PE 0
+// waits on stream (host heap: on the host) for a word nobody writes; "coll_gone": PE 0 reduces on stream
+// while PE 1 has exited. Both end with a message naming the call and the cause. "init_time": each PE
+// prints how long its nvshmem_init took (the 2-host init goal of issue 26).
 #include <nvshmem.h>
 #include <nvshmemx.h>
 #include <stdio.h>
