@@ -162,7 +162,9 @@ NVSHM_HOSTDEVICE static inline int nvshm_proxy_decode(const volatile uint64_t *e
 #if defined(__CUDA_ARCH__)
     w[i] = entry[i];
 #else
-    w[i] = __atomic_load_n(&entry[i], __ATOMIC_RELAXED);  // the producer writes it meanwhile
+    // Acquire: the producer writes it meanwhile, and what the request then reads (its source data) was
+    // written before it (free on x86; needed on Arm hosts and by ThreadSanitizer).
+    w[i] = __atomic_load_n(&entry[i], __ATOMIC_ACQUIRE);
 #endif
     if ((w[i] & ~low) != lap) return 0;
   }
@@ -193,7 +195,7 @@ NVSHM_HOSTDEVICE static inline void nvshm_proxy_store(uint64_t *p, uint64_t v) {
 #if defined(__CUDA_ARCH__)
   asm volatile("st.relaxed.sys.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
 #else
-  __atomic_store_n(p, v, __ATOMIC_RELAXED);
+  __atomic_store_n(p, v, __ATOMIC_RELEASE);  // a host producer's data before its request (see decode)
 #endif
 }
 NVSHM_HOSTDEVICE static inline uint64_t nvshm_proxy_now_ns(void) {
