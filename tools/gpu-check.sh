@@ -70,17 +70,18 @@ if [ -n "$perf_tests" ]; then
   PERF_NV_BUILD_ONLY=1 PERF_NV_CACHE=$nv_cache tools/perf-compare.py "$BUILD" 1 "${perf_list[@]}" \
     >"$OUT/nvidia-build.log" 2>&1 &
   nv_build=$!
+  # The perftests' CMake targets: perf_host_<test> for the on-stream ones, perf_device_<test> for the
+  # others; a group name (all, coll, devcoll) builds every perftest. --targets gets them too.
+  perf_targets=nvshmrun
+  for t in "${perf_list[@]}"; do
+    case $t in
+      all | coll | devcoll) perf_targets+=" perftest/all" ;;
+      *_on_stream) perf_targets+=" perf_host_$t" ;;
+      *) perf_targets+=" perf_device_$t" ;;
+    esac
+  done
+  if [ ${#targets[@]} -gt 0 ]; then read -ra more <<<"$perf_targets" && targets+=("${more[@]}"); fi
   if [ -n "${PERF_BEFORE:-}" ]; then
-    # The perftests' CMake targets: perf_host_<test> for the on-stream ones, perf_device_<test> for the
-    # others; a group name (all, coll, devcoll) builds every perftest.
-    perf_targets=nvshmrun
-    for t in "${perf_list[@]}"; do
-      case $t in
-        all | coll | devcoll) perf_targets+=" perftest/all" ;;
-        *_on_stream) perf_targets+=" perf_host_$t" ;;
-        *) perf_targets+=" perf_device_$t" ;;
-      esac
-    done
     # shellcheck disable=SC2086 # perf_targets is a list of target names
     (cmake -S "$PERF_BEFORE" -B build-before -G Ninja -DCMAKE_BUILD_TYPE=Release &&
       cmake --build build-before -j "$(($(nproc) / 2))" --target $perf_targets) >"$OUT/before-build.log" 2>&1 &
