@@ -2,13 +2,14 @@
 //! The safe host API: the checks behind every safe wrapper, and the untyped stream-ordered
 //! synchronisation calls.
 //!
-//! The typed wrappers (`int_put`, `float_get_on_stream`, `int_sum_reduce_on_stream`, `int_sum_reduce`,
+//! The typed wrappers (`int_put`, `int_iput`, `float_get_on_stream`, `int_sum_reduce_on_stream`, `int_sum_reduce`,
 //! `int64_atomic_fetch_add`, ...) are generated into `nvshmem_host_api.rs`, one per typed C function,
 //! each a call of one function here with the C function it wraps. They take [`SymmetricBuffer`]s (and host slices where the C call
 //! reads or writes host memory) and a [`Stream`], check what would make the C call stop the process
 //! (a target PE outside the job, a count beyond a buffer, an invalid team or root, the heap in host
 //! memory for a stream-ordered call) and return those as [`Error`]s naming the call, the PE and the
-//! cause. Counts are elements, from element 0 of each buffer. The raw C functions stay available as
+//! cause. Counts are elements, from element 0 of each buffer (the strided `iput`/`iget`: strides in
+//! elements, at least 1, the last strided element of each side inside it). The raw C functions stay available as
 //! `nvshmem::raw_<name>` and under their exact names in [`crate::sys`].
 
 use std::os::raw::c_int;
@@ -27,8 +28,14 @@ fn check_len<T: PlainData>(
     buffer: &SymmetricBuffer<T>,
     needed: Option<usize>,
 ) -> Result<()> {
+    check_extent(rt, call, what, buffer.len(), needed)
+}
+
+/// `Ok` when `what` (a buffer or a host slice of `held` elements) holds at least `needed` elements
+/// (`None`: the count overflowed).
+fn check_extent(rt: &NvshmemRuntime, call: &'static str, what: &str, held: usize, needed: Option<usize>) -> Result<()> {
     match needed {
-        Some(n) if n <= buffer.len() => Ok(()),
+        Some(n) if n <= held => Ok(()),
         _ => Err(Error::new(
             sys::NVSHMEMX_ERROR_INVALID_VALUE,
             call,
@@ -36,7 +43,7 @@ fn check_len<T: PlainData>(
                 "PE {}: {} holds {} elements, the call needs {}",
                 rt.my_pe(),
                 what,
-                buffer.len(),
+                held,
                 needed.map_or_else(|| "more than usize::MAX".to_string(), |n| n.to_string())
             ),
         )),
@@ -104,6 +111,82 @@ pub(crate) fn get<T: PlainData>(
     check_host(source.runtime(), call, source, dest.len(), pe)?;
     // SAFETY: checked: `pe` is in the job and `source` holds dest.len() elements.
     unsafe { f(dest.as_mut_ptr(), source.as_ptr(), dest.len(), pe) };
+    Ok(())
+}
+
+/// One side of a strided transfer: its name (`dest`, `source`), its stride's name (`dst`, `sst`), the
+/// stride in elements and how many elements the side holds.
+type StridedSide<'a> = (&'a str, &'a str, isize, usize);
+
+/// The checks of a strided transfer of `nelems` elements (the C call stops the process on each): `pe`
+/// in the job, both strides at least 1, and element `(nelems - 1) * stride` of each side inside it.
+fn check_strided(
+    rt: &NvshmemRuntime,
+    call: &'static str,
+    sides: [StridedSide; 2],
+    nelems: usize,
+    pe: i32,
+) -> Result<()> {
+    rt.check_pe(pe, call)?;
+    for (_, stride_name, stride, _) in sides {
+        if stride < 1 {
+            return Err(Error::new(
+                sys::NVSHMEMX_ERROR_INVALID_VALUE,
+                call,
+                format!("PE {}: {} stride {} is not at least 1", rt.my_pe(), stride_name, stride),
+            ));
+        }
+    }
+    for (what, _, stride, held) in sides {
+        let needed = match nelems {
+            0 => Some(0),
+            n => (n - 1)
+                .checked_mul(stride as usize)
+                .and_then(|last| last.checked_add(1)),
+        };
+        check_extent(rt, call, what, held, needed)?;
+    }
+    Ok(())
+}
+
+/// Blocking strided put: element `i` of `source` (host memory) at `i * sst` into `pe`'s `dest` at
+/// `i * dst`, for `i` in 0..nelems (strides in elements).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn iput<T: PlainData>(
+    call: &'static str,
+    f: unsafe extern "C" fn(*mut T, *const T, isize, isize, usize, c_int),
+    dest: &SymmetricBuffer<T>,
+    source: &[T],
+    dst: isize,
+    sst: isize,
+    nelems: usize,
+    pe: i32,
+) -> Result<()> {
+    let sides = [("dest", "dst", dst, dest.len()), ("source", "sst", sst, source.len())];
+    check_strided(dest.runtime(), call, sides, nelems, pe)?;
+    // SAFETY: checked: `pe` is in the job, both strides are positive and both sides hold their last
+    // strided element.
+    unsafe { f(dest.as_mut_ptr(), source.as_ptr(), dst, sst, nelems, pe) };
+    Ok(())
+}
+
+/// Blocking strided get: element `i` of `pe`'s `source` at `i * sst` into `dest` (host memory) at
+/// `i * dst`, for `i` in 0..nelems (strides in elements).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn iget<T: PlainData>(
+    call: &'static str,
+    f: unsafe extern "C" fn(*mut T, *const T, isize, isize, usize, c_int),
+    dest: &mut [T],
+    source: &SymmetricBuffer<T>,
+    dst: isize,
+    sst: isize,
+    nelems: usize,
+    pe: i32,
+) -> Result<()> {
+    let sides = [("dest", "dst", dst, dest.len()), ("source", "sst", sst, source.len())];
+    check_strided(source.runtime(), call, sides, nelems, pe)?;
+    // SAFETY: as iput.
+    unsafe { f(dest.as_mut_ptr(), source.as_ptr(), dst, sst, nelems, pe) };
     Ok(())
 }
 

@@ -617,6 +617,93 @@ fn safe_wrappers() {
 }
 
 #[test]
+fn safe_strided() {
+    let rt = runtime();
+    let (me, n) = (rt.my_pe(), rt.n_pes());
+    let (right, left) = ((me + 1) % n, (me + n - 1) % n);
+    let a = SymmetricBuffer::<i32>::new(&rt, 9).unwrap();
+    let wide = SymmetricBuffer::<u64>::new(&rt, 8).unwrap();
+    let read = |buf: &SymmetricBuffer<i32>| {
+        let mut v = vec![0; buf.len()];
+        nvshmem::int_get(&mut v, buf, me).unwrap();
+        v
+    };
+    nvshmem::int_put(&a, &[-1; 9], me).unwrap();
+    nvshmem::uint64_put(&wide, &[0; 8], me).unwrap();
+    rt.barrier_all();
+
+    // iput: source elements 0, 2, 4 (sst 2) into the right neighbour's elements 0, 3, 6 (dst 3).
+    let source: Vec<i32> = (0..6).map(|i| 100 * me + i).collect();
+    nvshmem::int_iput(&a, &source, 3, 2, 3, right).unwrap();
+    // A u64 buffer: source elements 0, 1, 2, 3 (sst 1) into elements 0, 2, 4, 6 (dst 2), here.
+    let words: Vec<u64> = (0..4).map(|i| (u64::from(me as u32) << 32) | (i + 1)).collect();
+    nvshmem::uint64_iput(&wide, &words, 2, 1, 4, me).unwrap();
+    rt.barrier_all();
+    let l = 100 * left;
+    assert_eq!(read(&a), vec![l, -1, -1, l + 2, -1, -1, l + 4, -1, -1]);
+    let mut got = [7u64; 8];
+    nvshmem::uint64_get(&mut got, &wide, me).unwrap();
+    let m = u64::from(me as u32) << 32;
+    assert_eq!(got, [m | 1, 0, m | 2, 0, m | 3, 0, m | 4, 0]);
+
+    // iget: the right neighbour's elements 0, 3, 6 (sst 3) into host elements 0, 2, 4 (dst 2); the
+    // right neighbour's copy holds what this PE put there.
+    let mut host = [-9; 5];
+    nvshmem::int_iget(&mut host, &a, 2, 3, 3, right).unwrap();
+    assert_eq!(host, [100 * me, -9, 100 * me + 2, -9, 100 * me + 4]);
+    // The right neighbour's even elements (sst 2) into 4 contiguous host elements (dst 1).
+    let mut even = [0u64; 4];
+    nvshmem::uint64_iget(&mut even, &wide, 1, 2, 4, right).unwrap();
+    let r = u64::from(right as u32) << 32;
+    assert_eq!(even, [r | 1, r | 2, r | 3, r | 4]);
+    // No elements: nothing moves (any positive strides).
+    nvshmem::int_iget(&mut host, &a, 5, 7, 0, right).unwrap();
+    assert_eq!(host, [100 * me, -9, 100 * me + 2, -9, 100 * me + 4]);
+    rt.barrier_all();
+
+    // Misuse is refused before any transfer, naming the call and the PE.
+    let here = format!("PE {}", me);
+    let e = nvshmem::int_iput(&a, &source, 0, 2, 3, right).unwrap_err();
+    assert_eq!(
+        (e.call, e.status),
+        ("nvshmem_int_iput", sys::NVSHMEMX_ERROR_INVALID_VALUE),
+        "{}",
+        e
+    );
+    assert!(e.message.contains(&here) && e.message.contains("dst stride 0"), "{}", e);
+    // dest's 4th element at 3 * 3 is past its 9 elements.
+    let e = nvshmem::int_iput(&a, &source, 3, 1, 4, right).unwrap_err();
+    assert!(e.message.contains("dest holds 9 elements, the call needs 10"), "{}", e);
+    // source's 4th element at 3 * 2 is past its 6 elements.
+    let e = nvshmem::int_iput(&a, &source, 1, 2, 4, right).unwrap_err();
+    assert!(e.message.contains("source holds 6 elements, the call needs 7"), "{}", e);
+    let e = nvshmem::int_iput(&a, &source, 1, 1, 1, -1).unwrap_err();
+    assert!(e.message.contains("target PE -1"), "{}", e);
+    let e = nvshmem::int_iget(&mut host, &a, 2, -3, 1, right).unwrap_err();
+    assert_eq!(e.call, "nvshmem_int_iget");
+    assert!(
+        e.message.contains(&here) && e.message.contains("sst stride -3"),
+        "{}",
+        e
+    );
+    // The host destination: its 4th element at 3 * 2 is past its 5 elements.
+    let e = nvshmem::int_iget(&mut host, &a, 2, 1, 4, right).unwrap_err();
+    assert!(e.message.contains("dest holds 5 elements, the call needs 7"), "{}", e);
+    let e = nvshmem::int_iget(&mut host, &a, 1, 1, 1, n).unwrap_err();
+    assert!(e.message.contains(&format!("target PE {}", n)), "{}", e);
+    // The last element's index overflows usize.
+    let e = nvshmem::uint64_iget(&mut even, &wide, 2, 1, usize::MAX, me).unwrap_err();
+    assert!(e.message.contains("more than usize::MAX"), "{}", e);
+    assert_eq!(host, [100 * me, -9, 100 * me + 2, -9, 100 * me + 4]);
+    rt.barrier_all();
+    assert_eq!(read(&a), vec![l, -1, -1, l + 2, -1, -1, l + 4, -1, -1], "nothing moved");
+    // The raw alias stays.
+    unsafe { nvshmem::raw_int_iput(a.as_mut_ptr(), source.as_ptr(), 1, 1, 1, me) };
+    assert_eq!(nvshmem::int_g(&a, 0, me).unwrap(), 100 * me);
+    rt.barrier_all();
+}
+
+#[test]
 fn safe_atomics() {
     let rt = runtime();
     let (me, n) = (rt.my_pe(), rt.n_pes());
