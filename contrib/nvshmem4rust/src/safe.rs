@@ -9,8 +9,8 @@
 //! (a target PE outside the job, a count beyond a buffer, an invalid team or root, the heap in host
 //! memory for a stream-ordered call) and return those as [`Error`]s naming the call, the PE and the
 //! cause. Counts are elements, from element 0 of each buffer (the strided `iput`/`iget`: strides in
-//! elements, at least 1, the last strided element of each side inside it). The raw C functions stay available as
-//! `nvshmem::raw_<name>` and under their exact names in [`crate::sys`].
+//! elements, at least 1, the last strided element of each side inside it). The raw C functions stay
+//! available as `nvshmem::raw_<name>` and under their exact names in [`crate::sys`].
 
 use std::os::raw::c_int;
 
