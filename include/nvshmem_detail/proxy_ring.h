@@ -86,48 +86,14 @@ NVSHM_HOSTDEVICE static inline uint64_t nvshm_proxy_lap_bit(uint64_t ticket) {
   return ((ticket / NVSHM_PROXY_ENTRIES + 1) & 1) << 63;
 }
 
-/* Word `i` of request `r` taken with `ticket`. Word 0: op, flags, aux, pe; 1-6: offset, local, bytes,
- * value, cond, extra (low 63 bits); 7: bit 63 of value, cond and extra. One word at a time, so that a
- * device producer keeps one word in registers (docs/registers.md). */
-NVSHM_HOSTDEVICE static inline uint64_t nvshm_proxy_word(const struct nvshm_proxy_request *r, unsigned i,
-                                                         uint64_t ticket) {
-  const uint64_t low = ~(1ull << 63);
-  uint64_t w;
-  switch (i) {
-    case 0:
-      w = (uint64_t)(r->op & 0xff) | (uint64_t)(r->flags & 0xff) << 8 | (uint64_t)(r->aux & 0xffff) << 16 |
-          (uint64_t)(uint32_t)r->pe << 32;
-      break;
-    case 1:
-      w = r->offset;
-      break;
-    case 2:
-      w = r->local;
-      break;
-    case 3:
-      w = r->bytes;
-      break;
-    case 4:
-      w = r->value;
-      break;
-    case 5:
-      w = r->cond;
-      break;
-    case 6:
-      w = r->extra;
-      break;
-    default:
-      w = r->value >> 63 | (r->cond >> 63) << 1 | (r->extra >> 63) << 2;
-      break;
-  }
-  return (w & low) | nvshm_proxy_lap_bit(ticket);
-}
-/* Word `i` of the request given by its fields (`code`: op | flags << 8 | aux << 16; `offset`, `local` and
- * `bytes` below 2^63, as in the struct): the same words as nvshm_proxy_word, for device producers that keep
- * the fields in registers and store the words one by one (include/nvshmem_detail/device/proxy.cuh). */
-NVSHM_HOSTDEVICE static inline uint64_t nvshm_proxy_field_word(unsigned i, uint32_t code, int32_t pe, uint64_t offset,
-                                                               uint64_t local, uint64_t bytes, uint64_t value,
-                                                               uint64_t cond, uint64_t extra, uint64_t ticket) {
+/* Word `i` of a request taken with `ticket`, from its fields (`code`: op | flags << 8 | aux << 16;
+ * `offset`, `local` and `bytes` below 2^63, as in the struct). Word 0: code and pe; 1-6: offset, local,
+ * bytes, value, cond, extra (low 63 bits); 7: bit 63 of value, cond and extra; every word carries the
+ * ticket's lap bit. One word at a time, so that a device producer keeps the fields in registers and stores
+ * the words one by one (docs/registers.md). */
+NVSHM_HOSTDEVICE static inline uint64_t nvshm_proxy_word(unsigned i, uint32_t code, int32_t pe, uint64_t offset,
+                                                         uint64_t local, uint64_t bytes, uint64_t value, uint64_t cond,
+                                                         uint64_t extra, uint64_t ticket) {
   const uint64_t low = ~(1ull << 63), lap = nvshm_proxy_lap_bit(ticket);
   switch (i) {
     case 0:
@@ -148,9 +114,16 @@ NVSHM_HOSTDEVICE static inline uint64_t nvshm_proxy_field_word(unsigned i, uint3
       return (value >> 63 | (cond >> 63) << 1 | (extra >> 63) << 2) | lap;
   }
 }
+/* The code of word 0 for request `r`. */
+NVSHM_HOSTDEVICE static inline uint32_t nvshm_proxy_request_code(const struct nvshm_proxy_request *r) {
+  return (r->op & 0xff) | (r->flags & 0xff) << 8 | (r->aux & 0xffff) << 16;
+}
+/* The words of request `r` taken with `ticket`. */
 NVSHM_HOSTDEVICE static inline void nvshm_proxy_encode(const struct nvshm_proxy_request *r, uint64_t ticket,
                                                        uint64_t w[NVSHM_PROXY_WORDS]) {
-  for (unsigned i = 0; i < NVSHM_PROXY_WORDS; ++i) w[i] = nvshm_proxy_word(r, i, ticket);
+  for (unsigned i = 0; i < NVSHM_PROXY_WORDS; ++i)
+    w[i] = nvshm_proxy_word(i, nvshm_proxy_request_code(r), r->pe, r->offset, r->local, r->bytes, r->value, r->cond,
+                            r->extra, ticket);
 }
 
 /* Decodes the entry of `ticket` into *r: 0 while a word still belongs to an earlier lap. */
@@ -217,16 +190,20 @@ NVSHM_HOSTDEVICE static inline void nvshm_proxy_pause(void) {
 #endif
 }
 
-/* Enqueues `r` on `ch` (reservation counter `reserve`: GPU memory for device producers) and returns
- * its ticket in *ticket; 0 when no entry became free within the channel's timeout. Data the request
- * reads must be visible to the proxy's copies before the call (the caller's fence). */
-NVSHM_HOSTDEVICE static inline int nvshm_proxy_enqueue(struct nvshm_proxy_channel *ch, unsigned long long *reserve,
-                                                       const struct nvshm_proxy_request *r, uint64_t *ticket) {
+/* The producer's steps, the same code for device producers (include/nvshmem_detail/device/proxy.cuh) and
+ * host producers (tests). Device waits have no clock (a clock costs the caller's loop registers; the proxy
+ * always answers), host waits end after the channel's timeout.
+ *
+ * Takes the next ticket of `ch` (reservation counter `reserve`: GPU memory for device producers) into
+ * *ticket and waits until its entry is free; 0 when it did not become free within the timeout. */
+NVSHM_HOSTDEVICE static inline int nvshm_proxy_claim(struct nvshm_proxy_channel *ch, unsigned long long *reserve,
+                                                     uint64_t *ticket) {
 #if defined(__CUDA_ARCH__)
   const uint64_t t = atomicAdd(reserve, 1ull);
+  while (t - nvshm_proxy_load(&ch->released) >= NVSHM_PROXY_ENTRIES) {
+  }
 #else
   const uint64_t t = __atomic_fetch_add(reserve, 1ull, __ATOMIC_RELAXED);
-#endif
   if (t - nvshm_proxy_load(&ch->released) >= NVSHM_PROXY_ENTRIES) {
     const uint64_t start = nvshm_proxy_now_ns();
     while (t - nvshm_proxy_load(&ch->released) >= NVSHM_PROXY_ENTRIES) {
@@ -234,12 +211,30 @@ NVSHM_HOSTDEVICE static inline int nvshm_proxy_enqueue(struct nvshm_proxy_channe
       nvshm_proxy_pause();
     }
   }
-  uint64_t *entry = ch->entries[t % NVSHM_PROXY_ENTRIES];
-#if defined(__CUDA_ARCH__)
-#pragma unroll 1
 #endif
-  for (unsigned i = 0; i < NVSHM_PROXY_WORDS; ++i) nvshm_proxy_store(&entry[i], nvshm_proxy_word(r, i, t));
   *ticket = t;
+  return 1;
+}
+
+/* Writes the request given by its fields (nvshm_proxy_word) into the claimed entry of `ticket`. Data the
+ * request reads must be visible to the proxy's copies before the call (the caller's fence). */
+NVSHM_HOSTDEVICE static inline void nvshm_proxy_write(struct nvshm_proxy_channel *ch, uint64_t ticket, uint32_t code,
+                                                      int32_t pe, uint64_t offset, uint64_t local, uint64_t bytes,
+                                                      uint64_t value, uint64_t cond, uint64_t extra) {
+  uint64_t *entry = ch->entries[ticket % NVSHM_PROXY_ENTRIES];
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+  for (unsigned i = 0; i < NVSHM_PROXY_WORDS; ++i)
+    nvshm_proxy_store(&entry[i], nvshm_proxy_word(i, code, pe, offset, local, bytes, value, cond, extra, ticket));
+}
+
+/* Enqueues `r` on `ch`: claim and write; 0 when no entry became free within the timeout. */
+NVSHM_HOSTDEVICE static inline int nvshm_proxy_enqueue(struct nvshm_proxy_channel *ch, unsigned long long *reserve,
+                                                       const struct nvshm_proxy_request *r, uint64_t *ticket) {
+  if (!nvshm_proxy_claim(ch, reserve, ticket)) return 0;
+  nvshm_proxy_write(ch, *ticket, nvshm_proxy_request_code(r), r->pe, r->offset, r->local, r->bytes, r->value, r->cond,
+                    r->extra);
   return 1;
 }
 
@@ -248,11 +243,16 @@ NVSHM_HOSTDEVICE static inline int nvshm_proxy_enqueue(struct nvshm_proxy_channe
 NVSHM_HOSTDEVICE static inline int nvshm_proxy_wait_done(struct nvshm_proxy_channel *ch, uint64_t ticket,
                                                          uint64_t *value) {
   struct nvshm_proxy_done *d = &ch->done[ticket % NVSHM_PROXY_ENTRIES];
+#if defined(__CUDA_ARCH__)
+  while (nvshm_proxy_load(&d->tag) != ticket + 1) {
+  }
+#else
   const uint64_t start = nvshm_proxy_now_ns();
   while (nvshm_proxy_load(&d->tag) != ticket + 1) {
     if (nvshm_proxy_now_ns() - start > ch->timeout_ns) return 0;
     nvshm_proxy_pause();
   }
+#endif
   *value = nvshm_proxy_load(&d->value);
   nvshm_proxy_store(&d->tag, 0);
   return nvshm_proxy_load(&ch->error) == 0;

@@ -47,12 +47,6 @@ TEST(ProxyRing, EncodingRoundTripsAndLapsAreTold) {
     const uint64_t ticket = rng() % 100000;
     uint64_t w[NVSHM_PROXY_WORDS];
     nvshm_proxy_encode(&r, ticket, w);
-    // The device producer's word by word encoding from the fields gives the same words.
-    for (unsigned k = 0; k < NVSHM_PROXY_WORDS; ++k)
-      ASSERT_EQ(nvshm_proxy_field_word(k, r.op | r.flags << 8 | r.aux << 16, r.pe, r.offset, r.local, r.bytes, r.value,
-                                       r.cond, r.extra, ticket),
-                w[k])
-          << "word " << k << " of request " << i;
     nvshm_proxy_request back{};
     ASSERT_EQ(nvshm_proxy_decode(w, ticket, &back), 1);
     EXPECT_EQ(memcmp(&r, &back, sizeof r), 0) << "request " << i;

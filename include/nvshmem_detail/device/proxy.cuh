@@ -73,22 +73,11 @@ __device__ __forceinline__ uint64_t proxy_call(uint32_t code, int pe, const void
     const unsigned c = proxy_channel_index();
     nvshm_proxy_channel *ch = st.proxy_channels + c;  // NULL without a proxy: the accesses below fault
     fence_acq_rel_sys();  // the group's stores (after its sync) are visible to the proxy's copies first
-    const uint64_t t = atomicAdd(st.proxy_reserve + c, 1ull);
-    while (t - nvshm_proxy_load(&ch->released) >= NVSHM_PROXY_ENTRIES) {  // until the entry is free
-    }
-    uint64_t *e = ch->entries[t % NVSHM_PROXY_ENTRIES];
+    uint64_t t;
+    (void)nvshm_proxy_claim(ch, st.proxy_reserve + c, &t);  // on the device: always 1
     const uint64_t offset = sym ? slot_offset(sym) : 0, at = reinterpret_cast<uint64_t>(local);
-#pragma unroll
-    for (unsigned w = 0; w < NVSHM_PROXY_WORDS; ++w)
-      nvshm_proxy_store(e + w, nvshm_proxy_field_word(w, code, pe, offset, at, bytes, value, cond, extra, t));
-    if (done) {
-      nvshm_proxy_done *d = &ch->done[t % NVSHM_PROXY_ENTRIES];
-      while (nvshm_proxy_load(&d->tag) != t + 1) {
-      }
-      result = nvshm_proxy_load(&d->value);
-      nvshm_proxy_store(&d->tag, 0);
-      if (nvshm_proxy_load(&ch->error)) __trap();  // the proxy logged the failed request (operation, PE)
-    }
+    nvshm_proxy_write(ch, t, code, pe, offset, at, bytes, value, cond, extra);
+    if (done && !nvshm_proxy_wait_done(ch, t, &result)) __trap();  // the proxy logged the failed request
   }
   if (done) Group<S>::sync();
   return result;
