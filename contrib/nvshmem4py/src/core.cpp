@@ -12,6 +12,7 @@
 #include <nvshmemx.h>
 #include <pybind11/pybind11.h>
 
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
@@ -30,7 +31,9 @@ class Error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-bool initialized() { return nvshmemx_init_status() >= NVSHMEM_STATUS_IS_INITIALIZED; }
+bool initialized() {
+  return nvshmemx_init_status() >= NVSHMEM_STATUS_IS_INITIALIZED;
+}
 
 /// "nvshmem error (PE n) in <call>: <cause>", the C library's format.
 [[noreturn]] void fail(const std::string &call, const std::string &cause) {
@@ -69,7 +72,9 @@ void check_team(const std::string &call, int team) {
   if (nvshmem_team_my_pe(team) < 0) fail(call, "this PE is not a member of team " + std::to_string(team));
 }
 
-cudaStream_t as_stream(std::uintptr_t s) { return reinterpret_cast<cudaStream_t>(s); }
+cudaStream_t as_stream(std::uintptr_t s) {
+  return reinterpret_cast<cudaStream_t>(s);
+}
 template <typename T = void>
 T *as_ptr(std::uintptr_t a) {
   return reinterpret_cast<T *>(a);
@@ -139,16 +144,15 @@ py::capsule dlpack(py::object self) {
 using ReduceFn = int (*)(nvshmem_team_t, void *, const void *, std::size_t, cudaStream_t);
 std::unordered_map<std::string, std::pair<ReduceFn, ReduceFn>> reduce_table() {
   std::unordered_map<std::string, std::pair<ReduceFn, ReduceFn>> t;
-#define NVSHM4PY_REDUCE(OP, NAME, T)                                                                            \
-  t[#OP "_" #NAME] = {                                                                                          \
-      [](nvshmem_team_t team, void *d, const void *s, std::size_t n, cudaStream_t st) {                        \
-        return nvshmemx_##NAME##_##OP##_reduce_on_stream(team, static_cast<T *>(d), static_cast<const T *>(s), \
-                                                         n, st);                                              \
-      },                                                                                                        \
-      [](nvshmem_team_t team, void *d, const void *s, std::size_t n, cudaStream_t st) {                        \
-        return nvshmemx_##NAME##_##OP##_reducescatter_on_stream(team, static_cast<T *>(d),                     \
-                                                                static_cast<const T *>(s), n, st);            \
-      }};
+#define NVSHM4PY_REDUCE(OP, NAME, T)                                                                               \
+  t[#OP "_" #NAME] = {[](nvshmem_team_t team, void *d, const void *s, std::size_t n, cudaStream_t st) {            \
+                        return nvshmemx_##NAME##_##OP##_reduce_on_stream(team, static_cast<T *>(d),                \
+                                                                         static_cast<const T *>(s), n, st);        \
+                      },                                                                                           \
+                      [](nvshmem_team_t team, void *d, const void *s, std::size_t n, cudaStream_t st) {            \
+                        return nvshmemx_##NAME##_##OP##_reducescatter_on_stream(team, static_cast<T *>(d),         \
+                                                                                static_cast<const T *>(s), n, st); \
+                      }};
   NVSHM_FOR_EACH_REDUCE_OP_TYPE(NVSHM4PY_REDUCE)
 #undef NVSHM4PY_REDUCE
   return t;
@@ -173,35 +177,34 @@ py::object to_py(T v) {
 using AmoFn = py::object (*)(std::uintptr_t, const py::handle &, const py::handle &, int);
 std::unordered_map<std::string, AmoFn> amo_table() {
   std::unordered_map<std::string, AmoFn> t;
-#define NVSHM4PY_AMO_VOID(OP, CALL, NAME, T)                                                          \
-  t[#OP "_" #NAME] = [](std::uintptr_t a, const py::handle &v, const py::handle &, int pe) {        \
-    CALL;                                                                                             \
-    return py::object(py::none());                                                                    \
+#define NVSHM4PY_AMO_VOID(OP, CALL, NAME, T)                                                 \
+  t[#OP "_" #NAME] = [](std::uintptr_t a, const py::handle &v, const py::handle &, int pe) { \
+    CALL;                                                                                    \
+    return py::object(py::none());                                                           \
   };
-#define NVSHM4PY_AMO_FETCH(OP, CALL, NAME, T)                                                         \
-  t[#OP "_" #NAME] = [](std::uintptr_t a, const py::handle &v, const py::handle &c, int pe) {       \
-    (void)v;                                                                                          \
-    (void)c;                                                                                          \
-    return to_py<T>(CALL);                                                                            \
+#define NVSHM4PY_AMO_FETCH(OP, CALL, NAME, T)                                                 \
+  t[#OP "_" #NAME] = [](std::uintptr_t a, const py::handle &v, const py::handle &c, int pe) { \
+    (void)v;                                                                                  \
+    (void)c;                                                                                  \
+    return to_py<T>(CALL);                                                                    \
   };
-#define NVSHM4PY_AMO_FETCH_FAMILY(NAME, T)                                                                   \
-  NVSHM4PY_AMO_FETCH(fetch, nvshmem_##NAME##_atomic_fetch(as_ptr<T>(a), pe), NAME, T)                       \
-  NVSHM4PY_AMO_VOID(set, nvshmem_##NAME##_atomic_set(as_ptr<T>(a), from_py<T>(v), pe), NAME, T)            \
+#define NVSHM4PY_AMO_FETCH_FAMILY(NAME, T)                                                      \
+  NVSHM4PY_AMO_FETCH(fetch, nvshmem_##NAME##_atomic_fetch(as_ptr<T>(a), pe), NAME, T)           \
+  NVSHM4PY_AMO_VOID(set, nvshmem_##NAME##_atomic_set(as_ptr<T>(a), from_py<T>(v), pe), NAME, T) \
   NVSHM4PY_AMO_FETCH(swap, nvshmem_##NAME##_atomic_swap(as_ptr<T>(a), from_py<T>(v), pe), NAME, T)
 #define NVSHM4PY_AMO_ARITH_FAMILY(NAME, T)                                                                          \
-  NVSHM4PY_AMO_FETCH(compare_swap, nvshmem_##NAME##_atomic_compare_swap(as_ptr<T>(a), from_py<T>(c), from_py<T>(v), \
-                                                                        pe),                                        \
-                     NAME, T)                                                                                       \
+  NVSHM4PY_AMO_FETCH(compare_swap,                                                                                  \
+                     nvshmem_##NAME##_atomic_compare_swap(as_ptr<T>(a), from_py<T>(c), from_py<T>(v), pe), NAME, T) \
   NVSHM4PY_AMO_VOID(inc, nvshmem_##NAME##_atomic_inc(as_ptr<T>(a), pe), NAME, T)                                    \
   NVSHM4PY_AMO_FETCH(fetch_inc, nvshmem_##NAME##_atomic_fetch_inc(as_ptr<T>(a), pe), NAME, T)                       \
   NVSHM4PY_AMO_VOID(add, nvshmem_##NAME##_atomic_add(as_ptr<T>(a), from_py<T>(v), pe), NAME, T)                     \
   NVSHM4PY_AMO_FETCH(fetch_add, nvshmem_##NAME##_atomic_fetch_add(as_ptr<T>(a), from_py<T>(v), pe), NAME, T)
-#define NVSHM4PY_AMO_LOGIC_FAMILY(NAME, T)                                                                  \
-  NVSHM4PY_AMO_VOID(and, nvshmem_##NAME##_atomic_and(as_ptr<T>(a), from_py<T>(v), pe), NAME, T)            \
+#define NVSHM4PY_AMO_LOGIC_FAMILY(NAME, T)                                                                   \
+  NVSHM4PY_AMO_VOID(and, nvshmem_##NAME##_atomic_and(as_ptr<T>(a), from_py<T>(v), pe), NAME, T)              \
   NVSHM4PY_AMO_FETCH(fetch_and, nvshmem_##NAME##_atomic_fetch_and(as_ptr<T>(a), from_py<T>(v), pe), NAME, T) \
-  NVSHM4PY_AMO_VOID(or, nvshmem_##NAME##_atomic_or(as_ptr<T>(a), from_py<T>(v), pe), NAME, T)              \
+  NVSHM4PY_AMO_VOID(or, nvshmem_##NAME##_atomic_or(as_ptr<T>(a), from_py<T>(v), pe), NAME, T)                \
   NVSHM4PY_AMO_FETCH(fetch_or, nvshmem_##NAME##_atomic_fetch_or(as_ptr<T>(a), from_py<T>(v), pe), NAME, T)   \
-  NVSHM4PY_AMO_VOID(xor, nvshmem_##NAME##_atomic_xor(as_ptr<T>(a), from_py<T>(v), pe), NAME, T)            \
+  NVSHM4PY_AMO_VOID(xor, nvshmem_##NAME##_atomic_xor(as_ptr<T>(a), from_py<T>(v), pe), NAME, T)              \
   NVSHM4PY_AMO_FETCH(fetch_xor, nvshmem_##NAME##_atomic_fetch_xor(as_ptr<T>(a), from_py<T>(v), pe), NAME, T)
   NVSHM_FOR_EACH_AMO_FETCH_TYPE(NVSHM4PY_AMO_FETCH_FAMILY)
   NVSHM_FOR_EACH_AMO_ARITH_TYPE(NVSHM4PY_AMO_ARITH_FAMILY)
@@ -287,7 +290,8 @@ Buffer peer(std::uintptr_t addr, std::size_t nbytes, int pe) {
   check_symmetric(call, "the array", addr, nbytes);
   void *p = nvshmem_ptr(as_ptr(addr), pe);
   if (p == nullptr)
-    fail(call, "PE " + std::to_string(pe) + "'s memory is not reachable by load/store from this PE (nvshmem_ptr is NULL)");
+    fail(call,
+         "PE " + std::to_string(pe) + "'s memory is not reachable by load/store from this PE (nvshmem_ptr is NULL)");
   auto a = reinterpret_cast<std::uintptr_t>(p);
   return Buffer{a, nbytes, false, false, device_of(a)};
 }
@@ -398,7 +402,8 @@ PYBIND11_MODULE(_nvshmem, m) {
                      "on host memory (NumPy's from_dlpack gives read-only arrays)")
       .def_buffer([](const Buffer &b) {
         if (b.freed) fail("Buffer", "the buffer was freed");
-        if (b.device.device_type != kDLCPU) throw py::buffer_error("nvshmem.core.Buffer: GPU memory has no buffer protocol; use DLPack");
+        if (b.device.device_type != kDLCPU)
+          throw py::buffer_error("nvshmem.core.Buffer: GPU memory has no buffer protocol; use DLPack");
         return py::buffer_info(as_ptr(b.ptr), 1, py::format_descriptor<std::uint8_t>::format(), 1,
                                {static_cast<py::ssize_t>(b.size)}, {static_cast<py::ssize_t>(1)}, false);
       })
@@ -407,13 +412,15 @@ PYBIND11_MODULE(_nvshmem, m) {
       .def_readonly("owner", &Buffer::owner, "True for an allocation (free it), False for a peer view")
       .def_readonly("freed", &Buffer::freed, "True once free() released it")
       .def_property_readonly("is_device_accessible", [](const Buffer &b) { return b.device.device_type == kDLCUDA; })
-      .def("__dlpack__", [](py::object self, py::args, py::kwargs) { return dlpack(self); },
-           "DLPack capsule of a 1-D uint8 tensor over the bytes; the stream argument is accepted and ignored "
-           "(the buffer has no pending producer work of its own)")
+      .def(
+          "__dlpack__", [](py::object self, py::args, py::kwargs) { return dlpack(self); },
+          "DLPack capsule of a 1-D uint8 tensor over the bytes; the stream argument is accepted and ignored "
+          "(the buffer has no pending producer work of its own)")
       .def("__dlpack_device__",
            [](const Buffer &b) { return py::make_tuple(static_cast<int>(b.device.device_type), b.device.device_id); })
       .def("__repr__", [](const Buffer &b) {
-        return "<nvshmem.core.Buffer " + std::to_string(b.size) + " bytes at 0x" + py::str(py::int_(b.ptr)).cast<std::string>() +
+        return "<nvshmem.core.Buffer " + std::to_string(b.size) + " bytes at 0x" +
+               py::str(py::int_(b.ptr)).cast<std::string>() +
                (b.device.device_type == kDLCUDA ? " (cuda)" : " (host)") + (b.owner ? "" : " peer view") +
                (b.freed ? " freed" : "") + ">";
       });
@@ -464,10 +471,20 @@ PYBIND11_MODULE(_nvshmem, m) {
   m.def("signal_wait", &signal_wait);
   m.def("quiet", &quiet);
   // The C call alone, without the checks: the perftest's baseline for the binding's own cost.
-  m.def("putmem_on_stream_unchecked", [](std::uintptr_t dst, std::uintptr_t src, std::size_t n, int pe,
-                                         std::uintptr_t stream) {
-    nvshmemx_putmem_on_stream(as_ptr(dst), as_ptr(src), n, pe, as_stream(stream));
-  });
+  m.def("putmem_on_stream_unchecked",
+        [](std::uintptr_t dst, std::uintptr_t src, std::size_t n, int pe, std::uintptr_t stream) {
+          nvshmemx_putmem_on_stream(as_ptr(dst), as_ptr(src), n, pe, as_stream(stream));
+        });
+
+  // The same call in a C++ loop: the perftest's cost of the C call itself, in seconds for `iters` calls.
+  m.def("time_c_putmem_on_stream",
+        [](std::uintptr_t dst, std::uintptr_t src, std::size_t n, int pe, std::uintptr_t stream, int iters) {
+          check_pe("time_c_putmem_on_stream", pe);
+          check_symmetric("time_c_putmem_on_stream", "dst", dst, n);
+          auto start = std::chrono::steady_clock::now();
+          for (int i = 0; i < iters; ++i) nvshmemx_putmem_on_stream(as_ptr(dst), as_ptr(src), n, pe, as_stream(stream));
+          return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        });
 
   m.def("barrier", &barrier);
   m.def("sync", &team_sync);
@@ -478,8 +495,8 @@ PYBIND11_MODULE(_nvshmem, m) {
     for (const auto &kv : reduces) names.add(kv.first);
     return names;
   });
-  m.def("reduce", [](const std::string &name, const std::string &key, int team, std::uintptr_t dst,
-                     std::uintptr_t src, std::size_t nelems, std::size_t elem_bytes, std::uintptr_t stream) {
+  m.def("reduce", [](const std::string &name, const std::string &key, int team, std::uintptr_t dst, std::uintptr_t src,
+                     std::size_t nelems, std::size_t elem_bytes, std::uintptr_t stream) {
     auto it = reduces.find(key);
     if (it == reduces.end()) fail(name, "no reduction " + key + " (op_type) in the library");
     check_team(name, team);
