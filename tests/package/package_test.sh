@@ -15,7 +15,8 @@
 #              NVSHMEM_PACKAGE_TEST_DPKG=1 as root, also dpkg -i it, build against /usr/local/nvshmem,
 #              and dpkg -r it again.
 #   contrib    build every contrib/*/CMakeLists.txt (copied out of the source tree) against the install,
-#              and run its tests; all but contrib/nvshmem4rust, which the rust step builds
+#              and run its tests; all but contrib/nvshmem4rust, which the rust step builds (contrib/nvshmem4py
+#              is left out where Debian's pybind11, DLPack, numpy or pytest are missing)
 #   rust       contrib/nvshmem4rust with its own configure lines: the host-only build writes exactly the
 #              two host binding files; the full build generates the bindings and the crate's package
 #              from the installed headers, builds the crate, its tests and a separate consumer project
@@ -221,6 +222,12 @@ case $step in
     for dir in "$src"/contrib/*/; do
       name=$(basename "$dir")
       [[ -f $dir/CMakeLists.txt && $name != nvshmem4rust ]] || continue
+      # nvshmem4py needs Debian's pybind11, DLPack, numpy and pytest (tools/setup.sh --all).
+      if [[ $name == nvshmem4py ]] && ! { [[ -f /usr/include/dlpack/dlpack.h && -d /usr/lib/cmake/pybind11 ]] &&
+        /usr/bin/python3 -c 'import numpy, pytest' 2>/dev/null; }; then
+        say "contrib/nvshmem4py skipped: pybind11-dev, libdlpack-dev, python3-numpy or python3-pytest missing"
+        continue
+      fi
       build_contrib "$name"
       n=$((n + 1))
     done
