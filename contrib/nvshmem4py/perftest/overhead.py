@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Per-call overhead of nvshmem4py against the C call: PE 0 puts `--bytes` bytes to PE 1 `--iters` times
-through (1) nvshmemx_putmem_on_stream in a C++ loop, (2) the binding without checks, (3) the binding with
-its checks, (4) nvshmem.core.put on arrays. Median of `--reps` timings each; run as 2 PEs under nvshmrun.
+through (1) nvshmemx_putmem_on_stream in a C++ loop, (2) the binding on addresses without checks, (3) the
+binding on the arrays (described and checked in C++), (4) nvshmem.core.put on the arrays. Median of
+`--reps` timings each; run as 2 PEs under nvshmrun.
 Prints a table and one machine-readable line "nvshmem4py-overhead: ..." (PE 0)."""
 import argparse
 import statistics
@@ -44,7 +45,7 @@ def main():
 
         def checked(k):
             for _ in range(k):
-                _nvshmem.put(d, s, n, 1, 0)
+                _nvshmem.put(dst, src, 1, None, None)
 
         def python(k):
             for _ in range(k):
@@ -55,11 +56,11 @@ def main():
             results[name] = per_call_ns(fn, args.iters, args.reps)
     nv.barrier(nv.Teams.TEAM_WORLD)
     if nv.my_pe() == 0:
-        print(f"{'path':<34}{'ns/call':>10}{'over C':>10}")
-        labels = {"c": "C loop (nvshmemx_putmem_on_stream)", "binding": "pybind11 call, no checks",
-                  "checked": "pybind11 call with checks", "python": "nvshmem.core.put(array, array)"}
+        print(f"{'path':<40}{'ns/call':>10}{'over C':>10}")
+        labels = {"c": "C loop (nvshmemx_putmem_on_stream)", "binding": "pybind11 call on addresses, no checks",
+                  "checked": "pybind11 call on arrays, checked", "python": "nvshmem.core.put(array, array)"}
         for name, ns in results.items():
-            print(f"{labels[name]:<34}{ns:>10.0f}{ns - results['c']:>10.0f}")
+            print(f"{labels[name]:<40}{ns:>10.0f}{ns - results['c']:>10.0f}")
         print("nvshmem4py-overhead: " + " ".join(f"{k}_ns={v:.0f}" for k, v in results.items()) +
               f" bytes={args.bytes} iters={args.iters}")
     nv.free_array(src)

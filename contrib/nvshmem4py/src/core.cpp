@@ -4,14 +4,17 @@
 // cudaStream_t values as ints (0: the null stream, the only one on the CPU backend). Every wrapper checks
 // what the C call would abort on (not initialized, PE out of range, an address outside the symmetric
 // heap, a team this PE is not in) and raises NvshmemError "nvshmem error (PE n) in <call>: <cause>"; the
-// statuses of the C calls that return one become the same exception. Arrays, dtypes and shapes are the
-// Python layer's (nvshmem/core/*.py).
+// statuses of the C calls that return one become the same exception. Array arguments (NumPy, CuPy, torch,
+// the array interfaces, Buffers) and stream objects are described here, once per call (`describe`,
+// `stream_handle`): TypeError for a wrong dtype, ValueError for a wrong shape. Team sizes, reduction
+// ops and allocation lifetimes are the Python layer's (nvshmem/core/*.py).
 #include <cuda_runtime_api.h>
 #include <dlpack/dlpack.h>
 #include <nvshmem.h>
 #include <nvshmemx.h>
 #include <pybind11/pybind11.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstring>
@@ -98,6 +101,143 @@ struct Buffer {
   bool freed = false;
   DLDevice device{kDLCPU, 0};
 };
+
+/// An array argument reduced to what the C calls need.
+struct View {
+  std::uintptr_t ptr = 0;
+  std::size_t nbytes = 0;
+  std::string dtype;  // NumPy's name ("float32", "bfloat16" from torch); empty for a Buffer (bytes)
+  std::size_t size = 0;
+  std::size_t itemsize = 1;
+};
+
+std::string dtype_name(char kind, std::size_t itemsize) {
+  std::string bits = std::to_string(8 * itemsize);
+  switch (kind) {
+    case 'f':
+      return "float" + bits;
+    case 'i':
+      return "int" + bits;
+    case 'u':
+      return "uint" + bits;
+    case 'b':
+      return "bool";
+    default:
+      return std::string(1, kind) + std::to_string(itemsize);
+  }
+}
+
+/// The kind ('f', 'i', 'u', 'b') of a struct-module format character (the buffer protocol's).
+char format_kind(const char *format) {
+  while (*format && std::strchr("@=<>!", *format)) ++format;
+  if (*format && std::strchr("efd", *format)) return 'f';
+  if (*format && std::strchr("bhilqn", *format)) return 'i';
+  if (*format && std::strchr("BHILQN", *format)) return 'u';
+  if (*format == '?') return 'b';
+  return *format ? *format : 'V';
+}
+
+bool c_contiguous(const py::tuple &shape, const py::handle &strides, std::size_t itemsize) {
+  if (strides.is_none()) return true;
+  py::tuple st = py::reinterpret_borrow<py::tuple>(strides);
+  std::size_t expect = itemsize;
+  for (std::size_t i = shape.size(); i-- > 0;) {
+    auto dim = shape[i].cast<std::size_t>();
+    if (dim != 1 && st[i].cast<std::size_t>() != expect) return false;
+    expect *= dim;
+  }
+  return true;
+}
+
+/// A torch dtype's name without "torch.", cached per dtype object (torch's dtypes are singletons).
+const std::string &torch_dtype(const py::handle &dtype) {
+  static std::unordered_map<PyObject *, std::string> names;
+  auto it = names.find(dtype.ptr());
+  if (it != names.end()) return it->second;
+  std::string name = py::str(dtype);
+  dtype.inc_ref();  // kept alive with its cache entry
+  return names.emplace(dtype.ptr(), name.substr(name.rfind('.') + 1)).first->second;
+}
+
+/// The View of `obj` (argument `what` of `call`): a Buffer, anything with the buffer protocol (NumPy), a
+/// torch tensor, or anything with __cuda_array_interface__ / __array_interface__ (CuPy). TypeError for
+/// what is none of these, ValueError for a non-contiguous array.
+View describe(const py::handle &obj, const char *what, const std::string &call) {
+  if (py::isinstance<Buffer>(obj)) {
+    const Buffer &b = obj.cast<const Buffer &>();
+    return View{b.ptr, b.size, "", b.size, 1};
+  }
+  if (PyObject_CheckBuffer(obj.ptr())) {
+    Py_buffer view;
+    if (PyObject_GetBuffer(obj.ptr(), &view, PyBUF_RECORDS_RO) != 0) throw py::error_already_set();
+    bool contiguous = PyBuffer_IsContiguous(&view, 'C');
+    auto itemsize = static_cast<std::size_t>(view.itemsize);
+    View v{reinterpret_cast<std::uintptr_t>(view.buf), static_cast<std::size_t>(view.len),
+           dtype_name(format_kind(view.format), itemsize), static_cast<std::size_t>(view.len) / itemsize, itemsize};
+    PyBuffer_Release(&view);
+    if (!contiguous) throw py::value_error(call + ": " + what + " is not C-contiguous");
+    return v;
+  }
+  py::handle type = reinterpret_cast<PyObject *>(Py_TYPE(obj.ptr()));
+  if (py::hasattr(obj, "data_ptr") && py::str(type.attr("__module__")).cast<std::string>().rfind("torch", 0) == 0) {
+    if (!obj.attr("is_contiguous")().cast<bool>()) throw py::value_error(call + ": " + what + " is not contiguous");
+    auto itemsize = obj.attr("element_size")().cast<std::size_t>();
+    auto size = obj.attr("numel")().cast<std::size_t>();
+    return View{obj.attr("data_ptr")().cast<std::uintptr_t>(), size * itemsize, torch_dtype(obj.attr("dtype")), size,
+                itemsize};
+  }
+  py::object iface = py::getattr(obj, "__cuda_array_interface__", py::none());
+  if (iface.is_none()) iface = py::getattr(obj, "__array_interface__", py::none());
+  if (iface.is_none())
+    throw py::type_error(call + ": " + what +
+                         " must be an array (NumPy, CuPy), a torch tensor or an nvshmem.core.Buffer, not " +
+                         std::string(Py_TYPE(obj.ptr())->tp_name));
+  py::dict d = iface.cast<py::dict>();
+  std::string typestr = d["typestr"].cast<std::string>();
+  std::size_t itemsize = std::stoul(typestr.substr(2));
+  py::tuple shape = d["shape"].cast<py::tuple>();
+  if (!c_contiguous(shape, d.contains("strides") ? py::handle(d["strides"]) : py::none(), itemsize))
+    throw py::value_error(call + ": " + what + " is not C-contiguous");
+  std::size_t size = 1;
+  for (auto dim : shape) size *= dim.cast<std::size_t>();
+  return View{d["data"].cast<py::tuple>()[0].cast<std::uintptr_t>(), size * itemsize, dtype_name(typestr[1], itemsize),
+              size, itemsize};
+}
+
+py::tuple view_tuple(const View &v) {
+  return py::make_tuple(v.ptr, v.nbytes, v.dtype.empty() ? py::object(py::none()) : py::str(v.dtype), v.size,
+                        v.itemsize);
+}
+
+/// TypeError unless dst and src have one dtype.
+void same_dtype(const std::string &call, const View &d, const View &s) {
+  auto name = [](const View &v) { return v.dtype.empty() ? std::string("bytes (Buffer)") : v.dtype; };
+  if (d.dtype != s.dtype) throw py::type_error(call + ": dst has dtype " + name(d) + " but src has " + name(s));
+}
+
+/// dst and src of one dtype with dst.size == src.size * num / den (den: reducescatter's team size).
+std::pair<View, View> pair(const std::string &call, const py::handle &dst, const py::handle &src, std::size_t num,
+                           std::size_t den) {
+  View d = describe(dst, "dst", call), s = describe(src, "src", call);
+  same_dtype(call, d, s);
+  if (d.size * den != s.size * num)
+    throw py::value_error(call + ": dst has " + std::to_string(d.size) + " elements but src has " +
+                          std::to_string(s.size) + " (dst needs " + std::to_string(s.size * num / den) + ")");
+  return {d, s};
+}
+
+/// cudaStream_t as an integer: None (the null stream, the only one on the CPU backend), an int, or a stream
+/// object of cuda.core (__cuda_stream__ or .handle), torch (.cuda_stream) or CuPy (.ptr).
+std::uintptr_t stream_handle(const py::handle &stream) {
+  if (stream.is_none()) return 0;
+  if (PyLong_Check(stream.ptr())) return stream.cast<std::uintptr_t>();
+  if (py::hasattr(stream, "__cuda_stream__"))
+    return py::int_(stream.attr("__cuda_stream__")()[py::int_(1)]).cast<std::uintptr_t>();
+  for (const char *attr : {"handle", "cuda_stream", "ptr"})
+    if (py::hasattr(stream, attr)) return py::int_(stream.attr(attr)).cast<std::uintptr_t>();
+  throw py::type_error(std::string("stream must be None, an int or a CUDA stream object, not ") +
+                       Py_TYPE(stream.ptr())->tp_name);
+}
 
 struct Export {
   DLManagedTensor tensor{};
@@ -298,16 +438,47 @@ Buffer peer(std::uintptr_t addr, std::size_t nbytes, int pe) {
 
 // ---- RMA and signals (stream-ordered) ----
 
-void put(std::uintptr_t dst, std::uintptr_t src, std::size_t nbytes, int pe, std::uintptr_t stream) {
-  check_pe("put", pe);
-  check_symmetric("put", "dst", dst, nbytes);
-  nvshmemx_putmem_on_stream(as_ptr(dst), as_ptr(src), nbytes, pe, as_stream(stream));
+/// The bytes an RMA call moves: all of dst and src (same dtype and size), or their first `count` elements.
+std::size_t rma_bytes(const std::string &call, const View &d, const View &s, const py::handle &count) {
+  if (count.is_none()) {
+    if (d.nbytes != s.nbytes)
+      throw py::value_error(call + ": dst has " + std::to_string(d.size) + " elements but src has " +
+                            std::to_string(s.size));
+    return d.nbytes;
+  }
+  auto n = count.cast<long long>();
+  if (n < 0 || static_cast<std::size_t>(n) > std::min(d.size, s.size))
+    throw py::value_error(call + ": count " + std::to_string(n) + " is outside [0, " +
+                          std::to_string(std::min(d.size, s.size)) + "], the elements of dst and src");
+  return static_cast<std::size_t>(n) * d.itemsize;
 }
 
-void get(std::uintptr_t dst, std::uintptr_t src, std::size_t nbytes, int pe, std::uintptr_t stream) {
-  check_pe("get", pe);
-  check_symmetric("get", "src", src, nbytes);
-  nvshmemx_getmem_on_stream(as_ptr(dst), as_ptr(src), nbytes, pe, as_stream(stream));
+/// put (get: false) or get of arrays dst and src: `count` elements (None: all), PE `pe`, on `stream`.
+void rma(bool is_get, py::handle dst, py::handle src, int pe, py::handle stream, py::handle count) {
+  const std::string call = is_get ? "get" : "put";
+  View d = describe(dst, "dst", call), s = describe(src, "src", call);
+  same_dtype(call, d, s);
+  std::size_t nbytes = rma_bytes(call, d, s, count);
+  std::uintptr_t st = stream_handle(stream);
+  check_pe(call, pe);
+  if (is_get) {
+    check_symmetric(call, "src", s.ptr, nbytes);
+    nvshmemx_getmem_on_stream(as_ptr(d.ptr), as_ptr(s.ptr), nbytes, pe, as_stream(st));
+  } else {
+    check_symmetric(call, "dst", d.ptr, nbytes);
+    nvshmemx_putmem_on_stream(as_ptr(d.ptr), as_ptr(s.ptr), nbytes, pe, as_stream(st));
+  }
+}
+
+/// The address of a signal word: a symmetric uint64 array (or a Buffer of at least 8 bytes).
+std::uintptr_t signal_word(const char *call, const py::handle &signal_var) {
+  View v = describe(signal_var, "signal_var", call);
+  if ((v.dtype != "uint64" && !v.dtype.empty()) || v.nbytes < sizeof(std::uint64_t))
+    throw py::type_error(std::string(call) +
+                         ": signal_var must be a uint64 array (or a Buffer of at least 8 bytes), not " +
+                         (v.dtype.empty() ? "bytes" : v.dtype) + " of " + std::to_string(v.nbytes) + " bytes");
+  check_symmetric(call, "signal_var", v.ptr, sizeof(std::uint64_t));
+  return v.ptr;
 }
 
 void check_signal_op(const char *call, int op) {
@@ -315,57 +486,65 @@ void check_signal_op(const char *call, int op) {
     fail(call, "signal_op " + std::to_string(op) + " is neither SignalOp.SIGNAL_SET nor SignalOp.SIGNAL_ADD");
 }
 
-void put_signal(std::uintptr_t dst, std::uintptr_t src, std::size_t nbytes, std::uintptr_t sig, std::uint64_t value,
-                int op, int pe, std::uintptr_t stream) {
+void put_signal(py::handle dst, py::handle src, py::handle signal_var, std::uint64_t value, int op, int pe,
+                py::handle stream) {
   const char *call = "put_signal";
+  auto [d, s] = pair(call, dst, src, 1, 1);
+  std::uintptr_t st = stream_handle(stream);
   check_pe(call, pe);
-  check_symmetric(call, "dst", dst, nbytes);
-  check_symmetric(call, "signal_var", sig, sizeof(std::uint64_t));
+  check_symmetric(call, "dst", d.ptr, d.nbytes);
+  std::uintptr_t sig = signal_word(call, signal_var);
   check_signal_op(call, op);
-  nvshmemx_putmem_signal_on_stream(as_ptr(dst), as_ptr(src), nbytes, as_ptr<std::uint64_t>(sig), value, op, pe,
-                                   as_stream(stream));
+  nvshmemx_putmem_signal_on_stream(as_ptr(d.ptr), as_ptr(s.ptr), d.nbytes, as_ptr<std::uint64_t>(sig), value, op, pe,
+                                   as_stream(st));
 }
 
-void signal_op(std::uintptr_t sig, std::uint64_t value, int op, int pe, std::uintptr_t stream) {
+void signal_op(py::handle signal_var, std::uint64_t value, int op, int pe, py::handle stream) {
   const char *call = "signal_op";
+  std::uintptr_t st = stream_handle(stream);
   check_pe(call, pe);
-  check_symmetric(call, "signal_var", sig, sizeof(std::uint64_t));
+  std::uintptr_t sig = signal_word(call, signal_var);
   check_signal_op(call, op);
-  nvshmemx_signal_op_on_stream(as_ptr<std::uint64_t>(sig), value, op, pe, as_stream(stream));
+  nvshmemx_signal_op_on_stream(as_ptr<std::uint64_t>(sig), value, op, pe, as_stream(st));
 }
 
-void signal_wait(std::uintptr_t sig, std::uint64_t value, int cmp, std::uintptr_t stream) {
+void signal_wait(py::handle signal_var, std::uint64_t value, int cmp, py::handle stream) {
   const char *call = "signal_wait";
-  check_symmetric(call, "signal_var", sig, sizeof(std::uint64_t));
+  std::uintptr_t st = stream_handle(stream);
+  std::uintptr_t sig = signal_word(call, signal_var);
   if (cmp < NVSHMEM_CMP_EQ || cmp > NVSHMEM_CMP_GE)
     fail(call, "comparison " + std::to_string(cmp) + " is not a ComparisonType");
   py::gil_scoped_release unlocked;  // on the CPU backend the wait runs here (bounded by the library)
-  nvshmemx_signal_wait_until_on_stream(as_ptr<std::uint64_t>(sig), cmp, value, as_stream(stream));
+  nvshmemx_signal_wait_until_on_stream(as_ptr<std::uint64_t>(sig), cmp, value, as_stream(st));
 }
 
-void quiet(std::uintptr_t stream) {
+void quiet(py::handle stream) {
+  std::uintptr_t st = stream_handle(stream);
   need_init("quiet");
-  nvshmemx_quiet_on_stream(as_stream(stream));
+  nvshmemx_quiet_on_stream(as_stream(st));
 }
 
 // ---- collectives (stream-ordered; all members of the team call them) ----
 
-void barrier(int team, std::uintptr_t stream) {
+void barrier(int team, py::handle stream) {
+  std::uintptr_t st = stream_handle(stream);
   check_team("barrier", team);
   py::gil_scoped_release unlocked;
-  check_status("barrier", "nvshmemx_barrier_on_stream", nvshmemx_barrier_on_stream(team, as_stream(stream)));
+  check_status("barrier", "nvshmemx_barrier_on_stream", nvshmemx_barrier_on_stream(team, as_stream(st)));
 }
 
-void team_sync(int team, std::uintptr_t stream) {
+void team_sync(int team, py::handle stream) {
+  std::uintptr_t st = stream_handle(stream);
   check_team("sync", team);
   py::gil_scoped_release unlocked;
-  check_status("sync", "nvshmemx_team_sync_on_stream", nvshmemx_team_sync_on_stream(team, as_stream(stream)));
+  check_status("sync", "nvshmemx_team_sync_on_stream", nvshmemx_team_sync_on_stream(team, as_stream(st)));
 }
 
 /// broadcast / fcollect / alltoall in bytes: `nbytes` per PE block; dst holds n_pes blocks for fcollect
 /// and alltoall, and src too for alltoall (checked by the caller's shapes and here against the heap).
 void bytes_collective(const std::string &name, int team, std::uintptr_t dst, std::uintptr_t src, std::size_t nbytes,
-                      int root, std::uintptr_t stream) {
+                      int root, py::handle stream_obj) {
+  std::uintptr_t stream = stream_handle(stream_obj);
   check_team(name, team);
   std::size_t n = static_cast<std::size_t>(nvshmem_team_n_pes(team));
   std::size_t dst_bytes = name == "broadcast" ? nbytes : nbytes * n;
@@ -464,8 +643,20 @@ PYBIND11_MODULE(_nvshmem, m) {
   m.def("free", &free_buffer);
   m.def("peer", &peer);
 
-  m.def("put", &put);
-  m.def("get", &get);
+  m.def("describe", [](py::handle obj, const char *what, const std::string &call) {
+    return view_tuple(describe(obj, what, call));
+  });
+  m.def("pair", [](const std::string &call, py::handle dst, py::handle src, std::size_t num, std::size_t den) {
+    auto [d, s] = pair(call, dst, src, num, den);
+    return py::make_tuple(view_tuple(d), view_tuple(s));
+  });
+  m.def("stream_handle", &stream_handle);
+  m.def("put", [](py::handle dst, py::handle src, int pe, py::handle stream, py::handle count) {
+    rma(false, dst, src, pe, stream, count);
+  });
+  m.def("get", [](py::handle dst, py::handle src, int pe, py::handle stream, py::handle count) {
+    rma(true, dst, src, pe, stream, count);
+  });
   m.def("put_signal", &put_signal);
   m.def("signal_op", &signal_op);
   m.def("signal_wait", &signal_wait);
@@ -496,7 +687,8 @@ PYBIND11_MODULE(_nvshmem, m) {
     return names;
   });
   m.def("reduce", [](const std::string &name, const std::string &key, int team, std::uintptr_t dst, std::uintptr_t src,
-                     std::size_t nelems, std::size_t elem_bytes, std::uintptr_t stream) {
+                     std::size_t nelems, std::size_t elem_bytes, py::handle stream_obj) {
+    std::uintptr_t stream = stream_handle(stream_obj);
     auto it = reduces.find(key);
     if (it == reduces.end()) fail(name, "no reduction " + key + " (op_type) in the library");
     check_team(name, team);

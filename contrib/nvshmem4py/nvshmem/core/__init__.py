@@ -12,6 +12,7 @@ from .memory import (array, buffer, free, free_array, free_tensor, get_peer_arra
 from .rma import ComparisonType, SignalOp, get, put, put_signal, quiet, signal_op, signal_wait
 from .collective import alltoall, barrier, broadcast, fcollect, reduce, reducescatter, sync
 from .atomics import atomic
+from . import direct, interop, memory  # noqa: E402 (the documented submodules, as attributes)
 
 __all__ = [
     "Buffer", "NvshmemError", "NvshmemWarning", "InitStatus", "Teams", "UniqueID", "init", "finalize",

@@ -56,7 +56,17 @@ def _device_id(device):
     return int(getattr(device, "device_id", device))
 
 
-def init(device=None, uid=None, rank=None, nranks=None, mpi_comm=None, initializer_method=""):
+def _one_of(call, documented, alias, names):
+    """The value given under the documented keyword or its alias (the docs' examples use both); not both."""
+    if alias is None:
+        return documented
+    if documented not in (None, ""):
+        raise TypeError(f"{call}: give {names[0]} or {names[1]}, not both")
+    return alias
+
+
+def init(device=None, uid=None, rank=None, nranks=None, mpi_comm=None, initializer_method="", *, dev=None,
+         init_method=None, stream=None):
     """Initialise NVSHMEM on this process; every PE calls it once (collective).
 
     initializer_method: "uid" (uid from get_unique_id spread to all, with this process's rank of nranks),
@@ -64,7 +74,11 @@ def init(device=None, uid=None, rank=None, nranks=None, mpi_comm=None, initializ
     broadcast over mpi_comm by mpi4py), or "" (uid if given, else mpi_comm if given, else the launcher's
     environment: nvshmrun, PMI, or a single PE). device: a cuda.core Device, a device number, or None (the
     library picks). Raises ValueError for missing or inconsistent arguments, NvshmemError when the library
-    refuses (the call, PE and status named). Matches nvshmem.core.init ("Initialization and Finalization")."""
+    refuses (the call, PE and status named). Matches nvshmem.core.init ("Initialization and Finalization");
+    `dev` (the device DSL pages) and `init_method` (the quick start) are accepted for device and
+    initializer_method; `stream` (the device DSL pages) is accepted and unused: init enqueues no work."""
+    device = _one_of("init", device, dev, ("device", "dev"))
+    initializer_method = _one_of("init", initializer_method, init_method, ("initializer_method", "init_method"))
     method = initializer_method or ("uid" if uid is not None else "mpi" if mpi_comm is not None else "")
     dev = _device_id(device)
     if method == "":
@@ -90,9 +104,10 @@ def init(device=None, uid=None, rank=None, nranks=None, mpi_comm=None, initializ
                          "(one of 'uid', 'mpi', 'emulated_mpi', '')")
 
 
-def finalize():
+def finalize(dev=None, stream=None):
     """Finalize NVSHMEM (collective: every PE). Symmetric memory still allocated is freed first, with an
-    NvshmemWarning naming how much (nvshmem4py expects it freed explicitly)."""
+    NvshmemWarning naming how much (nvshmem4py expects it freed explicitly). `dev` and `stream` (the device
+    DSL pages pass them) are accepted and unused: the library's finalize completes this PE's work."""
     from . import memory
     leaked = memory.release_all()
     if leaked:
