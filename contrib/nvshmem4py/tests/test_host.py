@@ -206,3 +206,53 @@ def test_errors_name_call_pe_and_cause(nv):
         nv.init(initializer_method="pmi")
     nv.free_array(b)
     nv.free_array(a)
+
+
+def test_documented_keyword_forms(nv):
+    """The call forms of NVIDIA's nvshmem4py documentation, with keywords as its examples write them: the quick
+    start's put(x, y, pe=1, stream=stream), the interoperability page's put/get(..., count=..., pe=...),
+    memory.buffer(size)/memory.free, direct.my_pe; and the remote_pe name of the API reference."""
+    me, n = nv.my_pe(), nv.n_pes()
+    nxt, prev = (me + 1) % n, (me - 1) % n
+    assert nv.direct.my_pe() == me and nv.direct.n_pes() == n
+    assert nv.direct.team_my_pe(nv.Teams.TEAM_WORLD) == me and nv.direct.team_n_pes(nv.Teams.TEAM_WORLD) == n
+    x = nv.array((16, ), dtype="float32")
+    y = nv.array((16, ), dtype="float32")
+    y[:] = np.arange(16, dtype=np.float32) + 100 * me
+    x[:] = POISON
+    nv.barrier(team=nv.Teams.TEAM_WORLD, stream=None)
+    nv.put(x, y, pe=nxt, stream=None)
+    nv.barrier(nv.Teams.TEAM_WORLD, stream=None)
+    assert np.array_equal(x, np.arange(16, dtype=np.float32) + 100 * prev)
+    # count: the first elements only; the rest keep their values.
+    x[:] = POISON
+    nv.barrier(nv.Teams.TEAM_WORLD)
+    nv.put(x, y, count=5, pe=nxt)
+    nv.barrier(nv.Teams.TEAM_WORLD)
+    assert np.array_equal(x[:5], np.arange(5, dtype=np.float32) + 100 * prev) and np.all(x[5:] == POISON)
+    local = np.full(16, POISON, dtype=np.float32)
+    nv.get(dst=local, src=y, count=y.size, pe=prev)
+    assert np.array_equal(local, np.arange(16, dtype=np.float32) + 100 * prev)
+    local[:] = POISON
+    nv.get(local, y, remote_pe=nxt, stream=None)
+    assert np.array_equal(local, np.arange(16, dtype=np.float32) + 100 * nxt)
+    x[:] = POISON
+    nv.reduce(team=nv.Teams.TEAM_WORLD, dst=x, src=y, op="sum", stream=None)
+    assert np.array_equal(x, sum(np.arange(16, dtype=np.float32) + 100 * pe for pe in range(n)))
+    x[:] = POISON
+    nv.broadcast(team=nv.Teams.TEAM_WORLD, dst=x, src=y, root=n - 1, stream=None)
+    assert np.array_equal(x, np.arange(16, dtype=np.float32) + 100 * (n - 1))
+    buf = nv.memory.buffer(64)
+    assert buf.size == 64
+    nv.memory.free(buf)
+    peer = nv.get_peer_array(y, pe=nxt)
+    assert np.array_equal(peer, np.arange(16, dtype=np.float32) + 100 * nxt)
+    with pytest.raises(TypeError, match="put: give the PE as remote_pe or as pe, not both"):
+        nv.put(x, y, 0, pe=0)
+    with pytest.raises(ValueError, match=r"get: count 17 is outside \[0, 16\]"):
+        nv.get(local, y, pe=0, count=17)
+    with pytest.raises(TypeError, match="init: give device or dev, not both"):
+        nv.init(device=0, dev=0)
+    nv.barrier(nv.Teams.TEAM_WORLD)
+    nv.free_array(y)
+    nv.free_array(x)
