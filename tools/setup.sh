@@ -7,7 +7,8 @@
 #   tools/setup.sh [--all] [--packages-only] [BUILD_DIR]   (BUILD_DIR: build)
 # --all also installs the packages of the optional parts, whose tests skip without them: OpenMPI and
 # PMIx, MPICH's hydra, Slurm, abigail (ABI check), cargo, rustc and Debian's libc and libloading crates
-# (Rust crate), Python's headers, pybind11, DLPack, numpy, pytest and mpi4py (contrib/nvshmem4py), matplotlib
+# (Rust crate), Python's headers, pybind11, DLPack, numpy, pytest, mpi4py, pip, venv, setuptools and wheel
+# (contrib/nvshmem4py), matplotlib
 # (the plot script's test), and the tools of CI's source gates (clang-format,
 # clang-tidy, shellcheck: tools/lint.sh). .ci/run uses --all.
 # --packages-only stops after the packages. Extra configure options: NVSHMEM_CMAKE_ARGS.
@@ -17,7 +18,8 @@ cd "$(dirname "$0")/.."
 required=(cmake ninja-build g++ pkg-config libgtest-dev libcli11-dev python3)
 optional=(libucx-dev libopenmpi-dev openmpi-bin libpmix-dev mpich libmpich-dev abigail-tools cargo rustc librust-libc-dev
   librust-libloading-dev slurmctld slurmd slurm-client python3-matplotlib clang-format clang-tidy shellcheck
-  python3-dev pybind11-dev libdlpack-dev python3-numpy python3-pytest python3-mpi4py)
+  python3-dev pybind11-dev libdlpack-dev python3-numpy python3-pytest python3-mpi4py python3-pip python3-venv
+  python3-setuptools python3-wheel)
 packages=("${required[@]}")
 packages_only=0
 build=build
