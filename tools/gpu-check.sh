@@ -7,7 +7,7 @@
 # and the perftests side by side with NVIDIA's NVSHMEM; prints a short table at the end.
 # Run on the GPU machine from the repository root:
 #   GIT_COMMIT=<hash> tools/gpu-check.sh [--no-tests] [--ctest-regex RE] [--no-sanitizer] [--sanitize BINARIES]
-#                                        [--no-coverage] [--targets TARGETS] [--perf TESTS]
+#                                        [--no-coverage] [--targets TARGETS] [--perf TESTS] [--python]
 # --perf TESTS: perftests for tools/perf-compare.py ("all", "coll", "devcoll", or names); none by default;
 #   PERF_RUNS=<n> program runs per test and size (default 5); PERF_BUDGET_S, PERF_NCCL etc. pass through;
 #   PERF_BASELINE=<machine kind> (e.g. nvidia-h200-x2) checks the ratios against perftest/baselines/<kind>.json
@@ -26,6 +26,10 @@
 #   SANITIZE_TIMEOUT_S the limit per run (default 300); SANITIZE_TOOLS="racecheck" runs one tool only.
 #   Under the sanitizer the collective tests replay each captured graph twice instead of 100 times
 #   (NVSHM_TEST_GRAPH_REPLAYS=2): every replay runs the same code.
+# --python: contrib/nvshmem4py built against this build's install with the machine's python3 (Python.h from
+#   its sysconfig; pybind11 and DLPack from a carried .pybind11 folder, tools/py-bundle.sh), then its GPU tests
+#   (tests/gpu_main.py: CuPy and torch, 2 PEs) and tests/example_nvshmem4py.py, one row each; a row says why
+#   where python3, Python.h, the bundle, cupy, torch or a GPU is missing.
 # A .ucx folder (tools/ucx-bundle.sh, carried) gives a machine without UCX the remote engine and its tests.
 # Pass GIT_COMMIT where the tree has no .git (the device machine). Logs go to $OUT (or ./gpu-check-out).
 set -uo pipefail
@@ -36,6 +40,7 @@ BUILD=${BUILD:-build-gpu}
 run_tests=1
 run_sanitizer=1
 run_coverage=1
+run_python=0
 perf_tests=""
 targets=()
 sanitize_list=""
@@ -45,6 +50,7 @@ while [ $# -gt 0 ]; do
     --no-tests) run_tests=0 ;;
     --no-sanitizer) run_sanitizer=0 ;;
     --no-coverage) run_coverage=0 ;;
+    --python) run_python=1 ;;
     --perf) perf_tests=$2; shift ;;
     --targets) read -ra targets <<<"$2"; shift ;;
     --sanitize) sanitize_list=$2; shift ;;
@@ -186,6 +192,40 @@ for rust_test in nvshmem4rust-host-test nvshmem4rust-cuda-oxide-test; do
     ./$rust_test --test-threads=1 >"$OUT/$rust_test.log" 2>&1
   row $rust_test "rc=$? ($(grep -c 'test result: ok' "$OUT/$rust_test.log") of 2 PEs ok)"
 done
+
+# nvshmem4py (contrib/nvshmem4py) with this machine's python3, against this build installed under $BUILD/install.
+python_rows() {
+  local py pkg=$BUILD/nvshmem4py part rc what
+  py=$(command -v python3) || { row nvshmem4py "skipped: no python3 on PATH"; return; }
+  if ! "$py" -c 'import os, sysconfig; assert os.path.isfile(os.path.join(sysconfig.get_paths()["include"], "Python.h"))' 2>/dev/null; then
+    row nvshmem4py "skipped: $py has no Python.h (sysconfig include path)"; return
+  fi
+  if [ ! -f .pybind11/include/pybind11/pybind11.h ] || [ ! -f .pybind11/include/dlpack/dlpack.h ]; then
+    row nvshmem4py "skipped: no .pybind11 bundle (run tools/py-bundle.sh where pybind11-dev is, carry .pybind11)"; return
+  fi
+  if ! { cmake --install "$BUILD" --prefix "$PWD/$BUILD/install" &&
+         cmake -S contrib/nvshmem4py -B "$pkg" -G Ninja -DCMAKE_PREFIX_PATH="$PWD/$BUILD/install;$PWD/.pybind11" \
+           -DPython_EXECUTABLE="$py" -DNVSHMEM4PY_TESTS=OFF &&
+         cmake --build "$pkg"; } >"$OUT/nvshmem4py-build.log" 2>&1; then
+    tail -20 "$OUT/nvshmem4py-build.log"; row nvshmem4py "build FAILED (nvshmem4py-build.log)"; return
+  fi
+  for part in tests example; do
+    PYTHONPATH=$PWD/$pkg/python NVSHMEM_HEAP_KIND=DEVICE NVSHMEM_SYMMETRIC_SIZE=256m timeout 300 \
+      "$py" contrib/nvshmem4py/tests/gpu_main.py "$PWD/$BUILD/install/bin/nvshmrun" $part >"$OUT/nvshmem4py-$part.log" 2>&1
+    rc=$?
+    case $rc in
+      0) if [ $part = tests ]; then what=$(grep -Eo '[0-9]+ passed' "$OUT/nvshmem4py-$part.log" | tail -1)
+         else what="$(grep -c 'example OK' "$OUT/nvshmem4py-$part.log") of 2 PEs"; fi
+         row "nvshmem4py $part" "ok ($what)" ;;
+      77) row "nvshmem4py $part" "$(grep -o 'skipped: .*' "$OUT/nvshmem4py-$part.log" | head -1)" ;;
+      *) tail -20 "$OUT/nvshmem4py-$part.log"; row "nvshmem4py $part" "rc=$rc (nvshmem4py-$part.log)" ;;
+    esac
+  done
+}
+if [ $run_python = 1 ]; then
+  echo "== nvshmem4py (contrib/nvshmem4py)"
+  python_rows
+fi
 
 if [ $run_coverage = 1 ]; then
   echo "== API coverage against NVIDIA's headers"
