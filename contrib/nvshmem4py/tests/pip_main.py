@@ -4,6 +4,7 @@ folder (argv[1]) into a fresh venv (--system-site-packages: Debian's pip, setupt
 against the NVSHMEM installed at argv[2] (NVSHMEM_PREFIX), then a 2-PE program run under nvshmrun (argv[3])
 with the venv's interpreter, from outside the source and build folders. Prints "pip install OK"; exits 77
 (skipped) where Debian's pip, venv, setuptools or wheel are missing."""
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -37,13 +38,10 @@ def run(cmd, **kw):
 
 
 def main(source, prefix, nvshmrun):
-    try:
-        import ensurepip  # noqa: F401 (python3-venv)
-        import pip  # noqa: F401
-        import setuptools  # noqa: F401
-        import wheel  # noqa: F401
-    except ImportError as e:
-        print(f"contrib.nvshmem4py.pip: skipped: {e.name} is not installed (python3-pip, python3-venv, "
+    # Looked up, not imported: importing pip and then setuptools in one process trips setuptools' distutils shim.
+    absent = [m for m in ("ensurepip", "pip", "setuptools", "wheel") if importlib.util.find_spec(m) is None]
+    if absent:
+        print(f"contrib.nvshmem4py.pip: skipped: {', '.join(absent)} not installed (python3-pip, python3-venv, "
               "python3-setuptools, python3-wheel)")
         sys.exit(77)
     with tempfile.TemporaryDirectory(prefix="nvshmem4py-pip-") as tmp:
