@@ -364,13 +364,16 @@ __device__ __forceinline__ int hoistable_rank() {
 
 /* copy_bytes for point-to-point RMA: a group's aligned transfer of at most one 16-byte word per thread
  * (a small put or get of a warp or block) is one access per thread, without the chunk arithmetic
- * that every thread of the group would otherwise run on every call (docs/registers.md, rule 8). */
+ * that every thread of the group would otherwise run on every call (docs/registers.md, rule 8). The
+ * test is one predicate (`&`, not `&&`: one branch a call, not two); the group size stays an asm
+ * volatile read, because a size hoisted out of the caller's loop cost block put loops 5 registers
+ * with -rdc (53, over the budget). */
 template <Scope S>
 __device__ __forceinline__ void copy_bytes_rma(void *dst, const void *src, size_t n) {
   if constexpr (S != Scope::thread) {
     const size_t words = n / 16, rank = static_cast<size_t>(hoistable_rank<S>());
-    if (((reinterpret_cast<uintptr_t>(dst) | reinterpret_cast<uintptr_t>(src) | n) & 15) == 0 &&
-        words <= static_cast<size_t>(Group<S>::size())) {
+    const bool aligned = ((reinterpret_cast<uintptr_t>(dst) | reinterpret_cast<uintptr_t>(src) | n) & 15) == 0;
+    if (__builtin_expect(aligned & (words <= static_cast<size_t>(Group<S>::size())), 1)) {
       if (rank < words) static_cast<int4 *>(dst)[rank] = static_cast<const int4 *>(src)[rank];
       return;
     }
