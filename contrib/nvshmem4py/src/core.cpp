@@ -167,9 +167,9 @@ View describe(const py::handle &obj, const char *what, const std::string &call) 
     const Buffer &b = obj.cast<const Buffer &>();
     return View{b.ptr, b.size, "", b.size, 1};
   }
-  if (PyObject_CheckBuffer(obj.ptr())) {
-    Py_buffer view;
-    if (PyObject_GetBuffer(obj.ptr(), &view, PyBUF_RECORDS_RO) != 0) throw py::error_already_set();
+  const bool buffered = PyObject_CheckBuffer(obj.ptr());
+  Py_buffer view;
+  if (buffered && PyObject_GetBuffer(obj.ptr(), &view, PyBUF_RECORDS_RO) == 0) {
     bool contiguous = PyBuffer_IsContiguous(&view, 'C');
     auto itemsize = static_cast<std::size_t>(view.itemsize);
     View v{reinterpret_cast<std::uintptr_t>(view.buf), static_cast<std::size_t>(view.len),
@@ -178,6 +178,9 @@ View describe(const py::handle &obj, const char *what, const std::string &call) 
     if (!contiguous) throw py::value_error(call + ": " + what + " is not C-contiguous");
     return v;
   }
+  // CuPy arrays offer the buffer protocol and refuse it (TypeError) for device memory: they go on to
+  // __cuda_array_interface__ below.
+  if (buffered) PyErr_Clear();
   py::handle type = reinterpret_cast<PyObject *>(Py_TYPE(obj.ptr()));
   if (py::hasattr(obj, "data_ptr") && py::str(type.attr("__module__")).cast<std::string>().rfind("torch", 0) == 0) {
     if (!obj.attr("is_contiguous")().cast<bool>()) throw py::value_error(call + ": " + what + " is not contiguous");

@@ -277,7 +277,8 @@ __device__ __forceinline__ void store_scalar(T *p, T v) {
  * take chunks in turn; the words after the last whole chunk go one per thread. This keeps the loop
  * near 30 registers (docs/registers.md). Threads of a partial last warp (a block size that is not a
  * multiple of 32) take part in the tail only; a block of fewer than 32 threads copies word by word. */
-template <Scope S, typename W, int U = 4>
+constexpr int kCopyUnroll = 4;  // U of the group copies: words in flight per thread
+template <Scope S, typename W, int U = kCopyUnroll>
 __device__ __forceinline__ void copy_words(W *dst, const W *src, size_t n) {
   constexpr int L = S == Scope::thread ? 1 : 32;
   constexpr size_t kChunk = static_cast<size_t>(U) * L;
@@ -338,7 +339,7 @@ __device__ __forceinline__ void copy_unaligned(char *d, const char *s, size_t n)
 
 /* Copy n bytes, U words in flight per thread: 16-byte words when both pointers and the size are
  * 16-byte aligned (the common case: symmetric buffers are), else copy_unaligned. */
-template <Scope S, int U = 4>
+template <Scope S, int U = kCopyUnroll>
 __device__ __forceinline__ void copy_bytes(void *dst, const void *src, size_t n) {
   char *d = static_cast<char *>(dst);
   const char *s = static_cast<const char *>(src);
@@ -362,18 +363,26 @@ __device__ __forceinline__ int hoistable_rank() {
     return Group<S>::rank();
 }
 
-/* copy_bytes for point-to-point RMA: a group's aligned transfer of at most one 16-byte word per thread
- * (a small put or get of a warp or block) is one access per thread, without the chunk arithmetic
- * that every thread of the group would otherwise run on every call (docs/registers.md, rule 8). The
- * test is one predicate (`&`, not `&&`: one branch a call, not two); the group size stays an asm
- * volatile read, because a size hoisted out of the caller's loop cost block put loops 5 registers
- * with -rdc (53, over the budget). */
+/* copy_bytes for point-to-point RMA: a group's aligned transfer of at most one chunk of copy_words
+ * (kCopyUnroll x 32 16-byte words) and of at most one word per thread is one access per thread, without the chunk
+ * arithmetic that every thread of the group would otherwise run on every call (docs/registers.md, rule 8). Longer
+ * transfers keep kCopyUnroll words in flight per thread: 128 blocks of 1024 threads putting 4 KiB and 8 KiB a block
+ * moved 8-19 % less at one word per thread, and 2 KiB 39 % more (docs/history/benchmarks.md, session 20). The test is
+ * one predicate (`&`, not `&&`: one branch a call). In a whole-program build the block size is read so that the
+ * compiler computes the test before the caller's loop; with -rdc that cost block put loops 5 registers (53, over the
+ * budget), so there it stays an asm volatile read. */
 template <Scope S>
 __device__ __forceinline__ void copy_bytes_rma(void *dst, const void *src, size_t n) {
   if constexpr (S != Scope::thread) {
     const size_t words = n / 16, rank = static_cast<size_t>(hoistable_rank<S>());
     const bool aligned = ((reinterpret_cast<uintptr_t>(dst) | reinterpret_cast<uintptr_t>(src) | n) & 15) == 0;
-    if (__builtin_expect(aligned & (words <= static_cast<size_t>(Group<S>::size())), 1)) {
+#ifdef __CUDACC_RDC__
+    const size_t size = static_cast<size_t>(Group<S>::size());
+#else
+    const size_t size = S == Scope::block ? static_cast<size_t>(blockDim.x * blockDim.y * blockDim.z)
+                                          : static_cast<size_t>(Group<S>::size());
+#endif
+    if (__builtin_expect(aligned & (words <= size) & (words <= kCopyUnroll * 32u), 1)) {
       if (rank < words) static_cast<int4 *>(dst)[rank] = static_cast<const int4 *>(src)[rank];
       return;
     }
