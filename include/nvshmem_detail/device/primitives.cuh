@@ -279,10 +279,9 @@ __device__ __forceinline__ void store_scalar(T *p, T v) {
  * multiple of 32) take part in the tail only; a block of fewer than 32 threads copies word by word. */
 constexpr int kCopyUnroll = 4;  // U of the group copies: words in flight per thread
 template <Scope S, typename W, int U = kCopyUnroll>
-__device__ __forceinline__ void copy_words(W *dst, const W *src, size_t n) {
+__device__ __forceinline__ void copy_words(W *dst, const W *src, size_t n, int rank, int size) {
   constexpr int L = S == Scope::thread ? 1 : 32;
   constexpr size_t kChunk = static_cast<size_t>(U) * L;
-  const int rank = Group<S>::rank(), size = Group<S>::size();
   const int units = size / L;
   // A block of fewer than 32 threads has no whole warp: every word goes by the tail loop.
   const size_t whole = units > 0 ? n / kChunk * kChunk : 0;
@@ -301,6 +300,10 @@ __device__ __forceinline__ void copy_words(W *dst, const W *src, size_t n) {
   const size_t tail = n - whole;
 #pragma unroll 1
   for (size_t i = static_cast<size_t>(rank); i < tail; i += static_cast<size_t>(size)) dst_tail[i] = src_tail[i];
+}
+template <Scope S, typename W, int U = kCopyUnroll>
+__device__ __forceinline__ void copy_words(W *dst, const W *src, size_t n) {
+  copy_words<S, W, U>(dst, src, n, Group<S>::rank(), Group<S>::size());
 }
 
 /* A copy whose pointers or size are not all 16-byte aligned: a byte head up to the first aligned word
@@ -382,8 +385,13 @@ __device__ __forceinline__ void copy_bytes_rma(void *dst, const void *src, size_
     const size_t size = S == Scope::block ? static_cast<size_t>(blockDim.x * blockDim.y * blockDim.z)
                                           : static_cast<size_t>(Group<S>::size());
 #endif
-    if (__builtin_expect(aligned & (words <= size) & (words <= kCopyUnroll * 32u), 1)) {
-      if (rank < words) static_cast<int4 *>(dst)[rank] = static_cast<const int4 *>(src)[rank];
+    if (__builtin_expect(aligned, 1)) {
+      if ((words <= size) & (words <= kCopyUnroll * 32u)) {
+        if (rank < words) static_cast<int4 *>(dst)[rank] = static_cast<const int4 *>(src)[rank];
+      } else {
+        copy_words<S, int4>(static_cast<int4 *>(dst), static_cast<const int4 *>(src), words, static_cast<int>(rank),
+                            static_cast<int>(size));
+      }
       return;
     }
   }
