@@ -277,11 +277,11 @@ __device__ __forceinline__ void store_scalar(T *p, T v) {
  * take chunks in turn; the words after the last whole chunk go one per thread. This keeps the loop
  * near 30 registers (docs/registers.md). Threads of a partial last warp (a block size that is not a
  * multiple of 32) take part in the tail only; a block of fewer than 32 threads copies word by word. */
-constexpr int kCopyUnroll = 4;  // U of the group copies: words in flight per thread
-template <Scope S, typename W, int U = kCopyUnroll>
-__device__ __forceinline__ void copy_words(W *dst, const W *src, size_t n, int rank, int size) {
+template <Scope S, typename W, int U = 4>
+__device__ __forceinline__ void copy_words(W *dst, const W *src, size_t n) {
   constexpr int L = S == Scope::thread ? 1 : 32;
   constexpr size_t kChunk = static_cast<size_t>(U) * L;
+  const int rank = Group<S>::rank(), size = Group<S>::size();
   const int units = size / L;
   // A block of fewer than 32 threads has no whole warp: every word goes by the tail loop.
   const size_t whole = units > 0 ? n / kChunk * kChunk : 0;
@@ -300,10 +300,6 @@ __device__ __forceinline__ void copy_words(W *dst, const W *src, size_t n, int r
   const size_t tail = n - whole;
 #pragma unroll 1
   for (size_t i = static_cast<size_t>(rank); i < tail; i += static_cast<size_t>(size)) dst_tail[i] = src_tail[i];
-}
-template <Scope S, typename W, int U = kCopyUnroll>
-__device__ __forceinline__ void copy_words(W *dst, const W *src, size_t n) {
-  copy_words<S, W, U>(dst, src, n, Group<S>::rank(), Group<S>::size());
 }
 
 /* A copy whose pointers or size are not all 16-byte aligned: a byte head up to the first aligned word
@@ -342,7 +338,7 @@ __device__ __forceinline__ void copy_unaligned(char *d, const char *s, size_t n)
 
 /* Copy n bytes, U words in flight per thread: 16-byte words when both pointers and the size are
  * 16-byte aligned (the common case: symmetric buffers are), else copy_unaligned. */
-template <Scope S, int U = kCopyUnroll>
+template <Scope S, int U = 4>
 __device__ __forceinline__ void copy_bytes(void *dst, const void *src, size_t n) {
   char *d = static_cast<char *>(dst);
   const char *s = static_cast<const char *>(src);
@@ -366,14 +362,14 @@ __device__ __forceinline__ int hoistable_rank() {
     return Group<S>::rank();
 }
 
-/* copy_bytes for point-to-point RMA: a group's aligned transfer of at most one chunk of copy_words
- * (kCopyUnroll x 32 16-byte words) and of at most one word per thread is one access per thread, without the chunk
- * arithmetic that every thread of the group would otherwise run on every call (docs/registers.md, rule 8). Longer
- * transfers keep kCopyUnroll words in flight per thread: 128 blocks of 1024 threads putting 4 KiB and 8 KiB a block
- * moved 8-19 % less at one word per thread, and 2 KiB 39 % more (docs/history/benchmarks.md, session 20). The test is
- * one predicate (`&`, not `&&`: one branch a call). In a whole-program build the block size is read so that the
- * compiler computes the test before the caller's loop; with -rdc that cost block put loops 5 registers (53, over the
- * budget), so there it stays an asm volatile read. */
+/* copy_bytes for point-to-point RMA: a group's aligned transfer of at most one 16-byte word per thread
+ * (a small put or get of a warp or block) is one access per thread, without the chunk arithmetic that
+ * every thread of the group would otherwise run on every call (docs/registers.md, rule 8). The test is
+ * one predicate (`&`, not `&&`: one branch a call). In a whole-program build the block size is read so
+ * that the compiler computes the test before the caller's loop; with -rdc that cost block put loops 5
+ * registers (53, over the budget), so there it stays an asm volatile read. Keeping copy_words' four
+ * words in flight for transfers under one word per thread, or moving longer ones with the rank and size
+ * hoisted, measured slower (docs/history/benchmarks.md, session 20). */
 template <Scope S>
 __device__ __forceinline__ void copy_bytes_rma(void *dst, const void *src, size_t n) {
   if constexpr (S != Scope::thread) {
@@ -385,13 +381,8 @@ __device__ __forceinline__ void copy_bytes_rma(void *dst, const void *src, size_
     const size_t size = S == Scope::block ? static_cast<size_t>(blockDim.x * blockDim.y * blockDim.z)
                                           : static_cast<size_t>(Group<S>::size());
 #endif
-    if (__builtin_expect(aligned, 1)) {
-      if ((words <= size) & (words <= kCopyUnroll * 32u)) {
-        if (rank < words) static_cast<int4 *>(dst)[rank] = static_cast<const int4 *>(src)[rank];
-      } else {
-        copy_words<S, int4>(static_cast<int4 *>(dst), static_cast<const int4 *>(src), words, static_cast<int>(rank),
-                            static_cast<int>(size));
-      }
+    if (__builtin_expect(aligned & (words <= size), 1)) {
+      if (rank < words) static_cast<int4 *>(dst)[rank] = static_cast<const int4 *>(src)[rank];
       return;
     }
   }
