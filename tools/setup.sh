@@ -4,14 +4,16 @@
 # packages the build needs (as root, or through sudo; otherwise prints the apt-get line and stops),
 # configures BUILD_DIR, builds the libraries, nvshmrun, nvshmem-info and the examples (CMake target
 # `demo`, no tests or perftests) and runs the demo (tools/demo.sh).
-#   tools/setup.sh [--all] [--packages-only] [BUILD_DIR]   (BUILD_DIR: build)
-# --all also installs the packages of the optional parts, whose tests skip without them: OpenMPI and
-# PMIx, MPICH's hydra, Slurm, abigail (ABI check), cargo, rustc and Debian's libc and libloading crates
-# (Rust crate), Python's headers, pybind11, DLPack, numpy, pytest, mpi4py, pip, venv, setuptools and wheel
-# (contrib/nvshmem4py), matplotlib
-# (the plot script's test), and the tools of CI's source gates (clang-format,
-# clang-tidy, shellcheck: tools/lint.sh). .ci/run uses --all.
-# --packages-only stops after the packages. Extra configure options: NVSHMEM_CMAKE_ARGS.
+#   tools/setup.sh [--all] [--packages-only] [--dry-run] [-h] [BUILD_DIR]   (BUILD_DIR: build)
+# --all also installs the packages of the optional parts, whose tests skip without them: UCX (PEs on
+#   other nodes), OpenMPI and PMIx, MPICH's hydra, Slurm, abigail (ABI check), cargo, rustc and
+#   Debian's libc and libloading crates (Rust crate), Python's headers, pybind11, DLPack, numpy,
+#   pytest, mpi4py, pip, venv, setuptools and wheel (contrib/nvshmem4py), matplotlib (the plot
+#   script's test), and the tools of CI's source gates (clang-format, clang-tidy, shellcheck:
+#   tools/lint.sh). .ci/run uses --all.
+# --packages-only stops after the packages.
+# --dry-run prints the apt-get line for the missing packages and the build commands, and changes nothing.
+# Extra configure options: NVSHMEM_CMAKE_ARGS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,11 +24,13 @@ optional=(libucx-dev libopenmpi-dev openmpi-bin libpmix-dev mpich libmpich-dev a
   python3-setuptools python3-wheel)
 packages=("${required[@]}")
 packages_only=0
+dry_run=0
 build=build
 for arg in "$@"; do
   case "$arg" in
     --all) packages+=("${optional[@]}") ;;
     --packages-only) packages_only=1 ;;
+    --dry-run) dry_run=1 ;;
     -h | --help)
       awk 'NR > 2 && /^#/ { sub(/^# ?/, ""); print; next } NR > 2 { exit }' "$0"
       exit 0
@@ -46,8 +50,12 @@ if command -v dpkg-query >/dev/null; then
   for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
   done
-  if [ ${#missing[@]} -gt 0 ]; then
-    install=(apt-get install -y --no-install-recommends "${missing[@]}")
+  install=(apt-get install -y --no-install-recommends "${missing[@]}")
+  if [ ${#missing[@]} -eq 0 ]; then
+    echo "setup: the Debian packages it needs are installed"
+  elif [ "$dry_run" = 1 ]; then
+    echo "setup: would run (as root): apt-get update && ${install[*]}"
+  else
     if [ "$(id -u)" = 0 ]; then
       sudo=()
     elif command -v sudo >/dev/null; then
@@ -68,6 +76,10 @@ else
   echo "setup: no dpkg here: install the equivalents of ${packages[*]} yourself; configuring anyway" >&2
 fi
 [ "$packages_only" = 1 ] && exit 0
+if [ "$dry_run" = 1 ]; then
+  echo "setup: would run: cmake -S . -B $build -G Ninja${NVSHMEM_CMAKE_ARGS:+ $NVSHMEM_CMAKE_ARGS} && cmake --build $build --target demo"
+  exit 0
+fi
 
 # The CUDA toolkit is NVIDIA's (not a Debian package of the right version): on PATH or in /usr/local/cuda.
 if ! command -v nvcc >/dev/null; then
