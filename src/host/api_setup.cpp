@@ -25,6 +25,10 @@ int set_unit_state(const char *call, const char *unit,
     log_error(call, "the symmetric heap is in host memory: kernels cannot use the device interface");
     return NVSHMEMX_ERROR_NOT_SUPPORTED;
   }
+  if (!handle) {
+    log_error(call, "the %s is NULL", unit);
+    return NVSHMEMX_ERROR_INVALID_VALUE;
+  }
   ContextGuard guard(rt.context);
   CUdeviceptr address = 0;
   size_t bytes = 0;

@@ -9,11 +9,33 @@ use std::sync::Arc;
 use cuda_core::CudaContext;
 use nvshmem::{InitMethod, NvshmemRuntime};
 
+/// The device this PE's runtime uses on one node: its PE number modulo the visible devices (several
+/// PEs may share one); 0 without a CUDA driver (the stand-in's empty context).
+fn device_of(me: i32) -> usize {
+    use std::os::raw::c_int;
+    // SAFETY: the driver's C functions, typed as their declarations.
+    unsafe {
+        let cuda = match libloading::os::unix::Library::open(Some("libcuda.so.1"), libloading::os::unix::RTLD_NOW) {
+            Ok(lib) => lib,
+            Err(_) => return 0,
+        };
+        let init = cuda.get::<unsafe extern "C" fn(u32) -> c_int>(b"cuInit\0").unwrap();
+        let count = cuda
+            .get::<unsafe extern "C" fn(*mut c_int) -> c_int>(b"cuDeviceGetCount\0")
+            .unwrap();
+        let mut n: c_int = 0;
+        if init(0) != 0 || count(&mut n) != 0 || n == 0 {
+            return 0;
+        }
+        (me % n) as usize
+    }
+}
+
 #[test]
 fn register_cuda_oxide_module() {
     let rt = NvshmemRuntime::init(InitMethod::BootstrapEnv, None).unwrap();
     let me = rt.my_pe();
-    let ctx = match CudaContext::new((me % 8) as usize) {
+    let ctx = match CudaContext::new(device_of(me)) {
         Ok(ctx) => ctx,
         Err(e) => return eprintln!("register_cuda_oxide_module: no CUDA context ({:?}); skipped", e),
     };
