@@ -14,6 +14,9 @@
 #   (row perf-compare rc=3: a regression, named at the end of perf.txt).
 #   PERF_BEFORE=<source tree> (e.g. .baseline, an export of an older commit carried with the call) also
 #   builds that tree's perftests of TESTS in build-before, meanwhile, and runs them as column "before".
+#   A tree whose perftests write no JSON lines (8c5c014) leaves that column empty: overlay this tree's
+#   perftest/ on it first (rm -rf .baseline/perftest && cp -r perftest .baseline/), which also puts both
+#   libraries under one harness (shmem_put_bw and shmem_put_latency build so against 8c5c014's library).
 #   A cold machine builds NVIDIA's programs, ours and the older tree's at once: give TESTS few names,
 #   or make the call that builds them (with --no-tests) apart from the one that runs them.
 # --no-coverage: skip tools/api-coverage.sh (a perf-only call).
