@@ -76,8 +76,11 @@ else
   echo "setup: no dpkg here: install the equivalents of ${packages[*]} yourself; configuring anyway" >&2
 fi
 [ "$packages_only" = 1 ] && exit 0
+# shellcheck disable=SC2206  # NVSHMEM_CMAKE_ARGS is a list of options
+configure=(cmake -S . -B "$build" -G Ninja ${NVSHMEM_CMAKE_ARGS:-})
+build_demo=(cmake --build "$build" --target demo)
 if [ "$dry_run" = 1 ]; then
-  echo "setup: would run: cmake -S . -B $build -G Ninja${NVSHMEM_CMAKE_ARGS:+ $NVSHMEM_CMAKE_ARGS} && cmake --build $build --target demo"
+  echo "setup: would run: ${configure[*]} && ${build_demo[*]}"
   exit 0
 fi
 
@@ -92,7 +95,6 @@ if ! command -v nvcc >/dev/null; then
   fi
 fi
 
-# shellcheck disable=SC2086  # NVSHMEM_CMAKE_ARGS is a list of options
-cmake -S . -B "$build" -G Ninja ${NVSHMEM_CMAKE_ARGS:-}
-cmake --build "$build" --target demo
+"${configure[@]}"
+"${build_demo[@]}"
 echo "setup: done in $(($(date +%s) - start)) s; run the tests with the README's second command"
