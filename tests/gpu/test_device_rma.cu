@@ -158,8 +158,9 @@ TEST(DeviceRma, MemAllAlignments) {
   const int me = nvshmem_my_pe(), n = nvshmem_n_pes();
   const int right = (me + 1) % n, left = (me + n - 1) % n;
   // 2 * 4096 + 5: two or three 16-byte words per thread of the block, all in the copy's one
-  // predicated step (no full step of 4 words before it).
-  const size_t sizes[] = {1, 7, 16, 33, 4096 + 5, 2 * 4096 + 5, (1 << 20) + 3};
+  // predicated step (no full step of 4 words before it). 4, 8, 12 and 24: one or more words narrower
+  // than 16 bytes (and a byte tail after 16-byte words), at every pair of offsets below.
+  const size_t sizes[] = {1, 4, 7, 8, 12, 16, 24, 33, 4096 + 5, 2 * 4096 + 5, (1 << 20) + 3};
   const size_t offsets[][2] = {{0, 0}, {1, 1}, {0, 8}, {4, 0}, {3, 5}, {16, 32}};
   const size_t cap = (1 << 20) + 64;
   char *src = static_cast<char *>(nvshmem_malloc(cap)), *dst = static_cast<char *>(nvshmem_malloc(cap));

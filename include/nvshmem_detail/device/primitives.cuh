@@ -303,13 +303,18 @@ __device__ __forceinline__ void copy_words(W *dst, const W *src, size_t n) {
 }
 
 /* A copy whose pointers or size are not all 16-byte aligned: a byte head up to the first aligned word
- * of the destination, the widest word both pointers share (8, 4 or 1 bytes, or 16 when only the size is
- * uneven), a byte tail. Rare (symmetric buffers are 16-byte aligned), so one word per thread is in flight:
- * the loops stay within the aligned path's registers (docs/registers.md). */
+ * of the destination, the widest word both pointers share and the size holds (16, 8, 4 or 1 bytes), a
+ * byte tail. So a transfer shorter than 16 bytes between aligned buffers (an 8-byte put: a double, a
+ * signal word) is one 8- or 4-byte access, not a byte loop: at thread scope each byte is a load and a
+ * store in turn. One word per thread is in flight: the loops stay within the aligned path's registers
+ * (docs/registers.md). */
 template <Scope S>
 __device__ __forceinline__ void copy_unaligned(char *d, const char *s, size_t n) {
   const uintptr_t mis = reinterpret_cast<uintptr_t>(d) ^ reinterpret_cast<uintptr_t>(s);
-  const size_t word = (mis & 15) == 0 ? 16 : (mis & 7) == 0 ? 8 : (mis & 3) == 0 ? 4 : 1;
+  const size_t word = (mis & 15) == 0 && n >= 16 ? 16
+                      : (mis & 7) == 0 && n >= 8 ? 8
+                      : (mis & 3) == 0 && n >= 4 ? 4
+                                                 : 1;
   size_t head = 0, words = 0;
   if (word > 1) {  // e.g. 8 bytes at an 8-byte boundary: one word, not 8 bytes one by one
     head = (word - (reinterpret_cast<uintptr_t>(d) & (word - 1))) & (word - 1);
