@@ -1,9 +1,12 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""A program written for NVIDIA's nvshmem.core, unchanged: unique-id init (the id spread through a symmetric
-broadcast here instead of mpi4py, which the GPU machine may lack), a torch tensor, reduce on a stream,
-barrier. Run as 2 PEs under nvshmrun by gpu_main.py; prints "example OK"."""
+"""A program written for NVIDIA's nvshmem.core, in the forms of NVIDIA's nvshmem4py documentation: unique-id
+init (uid._data.view(np.int8) spread by the launcher's means, as that documentation describes for launchers
+other than mpi4py: here a file, since the GPU machine may lack mpi4py), a cuda.core Device where cuda.core is
+installed, a torch tensor, reduce on a stream, barrier. Run as 2 PEs under nvshmrun by gpu_main.py; prints
+"example OK"."""
 import os
 
+import numpy as np
 import torch
 
 import nvshmem.core as nvshmem
@@ -16,7 +19,7 @@ def main():
     uid = nvshmem.get_unique_id(empty=(rank != 0))
     if rank == 0:
         with open(path + ".tmp", "wb") as f:
-            f.write(bytes(uid))
+            f.write(uid._data.view(np.int8).tobytes())
         os.rename(path + ".tmp", path)
     else:
         import time
@@ -25,10 +28,16 @@ def main():
                 break
             time.sleep(0.1)
         with open(path, "rb") as f:
-            uid._data[:] = list(f.read())
+            uid._data.view(np.int8)[:] = np.frombuffer(f.read(), dtype=np.int8)
+    try:
+        from cuda.core.experimental import Device, system
+        dev = Device(rank % system.num_devices)
+        dev.set_current()
+    except ImportError:  # no cuda.core here: a device number, which nvshmem.core.init also takes
+        dev = rank % torch.cuda.device_count()
     torch.cuda.set_device(rank % torch.cuda.device_count())
-    nvshmem.init(device=rank % torch.cuda.device_count(), uid=uid, rank=rank, nranks=nranks,
-                 initializer_method="uid")
+    print(f"PE {rank}: device {dev}")
+    nvshmem.init(device=dev, uid=uid, rank=rank, nranks=nranks, initializer_method="uid")
     stream = torch.cuda.Stream()
     t = nvshmem.tensor((256, ), dtype=torch.float32)
     out = nvshmem.tensor((256, ), dtype=torch.float32)
