@@ -63,11 +63,11 @@ Status cu_check(CUresult r, const char *where, const char *what) {
 }  // namespace nvshm
 
 namespace nvshm {
-ContextGuard::ContextGuard(CUcontext ctx) {
-  if (!ctx || driver().cuCtxGetCurrent(&previous_) != CUDA_SUCCESS || previous_ == ctx) return;
+void ContextGuard::enter(CUcontext ctx) {
+  if (driver().cuCtxGetCurrent(&previous_) != CUDA_SUCCESS || previous_ == ctx) return;
   switched_ = driver().cuCtxSetCurrent(ctx) == CUDA_SUCCESS;
 }
-ContextGuard::~ContextGuard() {
-  if (switched_) driver().cuCtxSetCurrent(previous_);
+void ContextGuard::leave() {
+  driver().cuCtxSetCurrent(previous_);
 }
 }  // namespace nvshm

@@ -72,14 +72,21 @@ Status cu_check(CUresult r, const char *where, const char *what);
 namespace nvshm {
 // Makes `ctx` current on this thread for the guard's life and restores the previous context after
 // (host API calls may come from any thread).
+// Inline when there is no context (a host heap: every host API call passes here).
 class ContextGuard {
  public:
-  explicit ContextGuard(CUcontext ctx);
-  ~ContextGuard();
+  explicit ContextGuard(CUcontext ctx) {
+    if (ctx) enter(ctx);
+  }
+  ~ContextGuard() {
+    if (switched_) leave();
+  }
   ContextGuard(const ContextGuard &) = delete;
   ContextGuard &operator=(const ContextGuard &) = delete;
 
  private:
+  void enter(CUcontext ctx);
+  void leave();
   CUcontext previous_ = nullptr;
   bool switched_ = false;
 };

@@ -14,11 +14,13 @@
 #include "common/log.hpp"
 #include "cuda/driver.hpp"
 #include "host/version_check.hpp"
+#include "nvshmem_host.h"
 
 namespace nvshm {
+Runtime *g_runtime = nullptr;
+
 namespace {
 constexpr const char *kInit = "nvshmem_init";
-Runtime *g_runtime = nullptr;
 // Headroom beyond NVSHMEM_SYMMETRIC_SIZE and the team workspace (TeamTable::workspace_bytes, the
 // runtime's only symmetric object), so that the allocator's rounding of the workspace never takes
 // bytes from the size the user asked for.
@@ -169,9 +171,9 @@ Status start_proxy(Runtime &rt) {
   }
   for (unsigned c = 0; c < NVSHM_PROXY_CHANNELS; ++c)
     rt.proxy_channels[c].timeout_ns = static_cast<uint64_t>(rt.env.bootstrap_timeout) * 1000000000ull;
-  rt.proxy =
-      std::make_unique<Proxy>(*engine, rt.proxy_channels, static_cast<int>(NVSHM_PROXY_CHANNELS), rt.boot->size(),
-                              static_cast<int>(rt.env.proxy_request_batch_max), rt.on_device() ? rt.context : nullptr);
+  rt.proxy = std::make_unique<Proxy>(*engine, rt.proxy_channels, static_cast<int>(NVSHM_PROXY_CHANNELS),
+                                     rt.boot->size(), static_cast<int>(rt.env.proxy_request_batch_max),
+                                     rt.on_device() ? rt.context : nullptr, nvshmem_global_exit);
   if (rt.on_device()) {
     rt.device_state.proxy_channels = device_view;
     rt.device_state.proxy_reserve = rt.proxy_reserve;
@@ -325,10 +327,6 @@ Status init_steps(Runtime &rt, unsigned flags, const nvshmemx_init_attr_t *attr)
 }
 }  // namespace
 
-Runtime *runtime() {
-  return g_runtime;
-}
-
 Status runtime_init(unsigned flags, const nvshmemx_init_attr_t *attr) {
   if (g_runtime) return Status::ok;
   auto rt = std::make_unique<Runtime>();
@@ -372,12 +370,10 @@ void runtime_finalize() {
   log_set_pe(-1);
 }
 
-Runtime &require_init(const char *call) {
-  if (!g_runtime)
-    fatal(call,
-          "the library is not initialised (call nvshmem_init first; after nvshmem_finalize no call but "
-          "nvshmem_init is allowed)");
-  return *g_runtime;
+void fail_not_initialised(const char *call) {
+  fatal(call,
+        "the library is not initialised (call nvshmem_init first; after nvshmem_finalize no call but "
+        "nvshmem_init is allowed)");
 }
 
 void require_pe(const Runtime &rt, int pe, const char *call) {
@@ -402,8 +398,8 @@ void *require_mapped(const Runtime &rt, const void *sym, std::size_t bytes, int 
   return t.mapped;
 }
 
-void require_local(const void *ptr, std::size_t bytes, const char *call, const char *arg_name) {
-  if (!ptr) fatal(call, "%s is NULL (a transfer of %zu bytes needs a local buffer)", arg_name, bytes);
+void fail_local_null(std::size_t bytes, const char *call, const char *arg_name) {
+  fatal(call, "%s is NULL (a transfer of %zu bytes needs a local buffer)", arg_name, bytes);
 }
 
 const Team &require_team(const Runtime &rt, nvshmem_team_t team, const char *call) {
@@ -431,8 +427,8 @@ int to_nvshmemx_status(Status st) {
   }
 }
 
-void require_ok(Status st, const char *call) {
-  if (st != Status::ok) fatal(call, "failed (%s); see the message above", status_name(st));
+void fail_status(Status st, const char *call) {
+  fatal(call, "failed (%s); see the message above", status_name(st));
 }
 
 }  // namespace nvshm

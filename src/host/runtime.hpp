@@ -62,11 +62,22 @@ struct Runtime {
 Status runtime_init(unsigned flags, const nvshmemx_init_attr_t *attr);
 void runtime_finalize();
 // nullptr when not initialised.
-Runtime *runtime();
+extern Runtime *g_runtime;
+inline Runtime *runtime() {
+  return g_runtime;
+}
 
 // ---- named checks: each prints "<call>: <cause>" with the PE, then aborts ----
+// The failure paths, out of line; the checks below are inline, so that a host call pays a compare each.
+[[noreturn]] void fail_not_initialised(const char *call);
+[[noreturn]] void fail_local_null(std::size_t bytes, const char *call, const char *arg_name);
+[[noreturn]] void fail_status(Status st, const char *call);
 // The runtime, or abort if the library is not initialised.
-Runtime &require_init(const char *call);
+inline Runtime &require_init(const char *call) {
+  Runtime *rt = runtime();
+  if (!rt) fail_not_initialised(call);
+  return *rt;
+}
 void require_pe(const Runtime &rt, int pe, const char *call);
 // `pe`'s copy of symmetric [sym, sym+bytes) (mapped or remote), or abort naming the argument.
 Target require_target(const Runtime &rt, const void *sym, std::size_t bytes, int pe, const char *call,
@@ -75,8 +86,12 @@ Target require_target(const Runtime &rt, const void *sym, std::size_t bytes, int
 void *require_mapped(const Runtime &rt, const void *sym, std::size_t bytes, int pe, const char *call,
                      const char *arg_name);
 // Abort naming the argument when the local buffer `ptr` of a transfer of `bytes` (> 0) is NULL.
-void require_local(const void *ptr, std::size_t bytes, const char *call, const char *arg_name);
-void require_ok(Status st, const char *call);
+inline void require_local(const void *ptr, std::size_t bytes, const char *call, const char *arg_name) {
+  if (!ptr) fail_local_null(bytes, call, arg_name);
+}
+inline void require_ok(Status st, const char *call) {
+  if (st != Status::ok) fail_status(st, call);
+}
 // The team, or abort naming the call when `team` is not a valid team of this PE.
 const Team &require_team(const Runtime &rt, nvshmem_team_t team, const char *call);
 

@@ -25,8 +25,8 @@ static_assert(static_cast<int>(AtomicOp::fetch) == NVSHM_PROXY_AMO_FETCH &&
               "nvshm_proxy_amo follows AtomicOp");
 
 const char *op_name(uint32_t op) {
-  static const char *const names[] = {"?",          "put",  "get",  "inline put", "atomic",
-                                      "put_signal", "iput", "iget", "fence",      "quiet"};
+  static const char *const names[] = {"?",    "put",  "get",   "inline put", "atomic",     "put_signal",
+                                      "iput", "iget", "fence", "quiet",      "global_exit"};
   return op < sizeof names / sizeof names[0] ? names[op] : "unknown request";
 }
 
@@ -37,8 +37,9 @@ void store_release(uint64_t *p, uint64_t v) {
 }  // namespace
 
 Proxy::Proxy(RemoteEngine &engine, nvshm_proxy_channel *channels, int n_channels, int n_pes, int batch_max,
-             CUcontext context)
+             CUcontext context, void (*global_exit)(int))
     : engine_(engine),
+      global_exit_(global_exit),
       channels_(channels),
       n_channels_(n_channels),
       n_pes_(n_pes),
@@ -122,7 +123,7 @@ void Proxy::release(int c) {
 
 Status Proxy::execute(const nvshm_proxy_request &r, uint64_t *value) {
   const bool done = r.flags & NVSHM_PROXY_DONE;
-  const bool needs_pe = r.op != NVSHM_PROXY_FENCE && r.op != NVSHM_PROXY_QUIET;
+  const bool needs_pe = r.op != NVSHM_PROXY_FENCE && r.op != NVSHM_PROXY_QUIET && r.op != NVSHM_PROXY_GLOBAL_EXIT;
   if (needs_pe && (r.pe < 0 || r.pe >= n_pes_)) {
     log_error(kWhere, "a request (%s) names PE %d of %d", op_name(r.op), r.pe, n_pes_);
     return Status::invalid_value;
@@ -130,6 +131,9 @@ Status Proxy::execute(const nvshm_proxy_request &r, uint64_t *value) {
   void *local = reinterpret_cast<void *>(r.local);
   Status st = Status::ok;
   switch (r.op) {
+    case NVSHM_PROXY_GLOBAL_EXIT:  // the job ends (requests not yet taken are not executed, as on the host)
+      global_exit_(static_cast<int>(r.value));
+      return Status::internal;  // global_exit_ does not return
     case NVSHM_PROXY_PUT:
       st = done ? engine_.put_local(r.pe, r.offset, local, r.bytes) : engine_.put_nbi(r.pe, r.offset, local, r.bytes);
       break;

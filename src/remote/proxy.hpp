@@ -20,9 +20,10 @@ class Proxy {
  public:
   // Starts the thread. `channels` (host view) stay valid and zeroed before the first request, except
   // each channel's timeout_ns, which the caller sets; `batch_max` requests of a channel are taken per
-  // round (NVSHMEM_PROXY_REQUEST_BATCH_MAX); `context` is made current on the thread (GPU heap).
+  // round (NVSHMEM_PROXY_REQUEST_BATCH_MAX); `context` is made current on the thread (GPU heap);
+  // `global_exit` ends the process with a status (nvshmem_global_exit), for a GLOBAL_EXIT request.
   Proxy(RemoteEngine &engine, nvshm_proxy_channel *channels, int n_channels, int n_pes, int batch_max,
-        CUcontext context);
+        CUcontext context, void (*global_exit)(int));
   ~Proxy();  // stops the thread once it has executed every request written before the call
   Proxy(const Proxy &) = delete;
   Proxy &operator=(const Proxy &) = delete;
@@ -42,6 +43,7 @@ class Proxy {
   void release(int c);
 
   RemoteEngine &engine_;
+  void (*const global_exit_)(int);
   nvshm_proxy_channel *const channels_;
   const int n_channels_, n_pes_, batch_max_;
   std::vector<Cursor> cursors_;

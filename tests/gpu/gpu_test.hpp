@@ -62,7 +62,8 @@ inline std::vector<unsigned char> to_host(const void *device, std::size_t n) {
   return v;
 }
 
-inline int gpu_test_main(int argc, char **argv) {
+// 77 (CTest's SKIP_RETURN_CODE), with the reason printed, where the GPU tests cannot run here; else 0.
+inline int skip_code() {
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
     printf("no GPU visible: skipping GPU tests\n");
@@ -78,6 +79,11 @@ inline int gpu_test_main(int argc, char **argv) {
     }
     dlclose(ucp);
   }
+  return 0;
+}
+
+inline int gpu_test_main(int argc, char **argv) {
+  if (const int skip = skip_code()) return skip;
   ::testing::InitGoogleTest(&argc, argv);
   nvshmem_init();
   const int status = RUN_ALL_TESTS();

@@ -5,6 +5,9 @@
 // and staged), and every result is checked on the memory. Plus the encoding alone.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <random>
@@ -60,6 +63,12 @@ TEST(ProxyRing, EncodingRoundTripsAndLapsAreTold) {
   EXPECT_EQ(nvshm_proxy_decode(zero, 0, &r), 0);
 }
 
+// The proxies' global_exit here: say so and end the process with the status.
+[[noreturn]] void exit_with(int status) {
+  fprintf(stderr, "global exit %d\n", status);
+  _exit(status);
+}
+
 // A proxy over `channels` channels, on the UCX engine reaching this process's own slot.
 class ProxyTest : public ::testing::TestWithParam<bool> {
  protected:
@@ -76,7 +85,7 @@ class ProxyTest : public ::testing::TestWithParam<bool> {
     memset(mem, 0, sizeof(nvshm_proxy_channel) * kChannels);
     channels_ = static_cast<nvshm_proxy_channel *>(mem);
     for (int c = 0; c < kChannels; ++c) channels_[c].timeout_ns = 30ull * 1000000000ull;
-    proxy_ = std::make_unique<Proxy>(*engine_, channels_, kChannels, 1, 32, nullptr);
+    proxy_ = std::make_unique<Proxy>(*engine_, channels_, kChannels, 1, 32, nullptr, exit_with);
   }
   void TearDown() override {
     proxy_.reset();
@@ -221,6 +230,32 @@ TEST_P(ProxyTest, BadRequestsFailTheirWait) {
   // A producer whose record never comes times out instead of hanging.
   channels_[1].timeout_ns = 1000000;
   EXPECT_EQ(nvshm_proxy_wait_done(&channels_[1], 12345, &value), 0);
+}
+
+// nvshmem_global_exit on the device: a GLOBAL_EXIT request makes the proxy call its global_exit with the
+// status (the runtime passes nvshmem_global_exit: the process ends).
+// A proxy's channel with a GLOBAL_EXIT request of status 7; waits for its record.
+[[noreturn]] void put_then_global_exit() {
+  std::vector<uint64_t> slot(1024, 0);
+  std::unique_ptr<Transport> local = make_host_transport();
+  OneRank boot;
+  std::unique_ptr<RemoteEngine> engine;
+  RemoteOptions o;
+  o.timeout_s = 30;
+  if (make_ucx_engine(boot, slot.data(), slot.size() * 8, *local, o, &engine) != Status::ok) _exit(90);
+  nvshm_proxy_channel channel{};
+  channel.timeout_ns = 30ull * 1000000000ull;
+  unsigned long long reserve = 0;
+  Proxy proxy(*engine, &channel, 1, 1, 32, nullptr, exit_with);
+  uint64_t ticket = 0, value = 0;
+  const nvshm_proxy_request exit{NVSHM_PROXY_GLOBAL_EXIT, NVSHM_PROXY_DONE, 0, -1, 0, 0, 0, 7, 0, 0};
+  if (nvshm_proxy_enqueue(&channel, &reserve, &exit, &ticket) != 1) _exit(92);
+  (void)nvshm_proxy_wait_done(&channel, ticket, &value);  // never answered: the process ends first
+  _exit(93);
+}
+TEST(ProxyGlobalExit, EndsTheProcessWithTheStatus) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(put_then_global_exit(), ::testing::ExitedWithCode(7), "global exit 7");
 }
 
 INSTANTIATE_TEST_SUITE_P(Paths, ProxyTest, ::testing::Bool(),

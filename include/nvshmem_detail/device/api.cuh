@@ -307,8 +307,16 @@ NVSHM_HD_DEF void nvshmem_info_get_name(char *name) {
   const char vendor[] = NVSHMEM_VENDOR_STRING;
   for (size_t i = 0; i < sizeof vendor; ++i) name[i] = vendor[i];
 }
+/* Ends the job with `status`. Where this PE runs a host proxy (it has remote peers), the proxy ends the process
+ * as the host's nvshmem_global_exit does (under nvshmrun every PE then stops with the status); without one,
+ * or if the process has not ended within the channel's timeout, the kernel traps (the host sees the launch
+ * fail). */
 NVSHM_HD_DEF void nvshmem_global_exit(int status) {
-  printf("nvshmem_global_exit(%d) called on the device by PE %d: trapping\n", status, nvshm_dev::state().my_pe);
+  printf("nvshmem_global_exit(%d) called on the device by PE %d\n", status, nvshm_dev::state().my_pe);
+  if (nvshm_dev::state().proxy_channels != nullptr)
+    (void)nvshm_dev::proxy_call<nvshm_dev::Scope::thread>(
+        nvshm_dev::proxy_code(NVSHM_PROXY_GLOBAL_EXIT, NVSHM_PROXY_DONE), -1, nullptr, nullptr, 0,
+        static_cast<uint32_t>(status));
   __trap();
 }
 

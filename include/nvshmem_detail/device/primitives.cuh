@@ -311,10 +311,7 @@ __device__ __forceinline__ void copy_words(W *dst, const W *src, size_t n) {
 template <Scope S>
 __device__ __forceinline__ void copy_unaligned(char *d, const char *s, size_t n) {
   const uintptr_t mis = reinterpret_cast<uintptr_t>(d) ^ reinterpret_cast<uintptr_t>(s);
-  const size_t word = (mis & 15) == 0 && n >= 16 ? 16
-                      : (mis & 7) == 0 && n >= 8 ? 8
-                      : (mis & 3) == 0 && n >= 4 ? 4
-                                                 : 1;
+  const size_t word = (mis & 15) == 0 && n >= 16 ? 16 : (mis & 7) == 0 && n >= 8 ? 8 : (mis & 3) == 0 && n >= 4 ? 4 : 1;
   size_t head = 0, words = 0;
   if (word > 1) {  // e.g. 8 bytes at an 8-byte boundary: one word, not 8 bytes one by one
     head = (word - (reinterpret_cast<uintptr_t>(d) & (word - 1))) & (word - 1);
