@@ -2,19 +2,25 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # The host path to a remote PE against raw UCX, same PEs, same run (docs/remote.md): perftests `lat`
 # (putmem+quiet, getmem, fetch_add of 8 bytes) and `bw` (putmem_nbi of 1 MiB) next to `ucx_raw` (the same
-# operations with UCP called directly), each a median of -r runs; prints the figures and the ratios.
-#   [REMOTE_PERF_REPEAT=N] tools/remote-perf.sh BUILD_DIR [hosts|loopback] [extra perftest options]
+# operations with UCP called directly), each a median of -r runs; prints the figures, the ratios and the
+# differences.
+#   [REMOTE_PERF_REPEAT=N] tools/remote-perf.sh BUILD_DIR [hosts|loopback|device] [extra perftest options]
 # REMOTE_PERF_REPEAT runs the set N times (default 1) and reports the medians over the runs.
 # hosts (default): two fake hosts of one PE each (tests/multipe/fake_hosts.sh, needs root; exit 77 if not);
-# loopback: NVSHMEM_DISABLE_P2P=1 with UCX over TCP on lo.
+# loopback: NVSHMEM_DISABLE_P2P=1 with UCX over TCP on lo;
+# device: as loopback, on a GPU heap, the device API through the host proxy (docs/proxy.md, issue 27's
+# goals): one thread's putmem+quiet, g and fetch-add of 8 bytes (shmem_put_latency, shmem_g_latency,
+# shmem_atomic_latency) and one block's putmem_nbi of 1 MiB (shmem_put_bw -c 1 -t 1024).
 set -euo pipefail
 build=$(readlink -f "$1")
 mode=${2:-hosts}
 shift $(($# > 1 ? 2 : 1))
 here=$(dirname "$(readlink -f "$0")")
-export NVSHMEM_SYMMETRIC_SIZE=${NVSHMEM_SYMMETRIC_SIZE:-64m} NVSHMEM_HEAP_KIND=SYSMEM NVSHMEM_MACHINE_READABLE_OUTPUT=1
+heap=SYSMEM
+[ "$mode" = device ] && heap=DEVICE
+export NVSHMEM_SYMMETRIC_SIZE=${NVSHMEM_SYMMETRIC_SIZE:-64m} NVSHMEM_HEAP_KIND=$heap NVSHMEM_MACHINE_READABLE_OUTPUT=1
 run() {
-  if [ "$mode" = loopback ]; then
+  if [ "$mode" != hosts ]; then
     NVSHMEM_DISABLE_P2P=1 UCX_TLS=tcp UCX_NET_DEVICES=lo "$build/bin/nvshmrun" -n 2 --timeout 300 "$@"
   else
     "$here/../tests/multipe/fake_hosts.sh" 2 1 "$build/bin/nvshmrun" --timeout 300 "$@"
@@ -26,9 +32,16 @@ repeat=${REMOTE_PERF_REPEAT:-1}
 set +e
 for ((r = 1; r <= repeat; r++)); do
   echo "#run $r"
-  run "$build/perftest/host/pt-to-pt/lat" -b 8 -e 8 -n 200 -w 20 -r 7 "$@" || break
+  if [ "$mode" = device ]; then
+    for t in shmem_put_latency shmem_g_latency shmem_atomic_latency; do
+      run "$build/perftest/device/pt-to-pt/$t" -b 8 -e 8 -n 200 -w 20 -r 7 "$@" || break 2
+    done
+    run "$build/perftest/device/pt-to-pt/shmem_put_bw" -b 1m -e 1m -c 1 -t 1024 -n 16 -w 4 -r 7 "$@" || break
+  else
+    run "$build/perftest/host/pt-to-pt/lat" -b 8 -e 8 -n 200 -w 20 -r 7 "$@" || break
+    run "$build/perftest/host/pt-to-pt/bw" -b 1m -e 1m -n 16 -w 4 -r 7 "$@" || break
+  fi
   run "$build/perftest/host/remote/ucx_raw" -b 8 -e 8 -n 200 -w 20 -r 7 "$@" || break
-  run "$build/perftest/host/pt-to-pt/bw" -b 1m -e 1m -n 16 -w 4 -r 7 "$@" || break
   run "$build/perftest/host/remote/ucx_raw" -b 1m -e 1m -n 16 -w 4 -r 7 "$@" || break
 done >"$out" 2>&1
 status=$?
@@ -59,14 +72,23 @@ awk -v mode="$mode" -v repeat="$repeat" -v load="$(cut -d' ' -f1-3 /proc/loadavg
         if (lo == "" || q < lo) lo = q
         if (hi == "" || q > hi) hi = q
       }
-    printf "%-28s %12.2f %12.2f %-5s %8.2f   %-7s %s\n", what, o, w, unit, (w > 0 ? o / w : 0), goal,
+    printf "%-28s %12.2f %12.2f %-5s %8.2f %10.2f   %-14s %s\n", what, o, w, unit, (w > 0 ? o / w : 0), o - w, goal,
            (repeat > 1 ? sprintf("%.2f-%.2f", lo, hi) : "")
   }
   END {
-    printf "host path vs raw UCX (%s), medians of %d run(s); load average at the end %s\n", mode, repeat, load
-    printf "%-28s %12s %12s %-5s %8s   %-7s %s\n", "operation", "library", "raw UCX", "unit", "ratio", "goal", (repeat > 1 ? "per-run ratios" : "")
-    row("putmem+quiet 8 B", "lat/size__8/put_quiet", "ucx_raw/size__8/put_flush", "us", "<= 1.3")
-    row("getmem (g) 8 B", "lat/size__8/get", "ucx_raw/size__8/get", "us", "<= 1.3")
-    row("fetch_add 8 B", "lat/size__8/fadd", "ucx_raw/size__8/fadd", "us", "<= 1.3")
-    row("putmem_nbi 1 MiB bandwidth", "bw/size__1048576/bw", "ucx_raw/size__1048576/bw", "GB/s", ">= 0.9")
+    printf "%s path vs raw UCX (%s), medians of %d run(s); load average at the end %s\n",
+           (mode == "device" ? "device (proxy)" : "host"), mode, repeat, load
+    printf "%-28s %12s %12s %-5s %8s %10s   %-14s %s\n", "operation", "library", "raw UCX", "unit", "ratio", "difference",
+           "goal", (repeat > 1 ? "per-run ratios" : "")
+    if (mode == "device") {
+      row("device putmem+quiet 8 B", "shmem_put_latency/size__8/latency", "ucx_raw/size__8/put_flush", "us", "<= raw + 15 us")
+      row("device g 8 B", "shmem_g_latency/size__8/latency", "ucx_raw/size__8/get", "us", "")
+      row("device fetch_add 8 B", "shmem_atomic_latency/size__8/latency", "ucx_raw/size__8/fadd", "us", "")
+      row("block putmem_nbi 1 MiB", "shmem_put_bw/size__1048576/bw", "ucx_raw/size__1048576/bw", "GB/s", ">= 0.8")
+    } else {
+      row("putmem+quiet 8 B", "lat/size__8/put_quiet", "ucx_raw/size__8/put_flush", "us", "<= 1.3")
+      row("getmem (g) 8 B", "lat/size__8/get", "ucx_raw/size__8/get", "us", "<= 1.3")
+      row("fetch_add 8 B", "lat/size__8/fadd", "ucx_raw/size__8/fadd", "us", "<= 1.3")
+      row("putmem_nbi 1 MiB bandwidth", "bw/size__1048576/bw", "ucx_raw/size__1048576/bw", "GB/s", ">= 0.9")
+    }
   }' "$out"
