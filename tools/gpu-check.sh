@@ -8,6 +8,7 @@
 # Run on the GPU machine from the repository root:
 #   GIT_COMMIT=<hash> tools/gpu-check.sh [--no-tests] [--ctest-regex RE] [--no-sanitizer] [--sanitize BINARIES]
 #                                        [--no-coverage] [--targets TARGETS] [--perf TESTS] [--python]
+#                                        [--remote-perf]
 # --perf TESTS: perftests for tools/perf-compare.py ("all", "coll", "devcoll", or names); none by default;
 #   PERF_RUNS=<n> program runs per test and size (default 5); PERF_BUDGET_S, PERF_NCCL etc. pass through;
 #   PERF_BASELINE=<machine kind> (e.g. nvidia-h200-x2) checks the ratios against perftest/baselines/<kind>.json
@@ -33,6 +34,9 @@
 #   its sysconfig; pybind11 and DLPack from a carried .pybind11 folder, tools/py-bundle.sh), then its GPU tests
 #   (tests/gpu_main.py: CuPy and torch, 2 PEs) and tests/example_nvshmem4py.py, one row each; a row says why
 #   where python3, Python.h, the bundle, cupy, torch or a GPU is missing.
+# --remote-perf: the device API through the host proxy beside raw UCX (tools/remote-perf.sh BUILD device:
+#   forced remote, UCX over TCP loopback, issue 27's goals); REMOTE_PERF_REPEAT passes through. Needs the
+#   perftests and nvshmrun built (the default targets, or name them in --targets).
 # A .ucx folder (tools/ucx-bundle.sh, carried) gives a machine without UCX the remote engine and its tests.
 # Pass GIT_COMMIT where the tree has no .git (the device machine). Logs go to $OUT (or ./gpu-check-out).
 set -uo pipefail
@@ -44,6 +48,7 @@ run_tests=1
 run_sanitizer=1
 run_coverage=1
 run_python=0
+run_remote_perf=0
 perf_tests=""
 targets=()
 sanitize_list=""
@@ -54,6 +59,7 @@ while [ $# -gt 0 ]; do
     --no-sanitizer) run_sanitizer=0 ;;
     --no-coverage) run_coverage=0 ;;
     --python) run_python=1 ;;
+    --remote-perf) run_remote_perf=1 ;;
     --perf) perf_tests=$2; shift ;;
     --targets) read -ra targets <<<"$2"; shift ;;
     --sanitize) sanitize_list=$2; shift ;;
@@ -99,7 +105,9 @@ if [ -n "$perf_tests" ]; then
 fi
 ucx_args=()
 if [ -d .ucx ]; then  # tools/ucx-bundle.sh's copy of UCX, carried from a machine that has it
-  ucx_args=(-DNVSHMEM_UCX_INCLUDE_DIR="$PWD/.ucx/include")
+  # ...and its libraries for perftest/host/remote/ucx_raw, which links them (the bundle has no .so links)
+  ucx_args=(-DNVSHMEM_UCX_INCLUDE_DIR="$PWD/.ucx/include" -DNVSHMEM_UCP_LIBRARY="$PWD/.ucx/lib/libucp.so.0"
+    -DNVSHMEM_UCS_LIBRARY="$PWD/.ucx/lib/libucs.so.0")
   export LD_LIBRARY_PATH="$PWD/.ucx/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 fi
 if cmake --preset gpu -B "$BUILD" "${ucx_args[@]}" >"$OUT/configure.log" 2>&1 &&
@@ -250,6 +258,13 @@ if [ -n "$perf_tests" ]; then
     tools/perf-compare.py "$BUILD" "${PERF_RUNS:-5}" "${perf_list[@]}" >"$OUT/perf.log" 2>&1
   row perf-compare "rc=$? (perf.txt)"
   cat "$OUT/perf.txt" 2>/dev/null || tail -30 "$OUT/perf.log"
+fi
+
+if [ $run_remote_perf = 1 ]; then
+  echo "== device API through the proxy against raw UCX"
+  tools/remote-perf.sh "$BUILD" device >"$OUT/remote-perf.txt" 2>&1
+  row remote-perf "rc=$? (remote-perf.txt)"
+  tail -8 "$OUT/remote-perf.txt"
 fi
 
 echo "== summary"
