@@ -91,7 +91,7 @@ if [ -n "$perf_tests" ]; then
   for t in "${perf_list[@]}"; do
     case $t in
       all | coll | devcoll) perf_targets+=" perftest/all" ;;
-      *_on_stream) perf_targets+=" perf_host_$t" ;;
+      *_on_stream | lat | bw) perf_targets+=" perf_host_$t" ;;
       *) perf_targets+=" perf_device_$t" ;;
     esac
   done

@@ -13,7 +13,8 @@ value and the ratio ours/NVIDIA, with the target (ok or MISS: lower_is_better sa
 defaults to shmem_put_bw (N_RUNS default 5); `all` means every point-to-point perftest (N_RUNS default
 1: each call already reports the median of 5 timed runs per size, -r 5), about 4-5 minutes a run;
 `coll` every on-stream collective perftest (perftest/host/coll); `devcoll` every device collective
-perftest (perftest/device/coll). Made for the GPU machine (NVIDIA NVSHMEM 3.4.5 as the Python package
+perftest (perftest/device/coll); `lat` and `bw` the host interface's point-to-point perftests
+(perftest/host/pt-to-pt). Made for the GPU machine (NVIDIA NVSHMEM 3.4.5 as the Python package
 nvidia.nvshmem). With --json DIR it runs nothing and reads DIR/ours.jsonl, DIR/nvidia.jsonl,
 DIR/nccl.jsonl and any other DIR/<label>.jsonl (a variant), as PERF_JSON_DIR writes them.
 
@@ -39,7 +40,10 @@ PERF_BUDGET_S=<seconds> starts no run that would end past that many seconds at t
 before it, and reports the medians of the runs done; PERF_JSON_DIR=<dir> appends every run's JSON lines
 to <dir>/<label>.jsonl (ours, nvidia, nccl, or the variant's label), the input of tools/perf-plot.py and
 of --json; GIT_COMMIT names the commit where the tree has no .git.
-Exit status: 0; 1 a missing program or a failed build or run; 2 bad arguments; 3 a baseline regression.
+A run that fails (NVIDIA's programs refuse some tests with 2 PEs on one GPU) is named with the end of its
+log; that test is left out for that library and the others go on; the table says which runs failed.
+Exit status: 0; 1 a missing program, a failed build, or a failed run (after the table); 2 bad arguments;
+3 a baseline regression.
 """
 import argparse
 import concurrent.futures
@@ -98,7 +102,11 @@ TEST_ARGS = {
     "reducescatter_latency": "-d float -o sum -b 8 -e 64k -f 8 -n 200 -w 20",
     "barrier_latency": "-n 1000 -w 100",
     "sync_latency": "-n 1000 -w 100",
+    "lat": "-b 8 -e 64k -f 8 -n 2000 -w 200",
+    "bw": "-b 64k -e 16m -f 4 -n 50 -w 5",
 }
+# The host interface's point-to-point perftests (perftest/host/pt-to-pt, C++ sources).
+HOST_P2P_TESTS = ["lat", "bw"]
 COLL_TESTS = ["alltoall_on_stream", "broadcast_on_stream", "fcollect_on_stream", "reduction_on_stream",
               "reducescatter_on_stream", "barrier_on_stream", "barrier_all_on_stream", "sync_on_stream",
               "sync_all_on_stream"]
@@ -136,7 +144,14 @@ def folder_of(test):
         return "host/coll"
     if test in DEVCOLL_TESTS:
         return "device/coll"
+    if test in HOST_P2P_TESTS:
+        return "host/pt-to-pt"
     return "device/pt-to-pt"
+
+
+def source_of(test):
+    """A test's source file."""
+    return SRC_DIR / "perftest" / folder_of(test) / (f"{test}.cpp" if test in HOST_P2P_TESTS else f"{test}.cu")
 
 
 def job_of(test_field):
@@ -235,7 +250,7 @@ class NvidiaBuild:
                               self.libs + list(extra_libs) + ["-o", str(self.out / name)], check=False).returncode == 0
 
     def build_tests(self, tests):
-        sources = {t: SRC_DIR / "perftest" / folder_of(t) / f"{t}.cu" for t in tests}
+        sources = {t: source_of(t) for t in tests}
         to_build = [t for t in tests if not self.from_cache(t, [sources[t]])]
         note(f"building {' '.join(to_build) or 'nothing (all cached)'} against {self.nv_home}")
         if not to_build:
@@ -283,12 +298,14 @@ class Runner:
         self.work, self.extra = work, extra
         self.json_dir = json_dir
         self.records = {}
+        self.failed = []  # "label program" of each run that failed (its test is left out for that label)
         self.count = 0
         (work / "json").mkdir(exist_ok=True)
         if json_dir:
             json_dir.mkdir(parents=True, exist_ok=True)
 
     def run(self, label, program, opts, env_extra):
+        """Runs one program and keeps its records; False (with the end of its log) when it failed."""
         self.count += 1
         json_file = self.work / "json" / f"{label}.{self.count}.jsonl"
         env = dict(os.environ)
@@ -303,7 +320,9 @@ class Runner:
         if rc != 0:
             assignments = " ".join(f"{k}={v}" for k, v in env_extra.items())
             tail = "".join(log.read_text(errors="replace").splitlines(keepends=True)[-30:])
-            raise Fail(f"the {label} run failed (status {rc}): {assignments} {' '.join(cmd)}; end of its log:\n{tail}")
+            note(f"the {label} run failed (status {rc}): {assignments} {' '.join(cmd)}; end of its log:\n{tail}")
+            self.failed.append(f"{label} {program.name}")
+            return False
         text = json_file.read_text() if json_file.exists() else ""
         try:
             records = load(json_file) if text else []
@@ -315,6 +334,7 @@ class Runner:
         if self.json_dir:
             with open(self.json_dir / f"{label}.jsonl", "a") as f:
                 f.write(text)
+        return True
 
 
 def parse_variants(variable, spec, build_dir, is_build):
@@ -562,7 +582,7 @@ def compare_json(args):
     what = " ".join(args.tests) if args.tests else "every test"
     header = f"# {what}, from the JSON lines in {args.json}: medians of each file's lines"
     variants = [(label, values) for label, values in found.items() if label not in RESERVED_LABELS]
-    return header, found["ours"], found["nvidia"], found.get("nccl"), variants
+    return header, found["ours"], found["nvidia"], found.get("nccl"), variants, False
 
 
 def run_and_compare(args):
@@ -633,9 +653,15 @@ def run_in(work, tests, test_args, n_runs, budget, build_dir, build_only, cache,
     library_path = f"{nv_home}/lib" + (f":{os.environ['LD_LIBRARY_PATH']}" if os.environ.get("LD_LIBRARY_PATH") else "")
     nv_env = {"PERFTEST_BOOTSTRAP": "uid", "PERFTEST_UID_FILE": str(work / "uid"), "LD_LIBRARY_PATH": library_path}
 
-    def run_nvidia(label, program, opts):
-        (work / "uid").unlink(missing_ok=True)
-        runner.run(label, program, opts, nv_env)
+    dropped = set()  # (label, test) whose program failed once: not run again, the other tests go on
+
+    def run_one(label, test, program, opts, env):
+        if (label, test) in dropped:
+            return
+        if label in ("nvidia", "nccl"):
+            (work / "uid").unlink(missing_ok=True)
+        if not runner.run(label, program, opts, env):
+            dropped.add((label, test))
 
     start = time.monotonic()
     runs_done = 0
@@ -653,16 +679,16 @@ def run_in(work, tests, test_args, n_runs, budget, build_dir, build_only, cache,
                 # Alternate which goes first, so drift on the machine hits both alike.
                 for impl in (("ours", "nvidia") if run % 2 else ("nvidia", "ours")):
                     if impl == "ours":
-                        runner.run("ours", ours_program, opts, {})
+                        run_one("ours", test, ours_program, opts, {})
                     else:
-                        run_nvidia("nvidia", nv.out / test, opts)
+                        run_one("nvidia", test, nv.out / test, opts, nv_env)
                 for label, variant_build, env in variants:
                     program = variant_build / "perftest" / folder_of(test) / test
                     if not os.access(program, os.X_OK):
                         raise Fail(f"{program} is missing: build its perf_ target there")
-                    runner.run(label, program, opts, env)
+                    run_one(label, test, program, opts, env)
                 if with_nccl and test == "reduction_on_stream":
-                    run_nvidia("nccl", nv.out / "nccl_allreduce_on_stream", opts)
+                    run_one("nccl", test, nv.out / "nccl_allreduce_on_stream", opts, nv_env)
         runs_done = run
 
     options = " ".join(extra) or "default options per test"
@@ -670,10 +696,12 @@ def run_in(work, tests, test_args, n_runs, budget, build_dir, build_only, cache,
     header = (f"# {' '.join(tests)} ({options}): medians over {runs_done} call(s) each (every call reports the "
               f"median of -r runs, default 5); {date}, commit {git_commit()}, {socket.gethostname()}, "
               f"{gpu_name()}, NVIDIA NVSHMEM at {nv_home}")
+    if runner.failed:
+        header += f"\n# failed runs (their tests left out for that library): {', '.join(sorted(set(runner.failed)))}"
     results = {label: medians(records) for label, records in runner.records.items()}
     nccl = results.get("nccl") if with_nccl else None
     return (header, results.get("ours", {}), results.get("nvidia", {}), nccl,
-            [(label, results.get(label, {})) for label in labels])
+            [(label, results.get(label, {})) for label in labels], bool(runner.failed))
 
 
 def main(argv=None):
@@ -685,7 +713,7 @@ def main(argv=None):
         got = compare_json(args) if args.json is not None else run_and_compare(args)
         if got is None:  # PERF_NV_BUILD_ONLY
             return 0
-        header, ours, nvidia, nccl, variants = got
+        header, ours, nvidia, nccl, variants, failed = got
         lines = compare_table(header, ours, nvidia, variants)
         if nccl is not None:
             lines += [""] + nccl_table(ours, nccl)
@@ -701,7 +729,7 @@ def main(argv=None):
             write_baseline(baseline_path(args.write_baseline), header.lstrip("# "), ours, nvidia)
         if args.json is None:
             note(f"done in {int(time.monotonic() - start)} s")
-        return 3 if regressed else 0
+        return 3 if regressed else 1 if failed else 0
     except Fail as e:
         note(str(e))
         return e.status
