@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Stream-ordered routines (NVSHMEM docs: the *_on_stream forms). On a GPU heap copies are enqueued with
 // cuMemcpyAsync on the caller's stream (barrier_all/sync_all_on_stream are the WORLD case of the team
-// forms in coll_stream.cu), capturable in a CUDA graph (no host synchronisation). On a host heap the RMA,
+// forms in coll_stream.cu), capturable in a CUDA graph (no host synchronisation); to a remote PE the put,
+// get, p, signal and put-with-signal forms are the device API in a one-thread kernel on the stream, which
+// this PE's host proxy executes, and quiet waits for the proxy too (docs/proxy.md). On a host heap the RMA,
 // signal and quiet forms run on the host in stream order, to mapped and remote PEs alike (docs/remote.md).
 #include <cuda_runtime.h>
 
@@ -77,6 +79,28 @@ void wait_stream(const char *call, cudaStream_t stream) {
   if (err != cudaSuccess) fatal(call, "waiting for the stream failed: %s", cudaGetErrorString(err));
 }
 
+// GPU heap, remote PE: the device API on the stream, one request to this PE's proxy per call.
+__global__ void remote_rma_kernel(bool is_put, void *dest, const void *source, size_t bytes, int pe) {
+  if (is_put)
+    nvshmem_putmem(dest, source, bytes, pe);
+  else
+    nvshmem_getmem(dest, source, bytes, pe);
+}
+template <typename T>
+__global__ void remote_p_kernel(T *dest, T value, int pe) {
+  nvshmem_putmem(dest, &value, sizeof(T), pe);  // a parameter: carried in the request (an inline put)
+}
+__global__ void remote_signal_kernel(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {
+  nvshmemx_signal_op(sig_addr, signal, sig_op, pe);
+}
+__global__ void remote_put_signal_kernel(void *dest, const void *source, size_t bytes, uint64_t *sig_addr,
+                                         uint64_t signal, int sig_op, int pe) {
+  nvshmem_putmem_signal(dest, source, bytes, sig_addr, signal, sig_op, pe);  // the signal after the data
+}
+__global__ void proxy_quiet_kernel() {
+  nvshmem_quiet();  // the proxy's remote completion of every channel's requests
+}
+
 // 0 bytes: nothing is enqueued and nothing but init is checked, on either heap kind (as api_rma.cpp).
 void stream_rma(const char *call, bool is_put, void *dest, const void *source, std::size_t bytes, int pe,
                 cudaStream_t stream) {
@@ -91,11 +115,15 @@ void stream_rma(const char *call, bool is_put, void *dest, const void *source, s
     });
   }
   require_device_heap(rt, call);
-  void *remote = require_mapped(rt, is_put ? dest : source, bytes, pe, call, is_put ? "dest" : "source");
+  const Target t = require_target(rt, is_put ? dest : source, bytes, pe, call, is_put ? "dest" : "source");
   require_local(is_put ? source : dest, bytes, call, is_put ? "source" : "dest");
   ContextGuard guard(rt.context);
-  require_ok(is_put ? rt.transport->copy_on_stream(remote, source, bytes, stream)
-                    : rt.transport->copy_on_stream(dest, remote, bytes, stream),
+  if (!t.mapped) {
+    remote_rma_kernel<<<1, 1, 0, stream>>>(is_put, dest, source, bytes, pe);
+    return check_launch(call, "the remote RMA kernel");
+  }
+  require_ok(is_put ? rt.transport->copy_on_stream(t.mapped, source, bytes, stream)
+                    : rt.transport->copy_on_stream(dest, t.mapped, bytes, stream),
              call);
 }
 
@@ -121,8 +149,13 @@ void stream_p(const char *call, T *dest, T value, int pe, cudaStream_t stream) {
     return on_host_in_stream_order(call, stream, [&peers, t, value] { return peers.put(t, &value, sizeof(T)); });
   }
   require_device_heap(rt, call);
-  void *remote = require_mapped(rt, dest, sizeof(T), pe, call, "dest");
+  const Target t = require_target(rt, dest, sizeof(T), pe, call, "dest");
+  void *remote = t.mapped;
   ContextGuard guard(rt.context);
+  if (!remote) {
+    remote_p_kernel<T><<<1, 1, 0, stream>>>(dest, value, pe);
+    return check_launch(call, "the remote p kernel");
+  }
   uint64_t bits = 0;
   memcpy(&bits, &value, sizeof(T));
   switch (sizeof(T)) {
@@ -201,17 +234,33 @@ void stream_signal(const char *call, uint64_t *sig_addr, uint64_t signal, int si
     return on_host_in_stream_order(call, stream, [&peers, t, args] { return peers.atomic(t, args, nullptr); });
   }
   require_device_heap(rt, call);
-  void *remote = require_mapped(rt, sig_addr, sizeof(uint64_t), pe, call, "sig_addr");
+  const Target t = require_target(rt, sig_addr, sizeof(uint64_t), pe, call, "sig_addr");
   ContextGuard guard(rt.context);
-  require_ok(rt.transport->atomic_on_stream(remote, args, stream), call);
+  if (!t.mapped) {
+    remote_signal_kernel<<<1, 1, 0, stream>>>(sig_addr, signal, sig_op, pe);
+    return check_launch(call, "the remote signal kernel");
+  }
+  require_ok(rt.transport->atomic_on_stream(t.mapped, args, stream), call);
 }
 
 // The data (a copy on the stream), then the signal: a kernel that starts after the copy completed
 // and updates the signal word with a system fence before it (host heap: a blocking put, then the
-// signal's atomic, in stream order). With 0 bytes only the signal is sent.
+// signal's atomic, in stream order; GPU heap, remote PE: one put-with-signal request to the proxy, which
+// orders the signal after the data). With 0 bytes only the signal is sent.
 void stream_put_signal(const char *call, void *dest, const void *source, std::size_t bytes, uint64_t *sig_addr,
                        uint64_t signal, int sig_op, int pe, cudaStream_t stream) {
   (void)signal_args(call, signal, sig_op);
+  Runtime &rt = require_init(call);
+  if (bytes > 0 && rt.on_device()) {
+    const Target t = require_target(rt, dest, bytes, pe, call, "dest");
+    (void)require_target(rt, sig_addr, sizeof(uint64_t), pe, call, "sig_addr");
+    require_local(source, bytes, call, "source");
+    if (!t.mapped) {
+      ContextGuard guard(rt.context);
+      remote_put_signal_kernel<<<1, 1, 0, stream>>>(dest, source, bytes, sig_addr, signal, sig_op, pe);
+      return check_launch(call, "the remote put-with-signal kernel");
+    }
+  }
   stream_rma(call, true, dest, source, bytes, pe, stream);
   stream_signal(call, sig_addr, signal, sig_op, pe, stream);
 }
@@ -438,6 +487,10 @@ void order_stream(const char *call, cudaStream_t stream) {
   require_device_heap(rt, call);
   ContextGuard guard(rt.context);
   require_ok(rt.transport->order_stream(stream), call);
+  if (rt.proxy) {  // remote PEs: the requests that kernels left with this PE's proxy, completed remotely
+    proxy_quiet_kernel<<<1, 1, 0, stream>>>();
+    check_launch(call, "the proxy's quiet kernel");
+  }
 }
 }  // namespace
 

@@ -265,6 +265,54 @@ TEST(RemoteDevice, ThreadPutAndGetOfLocalArrays) {
   nvshmem_free(dst);
 }
 
+// The stream forms to the right neighbour (on a GPU heap, to a remote PE: the device API in a kernel on the
+// stream, through the proxy): put, put-with-signal, p, signal_op, quiet, then get, in stream order.
+TEST(RemoteDevice, StreamFormsInStreamOrder) {
+  const int me = nvshmem_my_pe();
+  constexpr int kHalf = kInts / 2;
+  int *dst = static_cast<int *>(nvshmem_malloc(kInts * sizeof(int)));
+  int *src = static_cast<int *>(nvshmem_malloc(kInts * sizeof(int)));
+  auto *sig = static_cast<uint64_t *>(nvshmem_malloc(sizeof(uint64_t)));
+  auto *word = static_cast<long *>(nvshmem_malloc(sizeof(long)));
+  int *got = nullptr;
+  ASSERT_TRUE(dst && src && sig && word);
+  CUDA_CHECK(cudaMalloc(&got, kInts * sizeof(int)));
+  CUDA_CHECK(cudaMemset(dst, gpu_test::kPoison, kInts * sizeof(int)));
+  CUDA_CHECK(cudaMemset(got, gpu_test::kPoison, kInts * sizeof(int)));
+  CUDA_CHECK(cudaMemset(word, gpu_test::kPoison, sizeof(long)));
+  CUDA_CHECK(cudaMemset(sig, 0, sizeof(uint64_t)));
+  fill<<<4, 128>>>(src, kInts);
+  LAUNCH_CHECK();
+  gpu_test::barrier();
+  cudaStream_t stream;
+  CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  nvshmemx_putmem_on_stream(dst, src, kHalf * sizeof(int), right(), stream);
+  nvshmemx_putmem_signal_on_stream(dst + kHalf, src + kHalf, (kInts - kHalf) * sizeof(int), sig, 7, NVSHMEM_SIGNAL_ADD,
+                                   right(), stream);
+  nvshmemx_long_p_on_stream(word, value_of(me, 3), right(), stream);
+  nvshmemx_signal_op_on_stream(sig, 5, NVSHMEM_SIGNAL_ADD, right(), stream);
+  nvshmemx_quiet_on_stream(stream);
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  gpu_test::barrier();
+  expect_values(dst, kInts, left());
+  uint64_t h_sig = 0;
+  long h_word = 0;
+  CUDA_CHECK(cudaMemcpy(&h_sig, sig, sizeof h_sig, cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaMemcpy(&h_word, word, sizeof h_word, cudaMemcpyDeviceToHost));
+  EXPECT_EQ(h_sig, 12u) << "the signal adds of put-with-signal (7) and signal_op (5)";
+  EXPECT_EQ(h_word, value_of(left(), 3));
+  nvshmemx_getmem_on_stream(got, src, kInts * sizeof(int), right(), stream);
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  expect_values(got, kInts, right());
+  gpu_test::barrier();
+  CUDA_CHECK(cudaStreamDestroy(stream));
+  CUDA_CHECK(cudaFree(got));
+  nvshmem_free(word);
+  nvshmem_free(sig);
+  nvshmem_free(src);
+  nvshmem_free(dst);
+}
+
 // Many small nbi puts from every block (more than one lap of each channel's ring), then one quiet.
 __global__ void many_p(int *dst, int pe, int per_block) {
   if (threadIdx.x != 0) return;
