@@ -251,7 +251,7 @@ void stream_put_signal(const char *call, void *dest, const void *source, std::si
                        uint64_t signal, int sig_op, int pe, cudaStream_t stream) {
   (void)signal_args(call, signal, sig_op);
   Runtime &rt = require_init(call);
-  if (bytes > 0 && rt.on_device()) {
+  if (bytes > 0 && rt.on_device() && rt.proxy) {  // a GPU heap with remote PEs
     const Target t = require_target(rt, dest, bytes, pe, call, "dest");
     (void)require_target(rt, sig_addr, sizeof(uint64_t), pe, call, "sig_addr");
     require_local(source, bytes, call, "source");

@@ -233,29 +233,11 @@ TEST_P(ProxyTest, BadRequestsFailTheirWait) {
 }
 
 // nvshmem_global_exit on the device: a GLOBAL_EXIT request makes the proxy call its global_exit with the
-// status (the runtime passes nvshmem_global_exit: the process ends).
-// A proxy's channel with a GLOBAL_EXIT request of status 7; waits for its record.
-[[noreturn]] void put_then_global_exit() {
-  std::vector<uint64_t> slot(1024, 0);
-  std::unique_ptr<Transport> local = make_host_transport();
-  OneRank boot;
-  std::unique_ptr<RemoteEngine> engine;
-  RemoteOptions o;
-  o.timeout_s = 30;
-  if (make_ucx_engine(boot, slot.data(), slot.size() * 8, *local, o, &engine) != Status::ok) _exit(90);
-  nvshm_proxy_channel channel{};
-  channel.timeout_ns = 30ull * 1000000000ull;
-  unsigned long long reserve = 0;
-  Proxy proxy(*engine, &channel, 1, 1, 32, nullptr, exit_with);
-  uint64_t ticket = 0, value = 0;
-  const nvshm_proxy_request exit{NVSHM_PROXY_GLOBAL_EXIT, NVSHM_PROXY_DONE, 0, -1, 0, 0, 0, 7, 0, 0};
-  if (nvshm_proxy_enqueue(&channel, &reserve, &exit, &ticket) != 1) _exit(92);
-  (void)nvshm_proxy_wait_done(&channel, ticket, &value);  // never answered: the process ends first
-  _exit(93);
-}
-TEST(ProxyGlobalExit, EndsTheProcessWithTheStatus) {
+// status (the runtime passes nvshmem_global_exit: the process ends), so the request's record never comes.
+TEST_P(ProxyTest, GlobalExitEndsTheProcessWithTheStatus) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
-  EXPECT_EXIT(put_then_global_exit(), ::testing::ExitedWithCode(7), "global exit 7");
+  EXPECT_EXIT(submit(0, nvshm_proxy_request{NVSHM_PROXY_GLOBAL_EXIT, NVSHM_PROXY_DONE, 0, -1, 0, 0, 0, 7, 0, 0}),
+              ::testing::ExitedWithCode(7), "global exit 7");
 }
 
 INSTANTIATE_TEST_SUITE_P(Paths, ProxyTest, ::testing::Bool(),
