@@ -26,22 +26,26 @@
 
 /* What a request asks. */
 enum nvshm_proxy_op {
-  NVSHM_PROXY_PUT = 1,         /* bytes from `local` to (pe, offset) */
-  NVSHM_PROXY_GET = 2,         /* bytes from (pe, offset) to `local`; `local` 0 (`g`, DONE): 1 to 8 bytes
-                                  returned in the completion record's value */
-  NVSHM_PROXY_PUT_INLINE = 3,  /* `bytes` (1 to 8) bytes of `value` to (pe, offset) */
-  NVSHM_PROXY_ATOMIC = 4,      /* aux: nvshm_proxy_amo | width << 8; operand `value`, compare `cond`;
-                                  DONE: the old value returned */
-  NVSHM_PROXY_PUT_SIGNAL = 5,  /* a put, then the 8-byte signal at offset `extra` (aux: NVSHM_PROXY_AMO_SET
-                                  or _ADD, operand `value`), ordered after the data */
-  NVSHM_PROXY_IPUT = 6,        /* strided put: nelems in `bytes`, element bytes in aux, strides in bytes:
-                                  remote in `cond`, local in `extra` */
-  NVSHM_PROXY_IGET = 7,        /* strided get, as IPUT */
-  NVSHM_PROXY_FENCE = 8,       /* order this channel's earlier requests before its later ones, per PE */
-  NVSHM_PROXY_QUIET = 9,       /* complete (remotely) this channel's earlier requests; always DONE */
-  NVSHM_PROXY_GLOBAL_EXIT = 10 /* end the job with status `value` (nvshmem_global_exit on the device): the
-                                  proxy's process exits, so its record never comes */
+  NVSHM_PROXY_PUT = 1,          /* bytes from `local` to (pe, offset) */
+  NVSHM_PROXY_GET = 2,          /* bytes from (pe, offset) to `local`; `local` 0 (`g`, DONE): 1 to 8 bytes
+                                   returned in the completion record's value */
+  NVSHM_PROXY_PUT_INLINE = 3,   /* `bytes` (1 to 8) bytes of `value` to (pe, offset) */
+  NVSHM_PROXY_ATOMIC = 4,       /* aux: nvshm_proxy_amo | width << 8; operand `value`, compare `cond`;
+                                   DONE: the old value returned */
+  NVSHM_PROXY_PUT_SIGNAL = 5,   /* a put, then the 8-byte signal at offset `extra` (aux: NVSHM_PROXY_AMO_SET
+                                   or _ADD, operand `value`), ordered after the data */
+  NVSHM_PROXY_IPUT = 6,         /* strided put: nelems in `bytes`, element bytes in aux, strides in bytes:
+                                   remote in `cond`, local in `extra` */
+  NVSHM_PROXY_IGET = 7,         /* strided get, as IPUT */
+  NVSHM_PROXY_FENCE = 8,        /* order this channel's earlier requests before its later ones, per PE */
+  NVSHM_PROXY_QUIET = 9,        /* complete (remotely) this channel's earlier requests; always DONE */
+  NVSHM_PROXY_GLOBAL_EXIT = 10, /* end the job with status `value` (nvshmem_global_exit on the device): the
+                                   proxy's process exits, so its record never comes */
+  NVSHM_PROXY_COLLECTIVE = 11   /* a device barrier or sync on a team with remote members, run by the host one:
+                                   aux nvshm_proxy_coll, `pe` the team; always DONE */
 };
+/* The collectives of NVSHM_PROXY_COLLECTIVE. */
+enum nvshm_proxy_coll { NVSHM_PROXY_COLL_BARRIER, NVSHM_PROXY_COLL_SYNC };
 /* Atomic operations (the order of the runtime's nvshm::AtomicOp, which the proxy checks). */
 enum nvshm_proxy_amo {
   NVSHM_PROXY_AMO_FETCH,

@@ -3,6 +3,7 @@
 // barrier_all / sync_all (docs/teams.md, "Host synchronisation").
 #include "common/log.hpp"
 #include "cuda/driver.hpp"
+#include "host/coll_host.hpp"
 #include "host/runtime.hpp"
 #include "nvshmem_host.h"
 
@@ -17,6 +18,18 @@ Status team_barrier(nvshmem_team_t team, bool quiet_first, const char *call) {
   return rt.teams->sync(team, call);
 }
 }  // namespace
+
+namespace nvshm {
+Status proxy_collective(const nvshm_proxy_request &r) {
+  if (r.aux != NVSHM_PROXY_COLL_BARRIER && r.aux != NVSHM_PROXY_COLL_SYNC) {
+    log_error("proxy", "a device collective request of kind %u is not one of this library's", r.aux);
+    return Status::invalid_value;
+  }
+  return team_barrier(r.pe, r.aux == NVSHM_PROXY_COLL_BARRIER,
+                      r.aux == NVSHM_PROXY_COLL_BARRIER ? "nvshmem_barrier (device, through the proxy)"
+                                                        : "nvshmem_team_sync (device, through the proxy)");
+}
+}  // namespace nvshm
 
 extern "C" {
 

@@ -8,6 +8,7 @@
 #include <cstddef>
 
 #include "common/status.hpp"
+#include "nvshmem_detail/proxy_ring.h"
 #include "nvshmem_detail/type_lists.h"
 #include "nvshmem_detail/types.h"
 
@@ -26,5 +27,10 @@ Status host_alltoall(nvshmem_team_t team, void *dest, const void *source, std::s
                                      const char *call);
 NVSHM_FOR_EACH_REDUCE_OP_TYPE(NVSHM_DECLARE_HOST_REDUCE)
 #undef NVSHM_DECLARE_HOST_REDUCE
+
+// A device barrier or sync on a team with remote members, handed to this PE's proxy (NVSHM_PROXY_COLLECTIVE,
+// docs/proxy.md "Collectives"): runs the host barrier or sync of the request's team on the proxy's thread
+// (api_sync.cpp).
+Status proxy_collective(const nvshm_proxy_request &r);
 
 }  // namespace nvshm

@@ -13,6 +13,7 @@
 
 #include "common/log.hpp"
 #include "cuda/driver.hpp"
+#include "host/coll_host.hpp"
 #include "host/version_check.hpp"
 #include "nvshmem_host.h"
 
@@ -173,7 +174,7 @@ Status start_proxy(Runtime &rt) {
     rt.proxy_channels[c].timeout_ns = static_cast<uint64_t>(rt.env.bootstrap_timeout) * 1000000000ull;
   rt.proxy = std::make_unique<Proxy>(*engine, rt.proxy_channels, static_cast<int>(NVSHM_PROXY_CHANNELS),
                                      rt.boot->size(), static_cast<int>(rt.env.proxy_request_batch_max),
-                                     rt.on_device() ? rt.context : nullptr, nvshmem_global_exit);
+                                     rt.on_device() ? rt.context : nullptr, nvshmem_global_exit, proxy_collective);
   if (rt.on_device()) {
     rt.device_state.proxy_channels = device_view;
     rt.device_state.proxy_reserve = rt.proxy_reserve;

@@ -25,8 +25,8 @@ static_assert(static_cast<int>(AtomicOp::fetch) == NVSHM_PROXY_AMO_FETCH &&
               "nvshm_proxy_amo follows AtomicOp");
 
 const char *op_name(uint32_t op) {
-  static const char *const names[] = {"?",    "put",  "get",   "inline put", "atomic",     "put_signal",
-                                      "iput", "iget", "fence", "quiet",      "global_exit"};
+  static const char *const names[] = {"?",    "put",  "get",   "inline put", "atomic",      "put_signal",
+                                      "iput", "iget", "fence", "quiet",      "global_exit", "collective"};
   return op < sizeof names / sizeof names[0] ? names[op] : "unknown request";
 }
 
@@ -37,9 +37,10 @@ void store_release(uint64_t *p, uint64_t v) {
 }  // namespace
 
 Proxy::Proxy(RemoteEngine &engine, nvshm_proxy_channel *channels, int n_channels, int n_pes, int batch_max,
-             CUcontext context, void (*global_exit)(int))
+             CUcontext context, void (*global_exit)(int), Status (*collective)(const nvshm_proxy_request &))
     : engine_(engine),
       global_exit_(global_exit),
+      collective_(collective),
       channels_(channels),
       n_channels_(n_channels),
       n_pes_(n_pes),
@@ -123,7 +124,8 @@ void Proxy::release(int c) {
 
 Status Proxy::execute(const nvshm_proxy_request &r, uint64_t *value) {
   const bool done = r.flags & NVSHM_PROXY_DONE;
-  const bool needs_pe = r.op != NVSHM_PROXY_FENCE && r.op != NVSHM_PROXY_QUIET && r.op != NVSHM_PROXY_GLOBAL_EXIT;
+  const bool needs_pe = r.op != NVSHM_PROXY_FENCE && r.op != NVSHM_PROXY_QUIET && r.op != NVSHM_PROXY_GLOBAL_EXIT &&
+                        r.op != NVSHM_PROXY_COLLECTIVE;
   if (needs_pe && (r.pe < 0 || r.pe >= n_pes_)) {
     log_error(kWhere, "a request (%s) names PE %d of %d", op_name(r.op), r.pe, n_pes_);
     return Status::invalid_value;
@@ -182,6 +184,8 @@ Status Proxy::execute(const nvshm_proxy_request &r, uint64_t *value) {
       if (st == Status::ok && done) st = engine_.quiet();
       break;
     }
+    case NVSHM_PROXY_COLLECTIVE:  // the host collective's own messages name it, the team and the cause
+      return collective_(r);
     case NVSHM_PROXY_FENCE:
       st = engine_.fence();
       break;

@@ -21,9 +21,10 @@ class Proxy {
   // Starts the thread. `channels` (host view) stay valid and zeroed before the first request, except
   // each channel's timeout_ns, which the caller sets; `batch_max` requests of a channel are taken per
   // round (NVSHMEM_PROXY_REQUEST_BATCH_MAX); `context` is made current on the thread (GPU heap);
-  // `global_exit` ends the process with a status (nvshmem_global_exit), for a GLOBAL_EXIT request.
+  // `global_exit` ends the process with a status (nvshmem_global_exit), for a GLOBAL_EXIT request;
+  // `collective` runs a COLLECTIVE request (a host collective on the request's team) and returns its status.
   Proxy(RemoteEngine &engine, nvshm_proxy_channel *channels, int n_channels, int n_pes, int batch_max,
-        CUcontext context, void (*global_exit)(int));
+        CUcontext context, void (*global_exit)(int), Status (*collective)(const nvshm_proxy_request &));
   ~Proxy();  // stops the thread once it has executed every request written before the call
   Proxy(const Proxy &) = delete;
   Proxy &operator=(const Proxy &) = delete;
@@ -44,6 +45,7 @@ class Proxy {
 
   RemoteEngine &engine_;
   void (*const global_exit_)(int);
+  Status (*const collective_)(const nvshm_proxy_request &);
   nvshm_proxy_channel *const channels_;
   const int n_channels_, n_pes_, batch_max_;
   std::vector<Cursor> cursors_;

@@ -185,6 +185,7 @@ nvshm_team_device TeamTable::device_entry(int slot) const {
   d.scratch_bytes = scratch_bytes_;
   d.ll_words = ll_slot_words_ && d.scratch ? ll_words(slot) : nullptr;
   d.ll_slot_words = ll_slot_words_;
+  for (int i = 0; i < t.size && !d.remote; ++i) d.remote = heap_.translate(heap_.local(), t.world_pe(i)) == nullptr;
   return d;
 }
 

@@ -314,6 +314,70 @@ TEST(RemoteDevice, StreamFormsInStreamOrder) {
 }
 
 // Many small nbi puts from every block (more than one lap of each channel's ring), then one quiet.
+// Rounds of: this PE's values of round r into `src`, a put to the right neighbour, a device barrier, a
+// check of what the left neighbour put here, a sync (nobody rewrites before everybody checked). One block
+// (block scope: put and barrier_all; sync_all), or one thread (thread scope: barrier on NVSHMEM_TEAM_WORLD,
+// team_sync) or one warp (warp scope). Counts wrong ints in *bad.
+template <int Scope>
+__global__ void barrier_rounds(int *dst, int *src, int rounds, int pe, int from, int *bad) {
+  const int me = nvshmem_my_pe();
+  const int rank = Scope == 0 ? 0 : threadIdx.x, size = Scope == 0 ? 1 : Scope == 1 ? 32 : blockDim.x;
+  for (int r = 0; r < rounds; ++r) {
+    for (int i = rank; i < kInts; i += size) src[i] = value_of(me, i + r);
+    if (Scope == 2) {
+      __syncthreads();
+      nvshmemx_int_put_nbi_block(dst, src, kInts, pe);
+      nvshmemx_barrier_all_block();
+    } else if (Scope == 1) {
+      __syncwarp();
+      nvshmemx_int_put_nbi_warp(dst, src, kInts, pe);
+      nvshmemx_barrier_warp(NVSHMEM_TEAM_WORLD);
+    } else {
+      nvshmem_int_put_nbi(dst, src, kInts, pe);
+      nvshmem_barrier(NVSHMEM_TEAM_WORLD);
+    }
+    for (int i = rank; i < kInts; i += size)
+      if (dst[i] != value_of(from, i + r)) atomicAdd(bad, 1);
+    if (Scope == 2)
+      nvshmemx_sync_all_block();
+    else if (Scope == 1)
+      nvshmemx_team_sync_warp(NVSHMEM_TEAM_WORLD);
+    else
+      nvshmem_team_sync(NVSHMEM_TEAM_WORLD);
+  }
+}
+
+// Device barriers and syncs on a team with remote members go through the proxy (the host barrier): the
+// puts before a barrier have landed after it, in every scope, round after round.
+TEST(RemoteDevice, BarriersOrderPutsEveryScope) {
+  int *dst = static_cast<int *>(nvshmem_malloc(kInts * sizeof(int)));
+  int *src = static_cast<int *>(nvshmem_malloc(kInts * sizeof(int)));
+  int *bad = nullptr;
+  ASSERT_TRUE(dst && src);
+  CUDA_CHECK(cudaMalloc(&bad, 3 * sizeof(int)));
+  CUDA_CHECK(cudaMemset(bad, 0, 3 * sizeof(int)));
+  CUDA_CHECK(cudaMemset(dst, gpu_test::kPoison, kInts * sizeof(int)));
+  gpu_test::barrier();
+  barrier_rounds<0><<<1, 1>>>(dst, src, 3, right(), left(), bad);
+  LAUNCH_CHECK();
+  CUDA_CHECK(cudaDeviceSynchronize());
+  barrier_rounds<1><<<1, 32>>>(dst, src, 3, right(), left(), bad + 1);
+  LAUNCH_CHECK();
+  CUDA_CHECK(cudaDeviceSynchronize());
+  barrier_rounds<2><<<1, 256>>>(dst, src, 5, right(), left(), bad + 2);
+  LAUNCH_CHECK();
+  CUDA_CHECK(cudaDeviceSynchronize());
+  int h_bad[3] = {-1, -1, -1};
+  CUDA_CHECK(cudaMemcpy(h_bad, bad, sizeof h_bad, cudaMemcpyDeviceToHost));
+  EXPECT_EQ(h_bad[0], 0) << "thread scope";
+  EXPECT_EQ(h_bad[1], 0) << "warp scope";
+  EXPECT_EQ(h_bad[2], 0) << "block scope";
+  gpu_test::barrier();
+  CUDA_CHECK(cudaFree(bad));
+  nvshmem_free(src);
+  nvshmem_free(dst);
+}
+
 __global__ void many_p(int *dst, int pe, int per_block) {
   if (threadIdx.x != 0) return;
   const int me = nvshmem_my_pe();

@@ -69,6 +69,13 @@ TEST(ProxyRing, EncodingRoundTripsAndLapsAreTold) {
   _exit(status);
 }
 
+// The proxies' collective hook here: records each request's team and kind; team 13 fails.
+std::vector<std::pair<int, uint32_t>> g_collectives;
+Status record_collective(const nvshm_proxy_request &r) {
+  g_collectives.emplace_back(r.pe, r.aux);
+  return r.pe == 13 ? Status::invalid_value : Status::ok;
+}
+
 // A proxy over `channels` channels, on the UCX engine reaching this process's own slot.
 class ProxyTest : public ::testing::TestWithParam<bool> {
  protected:
@@ -85,7 +92,7 @@ class ProxyTest : public ::testing::TestWithParam<bool> {
     memset(mem, 0, sizeof(nvshm_proxy_channel) * kChannels);
     channels_ = static_cast<nvshm_proxy_channel *>(mem);
     for (int c = 0; c < kChannels; ++c) channels_[c].timeout_ns = 30ull * 1000000000ull;
-    proxy_ = std::make_unique<Proxy>(*engine_, channels_, kChannels, 1, 32, nullptr, exit_with);
+    proxy_ = std::make_unique<Proxy>(*engine_, channels_, kChannels, 1, 32, nullptr, exit_with, record_collective);
   }
   void TearDown() override {
     proxy_.reset();
@@ -238,6 +245,22 @@ TEST_P(ProxyTest, GlobalExitEndsTheProcessWithTheStatus) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(submit(0, nvshm_proxy_request{NVSHM_PROXY_GLOBAL_EXIT, NVSHM_PROXY_DONE, 0, -1, 0, 0, 0, 7, 0, 0}),
               ::testing::ExitedWithCode(7), "global exit 7");
+}
+
+// A device barrier or sync on a team with remote members: the proxy hands the request to its collective hook
+// (the runtime's host barrier) with the team and kind, whatever the team number (no PE check), and a
+// failing hook fails the producer's wait.
+TEST_P(ProxyTest, CollectivesGoToTheHook) {
+  g_collectives.clear();
+  submit(1, {NVSHM_PROXY_COLLECTIVE, NVSHM_PROXY_DONE, NVSHM_PROXY_COLL_BARRIER, 5, 0, 0, 0, 0, 0, 0});
+  submit(2, {NVSHM_PROXY_COLLECTIVE, NVSHM_PROXY_DONE, NVSHM_PROXY_COLL_SYNC, 0, 0, 0, 0, 0, 0, 0});
+  const std::vector<std::pair<int, uint32_t>> want{{5, NVSHM_PROXY_COLL_BARRIER}, {0, NVSHM_PROXY_COLL_SYNC}};
+  EXPECT_EQ(g_collectives, want);
+  uint64_t ticket = 0, value = 0;
+  const nvshm_proxy_request failing{
+      NVSHM_PROXY_COLLECTIVE, NVSHM_PROXY_DONE, NVSHM_PROXY_COLL_SYNC, 13, 0, 0, 0, 0, 0, 0};
+  ASSERT_EQ(nvshm_proxy_enqueue(&channels_[3], &reserve_[3], &failing, &ticket), 1);
+  EXPECT_EQ(nvshm_proxy_wait_done(&channels_[3], ticket, &value), 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(Paths, ProxyTest, ::testing::Bool(),

@@ -23,6 +23,7 @@
 #define NVSHMEM_DETAIL_DEVICE_COLLECTIVES_CUH
 
 #include "nvshmem_detail/device/primitives.cuh"
+#include "nvshmem_detail/device/proxy.cuh"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -179,10 +180,32 @@ __device__ __forceinline__ void sync_round(const nvshm_team_device &t) {
   wait_members<S>(t, t.sync_flags, from_rank0<S>(before) + 1);
 }
 
+/* ---- teams with members on other nodes ----
+ * A team with a member outside this PE's mapped range (t.remote: another node, or every peer under
+ * NVSHMEM_DISABLE_P2P) synchronises on the host: the group hands the barrier or sync to this PE's proxy (one
+ * NVSHM_PROXY_COLLECTIVE request on the block's channel, include/nvshmem_detail/proxy_ring.h) and waits for
+ * its completion; the proxy runs the host barrier or sync of the team, which reaches mapped members by copies
+ * and remote ones through the engine (docs/proxy.md, "Collectives"). A barrier first issues a quiet marker:
+ * the proxy completes this PE's earlier requests before the host barrier's own quiet. */
+template <Scope S>
+__device__ __forceinline__ void proxy_team_barrier(nvshmem_team_t team, bool quiet_first) {
+  if (quiet_first && Group<S>::rank() == 0) {
+    fence_sc_sys();
+    proxy_quiet();
+  }
+  (void)proxy_call<S>(proxy_code(NVSHM_PROXY_COLLECTIVE, NVSHM_PROXY_DONE,
+                                 quiet_first ? NVSHM_PROXY_COLL_BARRIER : NVSHM_PROXY_COLL_SYNC),
+                      static_cast<int>(team), nullptr, nullptr, 0);
+}
+
 /* barrier (quiet first) and team_sync: one sync round. */
 template <Scope S>
 __device__ __forceinline__ int team_barrier(nvshmem_team_t team, bool quiet_first) {
   const nvshm_team_device &t = team_or_trap(team);
+  if (t.remote) {
+    proxy_team_barrier<S>(team, quiet_first);
+    return 0;
+  }
   Group<S>::sync();
   if (quiet_first && Group<S>::rank() == 0) fence_sc_sys();
   sync_round<S>(t);
