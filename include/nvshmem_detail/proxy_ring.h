@@ -41,11 +41,22 @@ enum nvshm_proxy_op {
   NVSHM_PROXY_QUIET = 9,        /* complete (remotely) this channel's earlier requests; always DONE */
   NVSHM_PROXY_GLOBAL_EXIT = 10, /* end the job with status `value` (nvshmem_global_exit on the device): the
                                    proxy's process exits, so its record never comes */
-  NVSHM_PROXY_COLLECTIVE = 11   /* a device barrier or sync on a team with remote members, run by the host one:
-                                   aux nvshm_proxy_coll, `pe` the team; always DONE */
+  NVSHM_PROXY_COLLECTIVE = 11   /* a device collective on a team with remote members, run by the host one of the
+                                   same name: aux nvshm_proxy_coll | index << 3 (reductions: the (op, type) index
+                                   of NVSHM_FOR_EACH_REDUCE_OP_TYPE), `pe` the team, `local` dest, `extra`
+                                   source (addresses in this process), `bytes` per member (reductions: elements),
+                                   `value` the root (broadcast); always DONE */
 };
-/* The collectives of NVSHM_PROXY_COLLECTIVE. */
-enum nvshm_proxy_coll { NVSHM_PROXY_COLL_BARRIER, NVSHM_PROXY_COLL_SYNC };
+/* The collectives of NVSHM_PROXY_COLLECTIVE (3 bits). */
+enum nvshm_proxy_coll {
+  NVSHM_PROXY_COLL_BARRIER,
+  NVSHM_PROXY_COLL_SYNC,
+  NVSHM_PROXY_COLL_BROADCAST,
+  NVSHM_PROXY_COLL_FCOLLECT,
+  NVSHM_PROXY_COLL_ALLTOALL,
+  NVSHM_PROXY_COLL_REDUCE,
+  NVSHM_PROXY_COLL_REDUCESCATTER
+};
 /* Atomic operations (the order of the runtime's nvshm::AtomicOp, which the proxy checks). */
 enum nvshm_proxy_amo {
   NVSHM_PROXY_AMO_FETCH,

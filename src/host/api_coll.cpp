@@ -244,6 +244,44 @@ namespace nvshm {
   }
 NVSHM_FOR_EACH_REDUCE_OP_TYPE(NVSHM_DEFINE_HOST_REDUCE)
 #undef NVSHM_DEFINE_HOST_REDUCE
+
+Status proxy_collective(const nvshm_proxy_request &r) {
+  using Reduce = Status (*)(nvshmem_team_t, void *, const void *, std::size_t, bool, const char *);
+#define NVSHM_REDUCE_ENTRY(OP, NAME, T)                                                                         \
+  [](nvshmem_team_t team, void *d, const void *s, std::size_t n, bool scatter, const char *call) {              \
+    return host_##NAME##_##OP##_reduce(team, static_cast<T *>(d), static_cast<const T *>(s), n, scatter, call); \
+  },
+  static const Reduce kReduce[] = {NVSHM_FOR_EACH_REDUCE_OP_TYPE(NVSHM_REDUCE_ENTRY)};
+#undef NVSHM_REDUCE_ENTRY
+  const nvshmem_team_t team = r.pe;
+  const uint32_t kind = r.aux & 7, index = r.aux >> 3;
+  void *dest = reinterpret_cast<void *>(r.local);
+  const void *source = reinterpret_cast<const void *>(r.extra);
+  switch (kind) {
+    case NVSHM_PROXY_COLL_BARRIER:
+      return host_team_barrier(team, true, "nvshmem_barrier (device, through the proxy)");
+    case NVSHM_PROXY_COLL_SYNC:
+      return host_team_barrier(team, false, "nvshmem_team_sync (device, through the proxy)");
+    case NVSHM_PROXY_COLL_BROADCAST:
+      return host_broadcast(team, dest, source, r.bytes, static_cast<int>(r.value),
+                            "nvshmem broadcast (device, through the proxy)");
+    case NVSHM_PROXY_COLL_FCOLLECT:
+      return host_fcollect(team, dest, source, r.bytes, "nvshmem fcollect (device, through the proxy)");
+    case NVSHM_PROXY_COLL_ALLTOALL:
+      return host_alltoall(team, dest, source, r.bytes, "nvshmem alltoall (device, through the proxy)");
+    case NVSHM_PROXY_COLL_REDUCE:
+    case NVSHM_PROXY_COLL_REDUCESCATTER:
+      if (index < sizeof kReduce / sizeof kReduce[0])
+        return kReduce[index](team, dest, source, r.bytes, kind == NVSHM_PROXY_COLL_REDUCESCATTER,
+                              kind == NVSHM_PROXY_COLL_REDUCE ? "nvshmem reduce (device, through the proxy)"
+                                                              : "nvshmem reducescatter (device, through the proxy)");
+      break;
+    default:
+      break;
+  }
+  log_error("proxy", "a device collective request of kind %u (index %u) is not one of this library's", kind, index);
+  return Status::invalid_value;
+}
 }  // namespace nvshm
 
 extern "C" {

@@ -9,25 +9,12 @@
 
 using namespace nvshm;
 
-namespace {
-// barrier = quiet + sync. Returns the status; the C entry points decide between a code and abort.
-Status team_barrier(nvshmem_team_t team, bool quiet_first, const char *call) {
+namespace nvshm {
+Status host_team_barrier(nvshmem_team_t team, bool quiet_first, const char *call) {
   Runtime &rt = require_init(call);
   ContextGuard guard(rt.context);
   if (quiet_first) NVSHM_TRY(rt.peers->quiet());
   return rt.teams->sync(team, call);
-}
-}  // namespace
-
-namespace nvshm {
-Status proxy_collective(const nvshm_proxy_request &r) {
-  if (r.aux != NVSHM_PROXY_COLL_BARRIER && r.aux != NVSHM_PROXY_COLL_SYNC) {
-    log_error("proxy", "a device collective request of kind %u is not one of this library's", r.aux);
-    return Status::invalid_value;
-  }
-  return team_barrier(r.pe, r.aux == NVSHM_PROXY_COLL_BARRIER,
-                      r.aux == NVSHM_PROXY_COLL_BARRIER ? "nvshmem_barrier (device, through the proxy)"
-                                                        : "nvshmem_team_sync (device, through the proxy)");
 }
 }  // namespace nvshm
 
@@ -53,19 +40,19 @@ void nvshmemx_flush(void) {
 }
 
 int nvshmem_barrier(nvshmem_team_t team) {
-  return team_barrier(team, true, "nvshmem_barrier") == Status::ok ? 0 : 1;
+  return host_team_barrier(team, true, "nvshmem_barrier") == Status::ok ? 0 : 1;
 }
 
 int nvshmem_team_sync(nvshmem_team_t team) {
-  return team_barrier(team, false, "nvshmem_team_sync") == Status::ok ? 0 : 1;
+  return host_team_barrier(team, false, "nvshmem_team_sync") == Status::ok ? 0 : 1;
 }
 
 void nvshmem_barrier_all(void) {
-  require_ok(team_barrier(NVSHMEM_TEAM_WORLD, true, "nvshmem_barrier_all"), "nvshmem_barrier_all");
+  require_ok(host_team_barrier(NVSHMEM_TEAM_WORLD, true, "nvshmem_barrier_all"), "nvshmem_barrier_all");
 }
 
 void nvshmem_sync_all(void) {
-  require_ok(team_barrier(NVSHMEM_TEAM_WORLD, false, "nvshmem_sync_all"), "nvshmem_sync_all");
+  require_ok(host_team_barrier(NVSHMEM_TEAM_WORLD, false, "nvshmem_sync_all"), "nvshmem_sync_all");
 }
 
 }  // extern "C"

@@ -378,6 +378,74 @@ TEST(RemoteDevice, BarriersOrderPutsEveryScope) {
   nvshmem_free(dst);
 }
 
+// Device collectives on NVSHMEM_TEAM_WORLD, block scope (Block) or thread scope (thread 0 of one thread):
+// broadcast from PE 0, fcollect, alltoall, sum reduce and sum reducescatter of `n` ints each.
+template <bool Block>
+__global__ void collectives(const int *src, int *bcast, int *fcol, int *a2a, int *red, int *rsc, int n) {
+  const nvshmem_team_t w = NVSHMEM_TEAM_WORLD;
+  if (Block) {
+    nvshmemx_int_broadcast_block(w, bcast, src, n, 0);
+    nvshmemx_int_fcollect_block(w, fcol, src, n);
+    nvshmemx_int_alltoall_block(w, a2a, src, n);
+    nvshmemx_int_sum_reduce_block(w, red, src, n);
+    nvshmemx_int_sum_reducescatter_block(w, rsc, src, n);
+  } else {
+    nvshmem_int_broadcast(w, bcast, src, n, 0);
+    nvshmem_int_fcollect(w, fcol, src, n);
+    nvshmem_int_alltoall(w, a2a, src, n);
+    nvshmem_int_sum_reduce(w, red, src, n);
+    nvshmem_int_sum_reducescatter(w, rsc, src, n);
+  }
+}
+
+// On a team with remote members (gpu.remote.*) device collectives go through the proxy (the host
+// collectives); every result is checked against the members' values, in both scopes.
+TEST(RemoteDevice, CollectivesBlockAndThreadScope) {
+  const int me = nvshmem_my_pe(), npes = nvshmem_n_pes();
+  constexpr int kN = 100;
+  const size_t all = static_cast<size_t>(npes) * kN;
+  int *src = static_cast<int *>(nvshmem_malloc(all * sizeof(int)));
+  int *out = static_cast<int *>(nvshmem_malloc(4 * all * sizeof(int) + kN * sizeof(int)));
+  ASSERT_TRUE(src && out);
+  int *fcol = out, *a2a = out + all, *red = out + 2 * all, *rsc = out + 3 * all, *bcast = out + 4 * all;
+  std::vector<int> h_src(all);
+  for (size_t i = 0; i < all; ++i) h_src[i] = value_of(me, static_cast<int>(i));
+  CUDA_CHECK(cudaMemcpy(src, h_src.data(), all * sizeof(int), cudaMemcpyHostToDevice));
+  for (int block = 1; block >= 0; --block) {
+    CUDA_CHECK(cudaMemset(out, gpu_test::kPoison, 4 * all * sizeof(int) + kN * sizeof(int)));
+    gpu_test::barrier();
+    if (block)
+      collectives<true><<<1, 128>>>(src, bcast, fcol, a2a, red, rsc, kN);
+    else
+      collectives<false><<<1, 1>>>(src, bcast, fcol, a2a, red, rsc, kN);
+    LAUNCH_CHECK();
+    CUDA_CHECK(cudaDeviceSynchronize());
+    std::vector<int> got(4 * all + kN);
+    CUDA_CHECK(cudaMemcpy(got.data(), out, got.size() * sizeof(int), cudaMemcpyDeviceToHost));
+    int bad = 0;
+    auto expect = [&](const char *what, size_t at, int want) {
+      if (got[at] != want && bad++ < 5)
+        ADD_FAILURE() << (block ? "block " : "thread ") << what << " [" << at << "] = " << got[at] << ", want " << want;
+    };
+    for (int i = 0; i < kN; ++i) {
+      int sum = 0, sum_block = 0;
+      for (int j = 0; j < npes; ++j) {
+        expect("fcollect", static_cast<size_t>(j) * kN + i, value_of(j, i));
+        expect("alltoall", all + static_cast<size_t>(j) * kN + i, value_of(j, me * kN + i));
+        sum += value_of(j, i);
+        sum_block += value_of(j, me * kN + i);
+      }
+      expect("reduce", 2 * all + i, sum);
+      expect("reducescatter", 3 * all + i, sum_block);
+      expect("broadcast", 4 * all + i, value_of(0, i));
+    }
+    EXPECT_EQ(bad, 0);
+    gpu_test::barrier();
+  }
+  nvshmem_free(out);
+  nvshmem_free(src);
+}
+
 __global__ void many_p(int *dst, int pe, int per_block) {
   if (threadIdx.x != 0) return;
   const int me = nvshmem_my_pe();

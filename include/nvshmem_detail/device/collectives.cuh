@@ -24,6 +24,7 @@
 
 #include "nvshmem_detail/device/primitives.cuh"
 #include "nvshmem_detail/device/proxy.cuh"
+#include "nvshmem_detail/type_lists.h"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -182,20 +183,25 @@ __device__ __forceinline__ void sync_round(const nvshm_team_device &t) {
 
 /* ---- teams with members on other nodes ----
  * A team with a member outside this PE's mapped range (t.remote: another node, or every peer under
- * NVSHMEM_DISABLE_P2P) synchronises on the host: the group hands the barrier or sync to this PE's proxy (one
- * NVSHM_PROXY_COLLECTIVE request on the block's channel, include/nvshmem_detail/proxy_ring.h) and waits for
- * its completion; the proxy runs the host barrier or sync of the team, which reaches mapped members by copies
- * and remote ones through the engine (docs/proxy.md, "Collectives"). A barrier first issues a quiet marker:
- * the proxy completes this PE's earlier requests before the host barrier's own quiet. */
+ * NVSHMEM_DISABLE_P2P) runs its device collectives on the host: the group hands the call to this PE's proxy
+ * (one NVSHM_PROXY_COLLECTIVE request on the block's channel, include/nvshmem_detail/proxy_ring.h) and waits
+ * for its completion; the proxy runs the host collective of the same name, which reaches mapped members by
+ * copies and remote ones through the engine (docs/proxy.md, "Collectives"). One request, inline: the
+ * reduction's (op, type) index rides in the request's aux bits, which keeps the kernels of the register
+ * corpus within budget (docs/registers.md). An on-stream kernel's block 0 makes the call for its kernel. A
+ * barrier first issues a quiet marker: the proxy completes this PE's earlier requests before the host
+ * barrier's own quiet. `arg`: the root of a broadcast, the reduce_index of a reduction. */
 template <Scope S>
-__device__ __forceinline__ void proxy_team_barrier(nvshmem_team_t team, bool quiet_first) {
-  if (quiet_first && Group<S>::rank() == 0) {
+__device__ __forceinline__ void proxy_collective(uint32_t kind, nvshmem_team_t team, void *dest, const void *source,
+                                                 uint64_t n, uint32_t arg) {
+  if (kind == NVSHM_PROXY_COLL_BARRIER && Group<S>::rank() == 0) {
     fence_sc_sys();
     proxy_quiet();
   }
-  (void)proxy_call<S>(proxy_code(NVSHM_PROXY_COLLECTIVE, NVSHM_PROXY_DONE,
-                                 quiet_first ? NVSHM_PROXY_COLL_BARRIER : NVSHM_PROXY_COLL_SYNC),
-                      static_cast<int>(team), nullptr, nullptr, 0);
+  const bool reduces = kind == NVSHM_PROXY_COLL_REDUCE || kind == NVSHM_PROXY_COLL_REDUCESCATTER;
+  (void)proxy_call<S>(proxy_code(NVSHM_PROXY_COLLECTIVE, NVSHM_PROXY_DONE, kind | (reduces ? arg << 3 : 0)),
+                      static_cast<int>(team), nullptr, dest, n, reduces ? 0 : arg, 0,
+                      reinterpret_cast<uint64_t>(source));
 }
 
 /* barrier (quiet first) and team_sync: one sync round. */
@@ -203,7 +209,7 @@ template <Scope S>
 __device__ __forceinline__ int team_barrier(nvshmem_team_t team, bool quiet_first) {
   const nvshm_team_device &t = team_or_trap(team);
   if (t.remote) {
-    proxy_team_barrier<S>(team, quiet_first);
+    proxy_collective<S>(quiet_first ? NVSHM_PROXY_COLL_BARRIER : NVSHM_PROXY_COLL_SYNC, team, nullptr, nullptr, 0, 0);
     return 0;
   }
   Group<S>::sync();
@@ -461,6 +467,11 @@ template <Scope S, class K = ApiBatches<S>>
 __device__ __forceinline__ int broadcast(nvshmem_team_t team, void *dest, const void *source, size_t nbytes, int root,
                                          Parts p = one_part(), size_t ll_max = kLLMaxBytes<S>) {
   const nvshm_team_device &t = team_or_trap(team);
+  if (t.remote) {
+    if (p.index == 0)
+      proxy_collective<S>(NVSHM_PROXY_COLL_BROADCAST, team, dest, source, nbytes, static_cast<uint32_t>(root));
+    return 0;
+  }
   const bool is_root = t.my_pe == root;
   if (ll_fits(t, dest, source, nbytes, 4, ll_max)) {
     push_ll<S, K>(
@@ -477,6 +488,10 @@ __device__ __forceinline__ int fcollect(nvshmem_team_t team, void *dest, const v
                                         Parts p = one_part(), size_t ll_max = kLLMaxBytes<S>) {
   const nvshm_team_device &t = team_or_trap(team);
   char *block = static_cast<char *>(dest);
+  if (t.remote) {
+    if (p.index == 0) proxy_collective<S>(NVSHM_PROXY_COLL_FCOLLECT, team, dest, source, nbytes, 0);
+    return 0;
+  }
   if (ll_fits(t, dest, source, nbytes, 4, ll_max)) {
     push_ll<S, K>(
         t, p, nbytes, [&](int i) -> void * { return block + static_cast<size_t>(i) * nbytes; },
@@ -493,6 +508,10 @@ __device__ __forceinline__ int alltoall(nvshmem_team_t team, void *dest, const v
                                         Parts p = one_part(), size_t ll_max = kLLMaxBytes<S>) {
   const nvshm_team_device &t = team_or_trap(team);
   char *block = static_cast<char *>(dest);
+  if (t.remote) {
+    if (p.index == 0) proxy_collective<S>(NVSHM_PROXY_COLL_ALLTOALL, team, dest, source, nbytes, 0);
+    return 0;
+  }
   auto block_for = [&](int j) { return static_cast<const char *>(source) + static_cast<size_t>(j) * nbytes; };
   if (ll_fits(t, dest, source, nbytes, 4, ll_max)) {
     push_ll<S, K>(
@@ -753,11 +772,39 @@ __device__ __forceinline__ void reduce_shots(const nvshm_team_device &t, T *dest
   }
 }
 
+/* The (op, type) index of NVSHM_FOR_EACH_REDUCE_OP_TYPE, which names the host reduction of a
+ * NVSHM_PROXY_COLLECTIVE request; UINT32_MAX for a pair the host API does not have (maxloc). */
+template <ROp Op, typename T>
+__host__ __device__ constexpr uint32_t reduce_index() {
+  uint32_t i = 0, found = UINT32_MAX;
+#define NVSHM_REDUCE_INDEX(OP, NAME, TT)                                                        \
+  if (found == UINT32_MAX && Op == ROp::NVSHM_ROP(OP) && std::is_same<T, TT>::value) found = i; \
+  ++i;
+  NVSHM_FOR_EACH_REDUCE_OP_TYPE(NVSHM_REDUCE_INDEX)
+#undef NVSHM_REDUCE_INDEX
+  return found;
+}
+__device__ __noinline__ static void fail_remote_maxloc() {
+  printf("nvshmem device collective on PE %d: maxloc reductions on teams with remote members are not supported\n",
+         state().my_pe);
+  __trap();
+}
+
 template <Scope S, ROp Op, typename T, class K = ApiBatches<S>>
 __device__ __forceinline__ int reduce(nvshmem_team_t team, T *dest, const T *source, size_t count, bool scatter,
                                       Parts p = one_part(), size_t one_shot_max = kOneShotMaxBytes,
                                       size_t ll_max = kLLReduceMaxBytes<S>) {
   const nvshm_team_device &t = team_or_trap(team);
+  if (t.remote) {
+    constexpr uint32_t index = reduce_index<Op, T>();
+    if constexpr (index == UINT32_MAX) {
+      fail_remote_maxloc();
+    } else if (p.index == 0) {
+      proxy_collective<S>(scatter ? NVSHM_PROXY_COLL_REDUCESCATTER : NVSHM_PROXY_COLL_REDUCE, team, dest, source, count,
+                          index);
+    }
+    return 0;
+  }
   const size_t bytes = count * sizeof(T);
   if (ll_fits(t, dest, source, bytes, kLLChunk<T>, ll_max))
     reduce_ll<S, K, Op, T>(t, dest, source, count, scatter, p);
