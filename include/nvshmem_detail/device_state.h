@@ -45,7 +45,7 @@ struct nvshm_team_device {
                            LL words of small collectives, two halves of one slot per member; NULL: none */
   size_t ll_slot_words; /* words per member and half (4 bytes of data each): the largest LL collective */
   int remote;           /* 1: a member is outside this PE's mapped range (another node, or NVSHMEM_DISABLE_P2P):
-                           the device collectives go through the proxy (collectives.cuh, "Across nodes") */
+                           the device collectives go through the proxy (collectives.cuh, "teams with members on other nodes") */
 };
 /* LL words (docs/collectives.md, "LL collectives"): teams of at most NVSHM_TEAM_LL_MAX_PES members, at
  * most ll_slot_words words per member and half (NVSHMEM_REDUCE_LL_MAX and NVSHMEM_COLL_LL_MAX set it). */

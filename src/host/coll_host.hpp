@@ -32,7 +32,8 @@ NVSHM_FOR_EACH_REDUCE_OP_TYPE(NVSHM_DECLARE_HOST_REDUCE)
 Status host_team_barrier(nvshmem_team_t team, bool quiet_first, const char *call);
 
 // A device collective on a team with remote members, handed to this PE's proxy (NVSHM_PROXY_COLLECTIVE,
-// docs/proxy.md "Collectives"): runs the host collective the request names on the proxy's thread.
+// docs/proxy.md "Collectives on teams with remote members"): runs the host collective the request names on the proxy's
+// thread.
 Status proxy_collective(const nvshm_proxy_request &r);
 
 }  // namespace nvshm

@@ -186,10 +186,10 @@ __device__ __forceinline__ void sync_round(const nvshm_team_device &t) {
  * NVSHMEM_DISABLE_P2P) runs its device collectives on the host: the group hands the call to this PE's proxy
  * (one NVSHM_PROXY_COLLECTIVE request on the block's channel, include/nvshmem_detail/proxy_ring.h) and waits
  * for its completion; the proxy runs the host collective of the same name, which reaches mapped members by
- * copies and remote ones through the engine (docs/proxy.md, "Collectives"). One request, inline: the
- * reduction's (op, type) index rides in the request's aux bits, which keeps the kernels of the register
- * corpus within budget (docs/registers.md). An on-stream kernel's block 0 makes the call for its kernel. A
- * barrier first issues a quiet marker: the proxy completes this PE's earlier requests before the host
+ * copies and remote ones through the engine (docs/proxy.md, "Collectives on teams with remote members").
+ * One request, inline: the reduction's (op, type) index rides in the request's aux bits, which keeps the
+ * kernels of the register corpus within budget (measured there). An on-stream kernel's block 0 makes the call for its
+ * kernel. A barrier first issues a quiet marker: the proxy completes this PE's earlier requests before the host
  * barrier's own quiet. `arg`: the root of a broadcast, the reduce_index of a reduction. */
 template <Scope S>
 __device__ __forceinline__ void proxy_collective(uint32_t kind, nvshmem_team_t team, void *dest, const void *source,
