@@ -30,21 +30,21 @@ out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 repeat=${REMOTE_PERF_REPEAT:-1}
 set +e
+status=0
 for ((r = 1; r <= repeat; r++)); do
   echo "#run $r"
   if [ "$mode" = device ]; then
     for t in shmem_put_latency shmem_g_latency shmem_atomic_latency; do
-      run "$build/perftest/device/pt-to-pt/$t" -b 8 -e 8 -n 200 -w 20 -r 7 "$@" || break 2
+      run "$build/perftest/device/pt-to-pt/$t" -b 8 -e 8 -n 200 -w 20 -r 7 "$@" || { status=$?; break 2; }
     done
-    run "$build/perftest/device/pt-to-pt/shmem_put_bw" -b 1m -e 1m -c 1 -t 1024 -n 16 -w 4 -r 7 "$@" || break
+    run "$build/perftest/device/pt-to-pt/shmem_put_bw" -b 1m -e 1m -c 1 -t 1024 -n 16 -w 4 -r 7 "$@" || { status=$?; break; }
   else
-    run "$build/perftest/host/pt-to-pt/lat" -b 8 -e 8 -n 200 -w 20 -r 7 "$@" || break
-    run "$build/perftest/host/pt-to-pt/bw" -b 1m -e 1m -n 16 -w 4 -r 7 "$@" || break
+    run "$build/perftest/host/pt-to-pt/lat" -b 8 -e 8 -n 200 -w 20 -r 7 "$@" || { status=$?; break; }
+    run "$build/perftest/host/pt-to-pt/bw" -b 1m -e 1m -n 16 -w 4 -r 7 "$@" || { status=$?; break; }
   fi
-  run "$build/perftest/host/remote/ucx_raw" -b 8 -e 8 -n 200 -w 20 -r 7 "$@" || break
-  run "$build/perftest/host/remote/ucx_raw" -b 1m -e 1m -n 16 -w 4 -r 7 "$@" || break
+  run "$build/perftest/host/remote/ucx_raw" -b 8 -e 8 -n 200 -w 20 -r 7 "$@" || { status=$?; break; }
+  run "$build/perftest/host/remote/ucx_raw" -b 1m -e 1m -n 16 -w 4 -r 7 "$@" || { status=$?; break; }
 done >"$out" 2>&1
-status=$?
 set -e
 [ $status = 77 ] && exit 77
 if [ $status != 0 ]; then
