@@ -20,6 +20,7 @@
 #include "host/runtime.hpp"
 #include "host/stream_host.hpp"
 #include "nvshmem.h"
+#include "transport/cuda_kernels.hpp"
 
 using namespace nvshm;
 
@@ -86,9 +87,9 @@ __global__ void remote_rma_kernel(bool is_put, void *dest, const void *source, s
   else
     nvshmem_getmem(dest, source, bytes, pe);
 }
-template <typename T>
-__global__ void remote_p_kernel(T *dest, T value, int pe) {
-  nvshmem_putmem(dest, &value, sizeof(T), pe);  // a parameter: carried in the request (an inline put)
+// The value's bytes are the low `bytes` bytes of `bits` (little-endian), carried in the request (an inline put).
+__global__ void remote_p_kernel(void *dest, uint64_t bits, size_t bytes, int pe) {
+  nvshmem_putmem(dest, &bits, bytes, pe);
 }
 __global__ void remote_signal_kernel(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {
   nvshmemx_signal_op(sig_addr, signal, sig_op, pe);
@@ -101,6 +102,16 @@ __global__ void proxy_quiet_kernel() {
   nvshmem_quiet();  // the proxy's remote completion of every channel's requests
 }
 
+}  // namespace
+
+cudaError_t nvshm::load_remote_stream_kernels() {
+  return load_kernels({reinterpret_cast<const void *>(remote_rma_kernel), reinterpret_cast<const void *>(remote_p_kernel),
+                       reinterpret_cast<const void *>(remote_signal_kernel),
+                       reinterpret_cast<const void *>(remote_put_signal_kernel),
+                       reinterpret_cast<const void *>(proxy_quiet_kernel)});
+}
+
+namespace {
 // 0 bytes: nothing is enqueued and nothing but init is checked, on either heap kind (as api_rma.cpp).
 void stream_rma(const char *call, bool is_put, void *dest, const void *source, std::size_t bytes, int pe,
                 cudaStream_t stream) {
@@ -142,6 +153,7 @@ __global__ void p_kernel_8(uint64_t *remote, uint64_t v) {
 
 template <typename T>
 void stream_p(const char *call, T *dest, T value, int pe, cudaStream_t stream) {
+  static_assert(sizeof(T) <= sizeof(uint64_t), "a p value travels in 64 bits");
   Runtime &rt = require_init(call);
   if (!rt.on_device()) {
     const Target t = require_target(rt, dest, sizeof(T), pe, call, "dest");
@@ -152,12 +164,12 @@ void stream_p(const char *call, T *dest, T value, int pe, cudaStream_t stream) {
   const Target t = require_target(rt, dest, sizeof(T), pe, call, "dest");
   void *remote = t.mapped;
   ContextGuard guard(rt.context);
-  if (!remote) {
-    remote_p_kernel<T><<<1, 1, 0, stream>>>(dest, value, pe);
-    return check_launch(call, "the remote p kernel");
-  }
   uint64_t bits = 0;
   memcpy(&bits, &value, sizeof(T));
+  if (!remote) {
+    remote_p_kernel<<<1, 1, 0, stream>>>(dest, bits, sizeof(T), pe);
+    return check_launch(call, "the remote p kernel");
+  }
   switch (sizeof(T)) {
     case 1:
       p_kernel_1<<<1, 1, 0, stream>>>(static_cast<uint8_t *>(remote), static_cast<uint8_t>(bits));

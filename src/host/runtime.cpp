@@ -14,6 +14,7 @@
 #include "common/log.hpp"
 #include "cuda/driver.hpp"
 #include "host/coll_host.hpp"
+#include "host/stream_host.hpp"
 #include "host/version_check.hpp"
 #include "nvshmem_host.h"
 
@@ -162,6 +163,10 @@ Status start_proxy(Runtime &rt) {
       return Status::out_of_memory;
     }
     device_view = static_cast<nvshm_proxy_channel *>(dev);
+    if (const cudaError_t err = load_remote_stream_kernels(); err != cudaSuccess) {
+      log_error(kInit, "loading the kernels of stream calls to remote PEs failed: %s", cudaGetErrorString(err));
+      return Status::internal;
+    }
   } else {  // no device code reaches these: the proxy runs for tests of its start and stop
     rt.proxy_channels = static_cast<nvshm_proxy_channel *>(calloc(1, bytes));
     rt.proxy_reserve = static_cast<unsigned long long *>(calloc(1, reserve_bytes));

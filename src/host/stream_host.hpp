@@ -17,4 +17,9 @@ namespace nvshm {
 // way). Not capturable in a CUDA graph (the closure is freed once run): capturing aborts naming `call`.
 void on_host_in_stream_order(const char *call, cudaStream_t stream, std::function<Status()> op);
 
+// Loads (load_kernels in transport/cuda_kernels.hpp) the kernels that carry stream calls to remote PEs on a
+// GPU heap (put, get, p, signals, quiet through the proxy), each of which waits for the proxy: the first
+// launch of one behind another that is running must not wait for it. Called when the proxy starts.
+cudaError_t load_remote_stream_kernels();
+
 }  // namespace nvshm

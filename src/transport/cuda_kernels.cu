@@ -93,6 +93,22 @@ cudaError_t launch_atomic(void *remote, const AtomicArgs &args, uint64_t *old, c
   return cudaGetLastError();
 }
 
+cudaError_t load_kernels(std::initializer_list<const void *> kernels) {
+  cudaFuncAttributes attributes;  // getting them loads the kernel
+  for (const void *k : kernels)
+    if (const cudaError_t err = cudaFuncGetAttributes(&attributes, k); err != cudaSuccess) return err;
+  return cudaSuccess;
+}
+
+cudaError_t load_transport_kernels() {
+  return load_kernels({reinterpret_cast<const void *>(atomic_kernel),
+                       reinterpret_cast<const void *>(strided_kernel<Bytes16>),
+                       reinterpret_cast<const void *>(strided_kernel<uint64_t>),
+                       reinterpret_cast<const void *>(strided_kernel<uint32_t>),
+                       reinterpret_cast<const void *>(strided_kernel<uint16_t>),
+                       reinterpret_cast<const void *>(strided_kernel<Bytes1>)});
+}
+
 cudaError_t launch_strided(void *dst, std::ptrdiff_t dst_stride, const void *src, std::ptrdiff_t src_stride,
                            std::size_t elem, std::size_t nelems, cudaStream_t stream) {
   if (nelems == 0) return cudaSuccess;

@@ -27,7 +27,7 @@ class CudaTransport final : public Transport {
     NVSHM_CU(kWhere, cuStreamCreate(&stream_, CU_STREAM_NON_BLOCKING));
     NVSHM_CU(kWhere, cuEventCreate(&event_, CU_EVENT_DISABLE_TIMING));
     NVSHM_TRY(runtime_check(alloc_result_word(&result_), "allocating the atomic result word"));
-    return Status::ok;
+    return runtime_check(load_transport_kernels(), "loading the atomic and strided copy kernels");
   }
 
   Status put(void *remote, const void *local, std::size_t bytes) override { return blocking(remote, local, bytes); }
