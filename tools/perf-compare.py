@@ -28,7 +28,8 @@ Environment: PERF_OUT=<file> also writes the tables there; NVIDIA_NVSHMEM_HOME o
 NVIDIA's NVSHMEM is; NVCC the compiler (default: nvcc on PATH, else /usr/local/cuda/bin/nvcc);
 PERF_EXTRA extra options for every run (e.g. --bidir); PERF_KEEP=1 keeps the work folder;
 PERF_VARIANTS="label:VAR=value,VAR=value;label2:..." also runs ours under each set of environment
-variables (tuning sweeps, e.g. "b64k:NVSHMEM_COLL_BLOCK_BYTES=64k") and adds a column per variant;
+variables (tuning sweeps, e.g. "b64k:NVSHMEM_COLL_BLOCK_BYTES=64k") and adds two columns per variant
+(variant/NVIDIA, ours/variant);
 PERF_BUILDS="label:BUILD_DIR2;..." does the same with the programs of other builds of ours (branches
 side by side in one call; each program loads its own build's library); PERF_NCCL=1 with
 reduction_on_stream among the tests also times NCCL's all-reduce (perftest/nccl, float sum, built
@@ -396,10 +397,11 @@ def value_of(table, key):
 
 
 def compare_table(header, ours, nvidia, variants):
-    """The table: per (test, metric, size) ours, NVIDIA's, ours/NVIDIA, the target, and a column
-    variant/NVIDIA per variant. OURS, NVIDIA and each variant's: medians() of its records."""
+    """The table: per (test, metric, size) ours, NVIDIA's, ours/NVIDIA, the target, and two columns per
+    variant: variant/NVIDIA and ours/variant (the latter also where NVIDIA's run failed or has no such
+    row). OURS, NVIDIA and each variant's: medians() of its records."""
     lines = [header]
-    extra_head = "".join(f" {label + '/nv':>12}" for label, _ in variants)
+    extra_head = "".join(f" {label + '/nv':>12} {'ours/' + label:>12}" for label, _ in variants)
     lines.append(f"{'test':<44} {'metric':<14} {'size(B)':>10} {'ours':>10} {'nvidia':>10} {'ours/nvidia':>12} "
                  f"{'target':>7}{extra_head}")
     for key in sorted(set(ours) | set(nvidia)):
@@ -414,7 +416,8 @@ def compare_table(header, ours, nvidia, variants):
             met = "FAILED"  # the correctness check failed in a run of ours
         elif a is not None and b is not None:
             met = "ok" if (a <= b if meta["lower_is_better"] else a >= b) else "MISS"
-        extra = "".join(f" {ratio_text(value_of(values, key), b):>12}" for _, values in variants)
+        extra = "".join(f" {ratio_text(value_of(values, key), b):>12} {ratio_text(a, value_of(values, key)):>12}"
+                        for _, values in variants)
         lines.append(f"{test:<44} {metric + '(' + meta['unit'] + ')':<14} {size:>10} {fmt(a):>10} {fmt(b):>10} "
                      f"{ratio_text(a, b):>12} {met:>7}{extra}")
     return lines

@@ -157,11 +157,13 @@ def test_in(work, nvshmrun):
     check("medians over 3 call(s)" in out and "commit test" in out, "the header does not say 3 runs and the commit",
           out)
     # ours: median of 100, 90, 130; NVIDIA 110; half 50 (FAKE_SCALE=0.5); other 120.
-    check(row(out, "shmem_p_bw", "bw(GB/s)", "100.000", "110.000", "0.909", "MISS", "0.455", "1.091"),
-          "the bandwidth row is not: ours 100, NVIDIA 110, 0.909, MISS, half/nv 0.455, other/nv 1.091", out)
+    check(row(out, "shmem_p_bw", "bw(GB/s)", "100.000", "110.000", "0.909", "MISS", "0.455", "2.000", "1.091", "0.833"),
+          "the bandwidth row is not: ours 100, NVIDIA 110, 0.909, MISS, half/nv 0.455, ours/half 2.000, "
+          "other/nv 1.091, ours/other 0.833", out)
     # Lower is better: ours 2.0 (median of 2.0, 2.2, 1.9) against 2.5 is a target met.
-    check(row(out, "shmem_p_latency", "latency(us)", "2.000", "2.500", "0.800", "ok", "0.400", "1.200"),
-          "the latency row is not: ours 2.0, NVIDIA 2.5, 0.800, ok, half/nv 0.400, other/nv 1.200", out)
+    check(row(out, "shmem_p_latency", "latency(us)", "2.000", "2.500", "0.800", "ok", "0.400", "2.000", "1.200", "0.667"),
+          "the latency row is not: ours 2.0, NVIDIA 2.5, 0.800, ok, half/nv 0.400, ours/half 2.000, "
+          "other/nv 1.200, ours/other 0.667", out)
     check((work / "table.txt").read_text() == out, "PERF_OUT does not hold the table")
     for label in ("ours", "nvidia", "half", "other"):
         lines = (json_dir / f"{label}.jsonl").read_text().splitlines() if (json_dir / f"{label}.jsonl").exists() else []
@@ -195,8 +197,8 @@ def test_in(work, nvshmrun):
     # 4. --json and --write-baseline: the ratios and the default tolerances (5%; 15% for latency < 10 us).
     base = work / "base.json"
     rc, out, err = run(["--json", json_dir, "--write-baseline", base], env)
-    check(rc == 0 and row(out, "shmem_p_bw", "bw(GB/s)", "100.000", "110.000", "0.909", "MISS", "0.455", "1.091"),
-          "--json does not give the run's table", out + err)
+    check(rc == 0 and row(out, "shmem_p_bw", "bw(GB/s)", "100.000", "110.000", "0.909", "MISS", "0.455", "2.000", "1.091",
+                          "0.833"), "--json does not give the run's table", out + err)
     rows = json.loads(base.read_text())["rows"] if base.exists() else []
     got = {(r["test"], r["ratio"], r["tolerance"]) for r in rows}
     check(got == {("shmem_p_bw", 0.9091, 0.05), ("shmem_p_latency", 0.8, 0.15)},
