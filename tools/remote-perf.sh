@@ -42,8 +42,9 @@ for ((r = 1; r <= repeat; r++)); do
     run "$build/perftest/host/pt-to-pt/lat" -b 8 -e 8 -n 200 -w 20 -r 7 "$@" || { status=$?; break; }
     run "$build/perftest/host/pt-to-pt/bw" -b 1m -e 1m -n 16 -w 4 -r 7 "$@" || { status=$?; break; }
   fi
-  run "$build/perftest/host/remote/ucx_raw" -b 8 -e 8 -n 200 -w 20 -r 7 "$@" || { status=$?; break; }
-  run "$build/perftest/host/remote/ucx_raw" -b 1m -e 1m -n 16 -w 4 -r 7 "$@" || { status=$?; break; }
+  # ucx_raw's buffers are its heap, used as host memory: a host heap in every mode
+  NVSHMEM_HEAP_KIND=SYSMEM run "$build/perftest/host/remote/ucx_raw" -b 8 -e 8 -n 200 -w 20 -r 7 "$@" || { status=$?; break; }
+  NVSHMEM_HEAP_KIND=SYSMEM run "$build/perftest/host/remote/ucx_raw" -b 1m -e 1m -n 16 -w 4 -r 7 "$@" || { status=$?; break; }
 done >"$out" 2>&1
 set -e
 [ $status = 77 ] && exit 77
