@@ -98,6 +98,33 @@ __global__ void remote_put_signal_kernel(void *dest, const void *source, size_t 
                                          uint64_t signal, int sig_op, int pe) {
   nvshmem_putmem_signal(dest, source, bytes, sig_addr, signal, sig_op, pe);  // the signal after the data
 }
+// g: the value comes back in the request's completion record (a private destination), then to `out`
+// (mapped pinned host memory).
+__global__ void remote_g_kernel(uint64_t *out, const void *source, size_t bytes, int pe) {
+  uint64_t value = 0;
+  nvshmem_getmem(&value, source, bytes, pe);
+  *out = value;
+}
+// iput/iget of elements of `elem` bytes (strides in elements, as the API's): one strided request.
+__global__ void remote_strided_kernel(bool is_put, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
+                                      size_t elem, size_t nelems, int pe) {
+  switch (elem) {
+    case 1:
+      return is_put ? nvshmem_iput8(dest, source, dst, sst, nelems, pe) : nvshmem_iget8(dest, source, dst, sst, nelems, pe);
+    case 2:
+      return is_put ? nvshmem_iput16(dest, source, dst, sst, nelems, pe)
+                    : nvshmem_iget16(dest, source, dst, sst, nelems, pe);
+    case 4:
+      return is_put ? nvshmem_iput32(dest, source, dst, sst, nelems, pe)
+                    : nvshmem_iget32(dest, source, dst, sst, nelems, pe);
+    case 8:
+      return is_put ? nvshmem_iput64(dest, source, dst, sst, nelems, pe)
+                    : nvshmem_iget64(dest, source, dst, sst, nelems, pe);
+    default:
+      return is_put ? nvshmem_iput128(dest, source, dst, sst, nelems, pe)
+                    : nvshmem_iget128(dest, source, dst, sst, nelems, pe);
+  }
+}
 __global__ void proxy_quiet_kernel() {
   nvshmem_quiet();  // the proxy's remote completion of every channel's requests
 }
@@ -106,6 +133,8 @@ __global__ void proxy_quiet_kernel() {
 
 cudaError_t nvshm::load_remote_stream_kernels() {
   return load_kernels({reinterpret_cast<const void *>(remote_rma_kernel), reinterpret_cast<const void *>(remote_p_kernel),
+                       reinterpret_cast<const void *>(remote_g_kernel),
+                       reinterpret_cast<const void *>(remote_strided_kernel),
                        reinterpret_cast<const void *>(remote_signal_kernel),
                        reinterpret_cast<const void *>(remote_put_signal_kernel),
                        reinterpret_cast<const void *>(proxy_quiet_kernel)});
@@ -187,8 +216,22 @@ void stream_p(const char *call, T *dest, T value, int pe, cudaStream_t stream) {
   check_launch(call, "the p kernel");
 }
 
+// GPU heap, remote PE: a kernel on the stream gets the value through the proxy; waits for the stream.
+uint64_t stream_remote_g(const char *call, const void *source, std::size_t bytes, int pe, cudaStream_t stream) {
+  uint64_t *word = nullptr;  // the kernel's result, in mapped pinned host memory
+  if (const cudaError_t err = alloc_result_word(&word); err != cudaSuccess)
+    fatal(call, "allocating the result word failed: %s", cudaGetErrorString(err));
+  remote_g_kernel<<<1, 1, 0, stream>>>(word, source, bytes, pe);
+  check_launch(call, "the remote g kernel");
+  wait_stream(call, stream);
+  const uint64_t bits = *word;
+  free_result_word(word);
+  return bits;
+}
+
 template <typename T>
 T stream_g(const char *call, const T *source, int pe, cudaStream_t stream) {
+  static_assert(sizeof(T) <= sizeof(uint64_t), "a g value travels in 64 bits");
   Runtime &rt = require_init(call);
   T value;
   if (!rt.on_device()) {
@@ -197,9 +240,14 @@ T stream_g(const char *call, const T *source, int pe, cudaStream_t stream) {
     on_host_in_stream_order(call, stream, [&peers, t, &value] { return peers.get(&value, t, sizeof(T)); });
   } else {
     require_device_heap(rt, call);
-    void *remote = require_mapped(rt, source, sizeof(T), pe, call, "source");
+    const Target t = require_target(rt, source, sizeof(T), pe, call, "source");
     ContextGuard guard(rt.context);
-    require_ok(rt.transport->copy_on_stream(&value, remote, sizeof(T), stream), call);
+    if (!t.mapped) {
+      const uint64_t bits = stream_remote_g(call, source, sizeof(T), pe, stream);
+      memcpy(static_cast<void *>(&value), &bits, sizeof(T));
+      return value;
+    }
+    require_ok(rt.transport->copy_on_stream(&value, t.mapped, sizeof(T), stream), call);
   }
   wait_stream(call, stream);
   return value;
@@ -223,9 +271,13 @@ void stream_strided(const char *call, bool is_put, void *dest, const void *sourc
     });
   }
   require_device_heap(rt, call);
-  void *remote = require_mapped(rt, is_put ? dest : source, span, pe, call, is_put ? "dest" : "source");
+  void *remote = require_target(rt, is_put ? dest : source, span, pe, call, is_put ? "dest" : "source").mapped;
   require_local(is_put ? source : dest, nelems * elem, call, is_put ? "source" : "dest");
   ContextGuard guard(rt.context);
+  if (!remote) {
+    remote_strided_kernel<<<1, 1, 0, stream>>>(is_put, dest, source, dst, sst, elem, nelems, pe);
+    return check_launch(call, "the remote strided kernel");
+  }
   require_ok(is_put ? rt.transport->strided_on_stream(remote, dst * e, source, sst * e, elem, nelems, stream)
                     : rt.transport->strided_on_stream(dest, dst * e, remote, sst * e, elem, nelems, stream),
              call);

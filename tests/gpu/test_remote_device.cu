@@ -313,6 +313,55 @@ TEST(RemoteDevice, StreamFormsInStreamOrder) {
   nvshmem_free(dst);
 }
 
+// g, iput and iget on a stream to the right neighbour (on a GPU heap, to a remote PE: a kernel on the stream
+// through the proxy): a value, then every element to every other slot, then every other element back.
+TEST(RemoteDevice, StreamGAndStridedForms) {
+  constexpr int kPoisonInt = static_cast<int>(0xA5A5A5A5u);
+  static_assert(static_cast<unsigned char>(kPoisonInt) == gpu_test::kPoison, "the int the poison bytes make");
+  int *src = static_cast<int *>(nvshmem_malloc(kInts * sizeof(int)));
+  int *dst = static_cast<int *>(nvshmem_malloc(2 * kInts * sizeof(int)));
+  auto *word = static_cast<long *>(nvshmem_malloc(sizeof(long)));
+  int *got = nullptr;
+  ASSERT_TRUE(src && dst && word);
+  CUDA_CHECK(cudaMalloc(&got, kInts * sizeof(int)));
+  CUDA_CHECK(cudaMemset(dst, gpu_test::kPoison, 2 * kInts * sizeof(int)));
+  CUDA_CHECK(cudaMemset(got, gpu_test::kPoison, kInts * sizeof(int)));
+  fill<<<4, 128>>>(src, kInts);
+  LAUNCH_CHECK();
+  const long mine = value_of(nvshmem_my_pe(), 5);
+  CUDA_CHECK(cudaMemcpy(word, &mine, sizeof mine, cudaMemcpyHostToDevice));
+  gpu_test::barrier();
+  cudaStream_t stream;
+  CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  EXPECT_EQ(nvshmemx_long_g_on_stream(word, right(), stream), static_cast<long>(value_of(right(), 5)));
+  nvshmemx_int_iput_on_stream(dst, src, 2, 1, kInts, right(), stream);  // src[i] to dst[2i] of the right PE
+  nvshmemx_quiet_on_stream(stream);
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  gpu_test::barrier();
+  std::vector<int> host(2 * kInts);
+  CUDA_CHECK(cudaMemcpy(host.data(), dst, host.size() * sizeof(int), cudaMemcpyDeviceToHost));
+  int bad = 0;
+  for (int i = 0; i < kInts; ++i)
+    if ((host[2 * i] != value_of(left(), i) || host[2 * i + 1] != kPoisonInt) && bad++ < 5)
+      ADD_FAILURE() << "dst[" << 2 * i << "], dst[" << 2 * i + 1 << "] = " << host[2 * i] << ", " << host[2 * i + 1];
+  EXPECT_EQ(bad, 0) << "iput_on_stream: every element at every other slot, the slots between untouched";
+  nvshmemx_int_iget_on_stream(got, src, 1, 2, kInts / 2, right(), stream);  // src[2i] of the right PE to got[i]
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  CUDA_CHECK(cudaMemcpy(host.data(), got, kInts * sizeof(int), cudaMemcpyDeviceToHost));
+  bad = 0;
+  for (int i = 0; i < kInts; ++i) {
+    const int want = i < kInts / 2 ? value_of(right(), 2 * i) : kPoisonInt;
+    if (host[i] != want && bad++ < 5) ADD_FAILURE() << "got[" << i << "] = " << host[i] << ", not " << want;
+  }
+  EXPECT_EQ(bad, 0) << "iget_on_stream: every other element, nothing past the count";
+  gpu_test::barrier();
+  CUDA_CHECK(cudaStreamDestroy(stream));
+  CUDA_CHECK(cudaFree(got));
+  nvshmem_free(word);
+  nvshmem_free(dst);
+  nvshmem_free(src);
+}
+
 // Many small nbi puts from every block (more than one lap of each channel's ring), then one quiet.
 // Rounds of: this PE's values of round r into `src`, a put to the right neighbour, a device barrier, a
 // check of what the left neighbour put here, a sync (nobody rewrites before everybody checked). One block
