@@ -110,7 +110,8 @@ __global__ void remote_strided_kernel(bool is_put, void *dest, const void *sourc
                                       size_t elem, size_t nelems, int pe) {
   switch (elem) {
     case 1:
-      return is_put ? nvshmem_iput8(dest, source, dst, sst, nelems, pe) : nvshmem_iget8(dest, source, dst, sst, nelems, pe);
+      return is_put ? nvshmem_iput8(dest, source, dst, sst, nelems, pe)
+                    : nvshmem_iget8(dest, source, dst, sst, nelems, pe);
     case 2:
       return is_put ? nvshmem_iput16(dest, source, dst, sst, nelems, pe)
                     : nvshmem_iget16(dest, source, dst, sst, nelems, pe);
@@ -132,12 +133,11 @@ __global__ void proxy_quiet_kernel() {
 }  // namespace
 
 cudaError_t nvshm::load_remote_stream_kernels() {
-  return load_kernels({reinterpret_cast<const void *>(remote_rma_kernel), reinterpret_cast<const void *>(remote_p_kernel),
-                       reinterpret_cast<const void *>(remote_g_kernel),
-                       reinterpret_cast<const void *>(remote_strided_kernel),
-                       reinterpret_cast<const void *>(remote_signal_kernel),
-                       reinterpret_cast<const void *>(remote_put_signal_kernel),
-                       reinterpret_cast<const void *>(proxy_quiet_kernel)});
+  return load_kernels(
+      {reinterpret_cast<const void *>(remote_rma_kernel), reinterpret_cast<const void *>(remote_p_kernel),
+       reinterpret_cast<const void *>(remote_g_kernel), reinterpret_cast<const void *>(remote_strided_kernel),
+       reinterpret_cast<const void *>(remote_signal_kernel), reinterpret_cast<const void *>(remote_put_signal_kernel),
+       reinterpret_cast<const void *>(proxy_quiet_kernel)});
 }
 
 namespace {

@@ -3,6 +3,7 @@
 // every stream collective shares (coll_stream.cuh). On a host heap each runs the host collective
 // (coll_host.hpp) on the host in stream order (stream_host.hpp, docs/remote.md).
 #include "host/coll_stream.cuh"
+#include "transport/cuda_kernels.hpp"
 
 #include "common/log.hpp"
 
@@ -112,6 +113,16 @@ int stream_exchange(const char *call, Kernel kernel,
   return 0;
 }
 }  // namespace
+
+cudaError_t load_coll_stream_kernels() {
+  cudaError_t err =
+      load_kernels({reinterpret_cast<const void *>(barrier_kernel), reinterpret_cast<const void *>(broadcast_kernel),
+                    reinterpret_cast<const void *>(fcollect_kernel), reinterpret_cast<const void *>(alltoall_kernel)});
+  for (cudaError_t (*load)() : {load_stream_reduce_sum_kernels, load_stream_reduce_prod_kernels,
+                                load_stream_reduce_minmax_kernels, load_stream_reduce_bitwise_kernels})
+    if (err == cudaSuccess) err = load();
+  return err;
+}
 }  // namespace nvshm
 
 using namespace nvshm;

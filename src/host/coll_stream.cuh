@@ -109,7 +109,22 @@ int stream_reduce(const char *call, nvshmem_team_t team, T *dest, const T *sourc
   return 0;
 }
 
+// The kernel of the (Op, T) pair, for load_kernels (transport/cuda_kernels.hpp).
+template <nvshm_dev::ROp Op, typename T>
+const void *reduce_kernel_of() {
+  return reinterpret_cast<const void *>(coll_reduce_kernel<Op, typename ReduceKernelType<Op, T>::type>);
+}
+// load_kernels of each reduction translation unit's kernels (coll_stream_reduce_*.cu), for
+// load_coll_stream_kernels (stream_host.hpp).
+cudaError_t load_stream_reduce_sum_kernels();
+cudaError_t load_stream_reduce_prod_kernels();
+cudaError_t load_stream_reduce_minmax_kernels();
+cudaError_t load_stream_reduce_bitwise_kernels();
+
 }  // namespace nvshm
+
+// One element of the list a load_stream_reduce_*_kernels passes to load_kernels: X of the type lists.
+#define NVSHM_STREAM_REDUCE_KERNEL(OP, NAME, T) nvshm::reduce_kernel_of<nvshm_dev::ROp::NVSHM_ROP(OP), T>(),
 
 // The two C entry points of one (op, type) pair.
 #define NVSHM_DEFINE_STREAM_REDUCE(OP, NAME, T)                                                                        \

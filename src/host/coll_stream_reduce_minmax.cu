@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Stream-ordered reduce and reducescatter: the min, max pairs (coll_stream.cuh).
 #include "host/coll_stream.cuh"
+#include "transport/cuda_kernels.hpp"
 
 NVSHM_REDUCE_STANDARD_TYPES_WITH(NVSHM_DEFINE_STREAM_REDUCE, min)
 NVSHM_REDUCE_STANDARD_TYPES_WITH(NVSHM_DEFINE_STREAM_REDUCE, max)
+
+cudaError_t nvshm::load_stream_reduce_minmax_kernels() {
+  return load_kernels({NVSHM_REDUCE_STANDARD_TYPES_WITH(NVSHM_STREAM_REDUCE_KERNEL, min)
+                           NVSHM_REDUCE_STANDARD_TYPES_WITH(NVSHM_STREAM_REDUCE_KERNEL, max)});
+}

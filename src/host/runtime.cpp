@@ -163,8 +163,10 @@ Status start_proxy(Runtime &rt) {
       return Status::out_of_memory;
     }
     device_view = static_cast<nvshm_proxy_channel *>(dev);
-    if (const cudaError_t err = load_remote_stream_kernels(); err != cudaSuccess) {
-      log_error(kInit, "loading the kernels of stream calls to remote PEs failed: %s", cudaGetErrorString(err));
+    cudaError_t err = load_remote_stream_kernels();
+    if (err == cudaSuccess) err = load_coll_stream_kernels();
+    if (err != cudaSuccess) {
+      log_error(kInit, "loading the kernels of stream calls and collectives failed: %s", cudaGetErrorString(err));
       return Status::internal;
     }
   } else {  // no device code reaches these: the proxy runs for tests of its start and stop

@@ -21,5 +21,8 @@ void on_host_in_stream_order(const char *call, cudaStream_t stream, std::functio
 // GPU heap (put, get, p, signals, quiet through the proxy), each of which waits for the proxy: the first
 // launch of one behind another that is running must not wait for it. Called when the proxy starts.
 cudaError_t load_remote_stream_kernels();
+// The same for the stream collectives' kernels (coll_stream.cu, coll_stream_reduce_*.cu): on a team with
+// remote members each waits for the proxy's host collective.
+cudaError_t load_coll_stream_kernels();
 
 }  // namespace nvshm
