@@ -130,17 +130,6 @@ __global__ void proxy_quiet_kernel() {
   nvshmem_quiet();  // the proxy's remote completion of every channel's requests
 }
 
-}  // namespace
-
-cudaError_t nvshm::load_remote_stream_kernels() {
-  return load_kernels(
-      {reinterpret_cast<const void *>(remote_rma_kernel), reinterpret_cast<const void *>(remote_p_kernel),
-       reinterpret_cast<const void *>(remote_g_kernel), reinterpret_cast<const void *>(remote_strided_kernel),
-       reinterpret_cast<const void *>(remote_signal_kernel), reinterpret_cast<const void *>(remote_put_signal_kernel),
-       reinterpret_cast<const void *>(proxy_quiet_kernel)});
-}
-
-namespace {
 // 0 bytes: nothing is enqueued and nothing but init is checked, on either heap kind (as api_rma.cpp).
 void stream_rma(const char *call, bool is_put, void *dest, const void *source, std::size_t bytes, int pe,
                 cudaStream_t stream) {
@@ -411,6 +400,18 @@ void stream_wait(const char *call, T *ivars, size_t n, const int *status, int cm
 }
 
 }  // namespace
+
+#define NVSHM_WAIT_KERNEL(NAME, T) reinterpret_cast<const void *>(wait_kernel<T>),
+cudaError_t nvshm::load_stream_kernels() {
+  return load_kernels(
+      {reinterpret_cast<const void *>(remote_rma_kernel), reinterpret_cast<const void *>(remote_p_kernel),
+       reinterpret_cast<const void *>(remote_g_kernel), reinterpret_cast<const void *>(remote_strided_kernel),
+       reinterpret_cast<const void *>(remote_signal_kernel), reinterpret_cast<const void *>(remote_put_signal_kernel),
+       reinterpret_cast<const void *>(proxy_quiet_kernel), reinterpret_cast<const void *>(p_kernel_1),
+       reinterpret_cast<const void *>(p_kernel_2), reinterpret_cast<const void *>(p_kernel_4),
+       reinterpret_cast<const void *>(p_kernel_8), NVSHM_FOR_EACH_WAIT_TYPE(NVSHM_WAIT_KERNEL)});
+}
+#undef NVSHM_WAIT_KERNEL
 
 extern "C" {
 

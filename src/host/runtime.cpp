@@ -137,6 +137,16 @@ Status tma_policy_of(const Runtime &rt, int *policy) {
 }
 
 // Starts the host proxy (docs/proxy.md) when this PE has remote peers and a GPU heap (or NVSHMEM_REMOTE_PROXY=host):
+// A GPU heap's transport, and every kernel the stream calls and collectives launch loaded (stream_host.hpp).
+Status make_device_transport(Runtime &rt) {
+  NVSHM_TRY(make_cuda_transport(&rt.transport));
+  cudaError_t err = load_stream_kernels();
+  if (err == cudaSuccess) err = load_coll_stream_kernels();
+  if (err == cudaSuccess) return Status::ok;
+  log_error(kInit, "loading the kernels of the stream calls and collectives failed: %s", cudaGetErrorString(err));
+  return Status::internal;
+}
+
 // NVSHM_PROXY_CHANNELS zeroed channels in pinned host memory mapped to the device, reservation counters
 // in GPU memory, and the device state's view of both.
 Status start_proxy(Runtime &rt) {
@@ -163,12 +173,6 @@ Status start_proxy(Runtime &rt) {
       return Status::out_of_memory;
     }
     device_view = static_cast<nvshm_proxy_channel *>(dev);
-    cudaError_t err = load_remote_stream_kernels();
-    if (err == cudaSuccess) err = load_coll_stream_kernels();
-    if (err != cudaSuccess) {
-      log_error(kInit, "loading the kernels of stream calls and collectives failed: %s", cudaGetErrorString(err));
-      return Status::internal;
-    }
   } else {  // no device code reaches these: the proxy runs for tests of its start and stop
     rt.proxy_channels = static_cast<nvshm_proxy_channel *>(calloc(1, bytes));
     rt.proxy_reserve = static_cast<unsigned long long *>(calloc(1, reserve_bytes));
@@ -317,7 +321,7 @@ Status init_steps(Runtime &rt, unsigned flags, const nvshmemx_init_attr_t *attr)
     NVSHM_TRY(SymmetricHeap::create(*rt.boot, rt.mapped, kind, rt.device, rt.env.symmetric_size, reserved, slot_bytes,
                                     rt.env.cumem_granularity, static_cast<int>(rt.env.bootstrap_timeout), &rt.heap));
     if (kind == HeapKind::device)
-      NVSHM_TRY(agree(*rt.boot, make_cuda_transport(&rt.transport)));
+      NVSHM_TRY(agree(*rt.boot, make_device_transport(rt)));
     else
       rt.transport = make_host_transport();
     std::unique_ptr<RemoteEngine> engine;

@@ -17,12 +17,12 @@ namespace nvshm {
 // way). Not capturable in a CUDA graph (the closure is freed once run): capturing aborts naming `call`.
 void on_host_in_stream_order(const char *call, cudaStream_t stream, std::function<Status()> op);
 
-// Loads (load_kernels in transport/cuda_kernels.hpp) the kernels that carry stream calls to remote PEs on a
-// GPU heap (put, get, p, signals, quiet through the proxy), each of which waits for the proxy: the first
-// launch of one behind another that is running must not wait for it. Called when the proxy starts.
-cudaError_t load_remote_stream_kernels();
-// The same for the stream collectives' kernels (coll_stream.cu, coll_stream_reduce_*.cu): on a team with
-// remote members each waits for the proxy's host collective.
+// Load (load_kernels in transport/cuda_kernels.hpp) every kernel of the stream calls (api_stream.cu) and of
+// the stream collectives (coll_stream.cu, coll_stream_reduce_*.cu). Many wait: for a word another PE or a
+// host thread writes, for the proxy, for the other members. The first launch of one behind such a kernel
+// must not wait for it (a stream collective behind another, then a host barrier, would never end; a remote
+// put-with-signal behind a remote put hung on an H200). Called at init on a GPU heap.
+cudaError_t load_stream_kernels();
 cudaError_t load_coll_stream_kernels();
 
 }  // namespace nvshm
