@@ -3,6 +3,9 @@
 // neighbour. Run with NVSHMEM_DISABLE_P2P=1 (gpu.remote.*: every peer remote, UCX over TCP loopback); it
 // passes on mapped peers too. Every output is poisoned before the kernel that writes it.
 #include <algorithm>
+#include <chrono>
+
+#include <nvshmemx.h>
 
 #include "gpu_test.hpp"
 
@@ -360,6 +363,58 @@ TEST(RemoteDevice, StreamGAndStridedForms) {
   nvshmem_free(word);
   nvshmem_free(dst);
   nvshmem_free(src);
+}
+
+// Stream collectives return to the host at once, also the first of their kind in the process: PE 0 enqueues
+// a barrier and a reduction, then releases PE 1 with a host p; PE 1 waits for it before it enqueues the
+// same. With CUDA's lazy loading the reduction's first launch on PE 0 waited for the barrier's kernel, which
+// waits for PE 1: a hang (docs/proxy.md, "Kernels loaded at init"). PE 1 gives up waiting after 20 s, then
+// enqueues anyway, so that a failure ends the test instead of hanging it.
+TEST(RemoteDevice, StreamCollectivesReturnAtOnce) {
+  const int me = nvshmem_my_pe(), n = nvshmem_n_pes();
+  int *flag = static_cast<int *>(nvshmem_calloc(1, sizeof(int)));
+  int *src = static_cast<int *>(nvshmem_malloc(kInts * sizeof(int)));
+  int *dst = static_cast<int *>(nvshmem_malloc(kInts * sizeof(int)));
+  ASSERT_TRUE(flag && src && dst);
+  CUDA_CHECK(cudaMemset(dst, gpu_test::kPoison, kInts * sizeof(int)));
+  fill<<<4, 128>>>(src, kInts);
+  LAUNCH_CHECK();
+  gpu_test::barrier();
+  cudaStream_t stream;
+  CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  const auto enqueue = [&] {
+    nvshmemx_barrier_all_on_stream(stream);
+    EXPECT_EQ(nvshmemx_int_sum_reduce_on_stream(NVSHMEM_TEAM_WORLD, dst, src, kInts, stream), 0);
+  };
+  if (me == 1) {
+    bool released = false;
+    for (const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+         !released && std::chrono::steady_clock::now() < until;) {
+      int seen = 0;
+      CUDA_CHECK(cudaMemcpy(&seen, flag, sizeof seen, cudaMemcpyDeviceToHost));
+      released = seen == 1;
+    }
+    EXPECT_TRUE(released) << "PE 0's host p did not come within 20 s: its stream collectives blocked it";
+    enqueue();
+  } else {
+    enqueue();
+    if (me == 0) nvshmem_int_p(flag, 1, 1);
+  }
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  std::vector<int> host(kInts);
+  CUDA_CHECK(cudaMemcpy(host.data(), dst, kInts * sizeof(int), cudaMemcpyDeviceToHost));
+  int bad = 0;
+  for (int i = 0; i < kInts; ++i) {
+    int want = 0;
+    for (int pe = 0; pe < n; ++pe) want += value_of(pe, i);
+    if (host[i] != want && bad++ < 5) ADD_FAILURE() << "dst[" << i << "] = " << host[i] << ", not " << want;
+  }
+  EXPECT_EQ(bad, 0);
+  gpu_test::barrier();
+  CUDA_CHECK(cudaStreamDestroy(stream));
+  nvshmem_free(dst);
+  nvshmem_free(src);
+  nvshmem_free(flag);
 }
 
 // Many small nbi puts from every block (more than one lap of each channel's ring), then one quiet.
