@@ -205,17 +205,15 @@ void stream_p(const char *call, T *dest, T value, int pe, cudaStream_t stream) {
   check_launch(call, "the p kernel");
 }
 
-// GPU heap, remote PE: a kernel on the stream gets the value through the proxy; waits for the stream.
-uint64_t stream_remote_g(const char *call, const void *source, std::size_t bytes, int pe, cudaStream_t stream) {
-  uint64_t *word = nullptr;  // the kernel's result, in mapped pinned host memory
-  if (const cudaError_t err = alloc_result_word(&word); err != cudaSuccess)
-    fatal(call, "allocating the result word failed: %s", cudaGetErrorString(err));
-  remote_g_kernel<<<1, 1, 0, stream>>>(word, source, bytes, pe);
+// GPU heap, remote PE: a kernel on the stream gets the value through the proxy into the runtime's result
+// word (allocated with the proxy); waits for the stream.
+uint64_t stream_remote_g(const char *call, Runtime &rt, const void *source, std::size_t bytes, int pe,
+                         cudaStream_t stream) {
+  std::lock_guard<std::mutex> lock(rt.remote_g_mutex);
+  remote_g_kernel<<<1, 1, 0, stream>>>(rt.remote_g_word, source, bytes, pe);
   check_launch(call, "the remote g kernel");
   wait_stream(call, stream);
-  const uint64_t bits = *word;
-  free_result_word(word);
-  return bits;
+  return *rt.remote_g_word;
 }
 
 template <typename T>
@@ -232,7 +230,7 @@ T stream_g(const char *call, const T *source, int pe, cudaStream_t stream) {
     const Target t = require_target(rt, source, sizeof(T), pe, call, "source");
     ContextGuard guard(rt.context);
     if (!t.mapped) {
-      const uint64_t bits = stream_remote_g(call, source, sizeof(T), pe, stream);
+      const uint64_t bits = stream_remote_g(call, rt, source, sizeof(T), pe, stream);
       memcpy(static_cast<void *>(&value), &bits, sizeof(T));
       return value;
     }

@@ -16,6 +16,7 @@
 #include "host/coll_host.hpp"
 #include "host/stream_host.hpp"
 #include "host/version_check.hpp"
+#include "transport/cuda_kernels.hpp"
 #include "nvshmem_host.h"
 
 namespace nvshm {
@@ -136,7 +137,6 @@ Status tma_policy_of(const Runtime &rt, int *policy) {
   return Status::not_supported;
 }
 
-// Starts the host proxy (docs/proxy.md) when this PE has remote peers and a GPU heap (or NVSHMEM_REMOTE_PROXY=host):
 // A GPU heap's transport, and every kernel the stream calls and collectives launch loaded (stream_host.hpp).
 Status make_device_transport(Runtime &rt) {
   NVSHM_TRY(make_cuda_transport(&rt.transport));
@@ -147,6 +147,7 @@ Status make_device_transport(Runtime &rt) {
   return Status::internal;
 }
 
+// Starts the host proxy (docs/proxy.md) when this PE has remote peers and a GPU heap (or NVSHMEM_REMOTE_PROXY=host):
 // NVSHM_PROXY_CHANNELS zeroed channels in pinned host memory mapped to the device, reservation counters
 // in GPU memory, and the device state's view of both.
 Status start_proxy(Runtime &rt) {
@@ -173,6 +174,10 @@ Status start_proxy(Runtime &rt) {
       return Status::out_of_memory;
     }
     device_view = static_cast<nvshm_proxy_channel *>(dev);
+    if (const cudaError_t err = alloc_result_word(&rt.remote_g_word); err != cudaSuccess) {
+      log_error(kInit, "cudaHostAlloc of the stream g's result word failed: %s", cudaGetErrorString(err));
+      return Status::out_of_memory;
+    }
   } else {  // no device code reaches these: the proxy runs for tests of its start and stop
     rt.proxy_channels = static_cast<nvshm_proxy_channel *>(calloc(1, bytes));
     rt.proxy_reserve = static_cast<unsigned long long *>(calloc(1, reserve_bytes));
@@ -204,6 +209,8 @@ void stop_proxy(Runtime &rt) {
   if (rt.on_device()) {
     if (rt.proxy_channels) cudaFreeHost(rt.proxy_channels);
     if (rt.proxy_reserve) cudaFree(rt.proxy_reserve);
+    free_result_word(rt.remote_g_word);
+    rt.remote_g_word = nullptr;
   } else {
     free(rt.proxy_channels);
     free(rt.proxy_reserve);

@@ -40,6 +40,11 @@ struct Runtime {
   nvshm_proxy_channel *proxy_channels = nullptr;
   unsigned long long *proxy_reserve = nullptr;
   std::unique_ptr<Proxy> proxy;
+  // g_on_stream to a remote PE on a GPU heap (api_stream.cu): the word its kernel writes the value to
+  // (mapped pinned host memory, allocated with the proxy: allocating it per call may wait for the device,
+  // where kernels can be waiting for this thread) and the lock of its one user at a time.
+  uint64_t *remote_g_word = nullptr;
+  std::mutex remote_g_mutex;
   nvshm_device_state device_state{};
   // Local buffers registered with nvshmemx_buffer_register, by start address (api_buffer.cpp).
   struct UserBuffer {

@@ -5,6 +5,10 @@
 #include "nvshmem_detail/device/float_atomic.cuh"
 #include "transport/cuda_kernels.hpp"
 
+#include <mutex>
+
+#include "common/log.hpp"
+
 namespace nvshm {
 namespace {
 
@@ -95,8 +99,20 @@ cudaError_t launch_atomic(void *remote, const AtomicArgs &args, uint64_t *old, c
 
 cudaError_t load_kernels(std::initializer_list<const void *> kernels) {
   cudaFuncAttributes attributes;  // getting them loads the kernel
-  for (const void *k : kernels)
-    if (const cudaError_t err = cudaFuncGetAttributes(&attributes, k); err != cudaSuccess) return err;
+  for (const void *k : kernels) {
+    const cudaError_t err = cudaFuncGetAttributes(&attributes, k);
+    if (err == cudaSuccess) continue;
+    (void)cudaGetLastError();  // not left for a later launch's check to report
+    if (err != cudaErrorNoKernelImageForDevice && err != cudaErrorInvalidDeviceFunction) return err;
+    static std::once_flag warned;  // as the device state registry: a library built for another GPU
+    std::call_once(warned, [err] {
+      NVSHM_WARN("CUDA transport",
+                 "the library has no code for this GPU (%s): its kernels fail when launched; build it for this "
+                 "GPU (NVSHMEM_CUDA_ARCHITECTURES)",
+                 cudaGetErrorString(err));
+    });
+    return cudaSuccess;
+  }
   return cudaSuccess;
 }
 
