@@ -63,6 +63,22 @@ __device__ __noinline__ static void fail_tile(const char *what) {
   __trap();
 }
 
+/* The tile API reaches mapped PEs only (docs/proxy.md, "State"): a PE, or a team member, on another node or
+ * under NVSHMEM_DISABLE_P2P=1 ends the kernel with a message naming it rather than a fault on an unmapped
+ * address. */
+__device__ __noinline__ static void fail_tile_remote(const char *call, const char *what, int id) {
+  printf(
+      "nvshmemx %s on PE %d: %s %d is not mapped here (another node, or NVSHMEM_DISABLE_P2P=1); the tile "
+      "API reaches mapped PEs only in this version\n",
+      call, state().my_pe, what, id);
+  __trap();
+}
+__device__ __forceinline__ const nvshm_team_device &mapped_team_or_trap(nvshmem_team_t team, const char *call) {
+  const nvshm_team_device &t = team_or_trap(team);
+  if (t.remote) fail_tile_remote(call, "a member of team", team);
+  return t;
+}
+
 /* The box of a tile of `shape` (clipped by start/bound) with the given source and destination strides. */
 template <int N, class Coord>
 __device__ __forceinline__ Box<N> make_box(const long long (&shape)[N], const long long (&sstride)[N],
@@ -195,7 +211,7 @@ __device__ __forceinline__ int reduce(nvshmem_team_t team, SrcT src, DstT dst, c
                                       int root, bool two_shot) {
   using T = typename SrcT::value_type;
   constexpr int N = rank_of_tensor<SrcT>;
-  const nvshm_team_device &t = team_or_trap(team);
+  const nvshm_team_device &t = mapped_team_or_trap(team, "tile_*reduce");
   if (root >= t.size) fail_tile("rooted_reduce with a root outside the team");
   long long shape[N], sstride[N], dstride[N];
   geometry<N>(src, dst, shape, sstride, dstride);
@@ -238,7 +254,7 @@ __device__ __forceinline__ int allgather(nvshmem_team_t team, SrcT src, DstT dst
                                          const Coord &bound, bool pull) {
   using T = typename SrcT::value_type;
   constexpr int N = rank_of_tensor<SrcT>;
-  const nvshm_team_device &t = team_or_trap(team);
+  const nvshm_team_device &t = mapped_team_or_trap(team, "tile_allgather");
   long long shape[N], sstride[N], dstride[N], dshape[N];
   geometry<N>(src, dst, shape, sstride, dstride);
   load_dims<N>(dst.shape(), dshape);
@@ -286,7 +302,7 @@ __device__ __forceinline__ int broadcast(nvshmem_team_t team, SrcT src, DstT dst
                                          const Coord &bound) {
   using T = typename SrcT::value_type;
   constexpr int N = rank_of_tensor<SrcT>;
-  const nvshm_team_device &t = team_or_trap(team);
+  const nvshm_team_device &t = mapped_team_or_trap(team, "tile_broadcast");
   if (t.my_pe < 0) fail_tile("broadcast called by a PE outside the team");
   long long shape[N], sstride[N], dstride[N];
   geometry<N>(src, dst, shape, sstride, dstride);
@@ -321,6 +337,7 @@ __device__ __forceinline__ int copy(SrcT src, DstT dst, const Coord &start, cons
   long long shape[N], sstride[N], dstride[N];
   geometry<N>(src, dst, shape, sstride, dstride);
   const Box<N> box = make_box<N>(shape, sstride, dstride, start, bound);
+  if (remote_pe(pe)) fail_tile_remote(Put ? "tile_put" : "tile_get", "PE", pe);
   const T *s = Put ? src.data() : peer_address(static_cast<const T *>(src.data()), pe);
   T *d = Put ? peer_address(dst.data(), pe) : dst.data();
   const uintptr_t bits = reinterpret_cast<uintptr_t>(s) | reinterpret_cast<uintptr_t>(d);
@@ -337,7 +354,7 @@ __device__ __forceinline__ int copy(SrcT src, DstT dst, const Coord &start, cons
 /* tile_collective_wait: one sync round of the team. */
 template <Scope S>
 __device__ __forceinline__ int wait(nvshmem_team_t team) {
-  const nvshm_team_device &t = team_or_trap(team);
+  const nvshm_team_device &t = mapped_team_or_trap(team, "tile_collective_wait");
   Group<S>::sync();
   nvshm_dev::sync_round<S>(t);
   return 0;

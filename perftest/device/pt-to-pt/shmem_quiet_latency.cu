@@ -29,7 +29,7 @@ int main(int argc, char **argv) {
       [&](void *dest, const void *source, size_t bytes, int iters, cudaStream_t stream, const perftest::Options &opt) {
         if (bytes != size_now) size_now = bytes, launches = 0;
         const bool put = launches++ == (opt.warmup > 0 ? 1 : 0);  // the first timed launch
-        quiet_kernel<<<1, 1, 0, stream>>>(static_cast<char *>(dest), static_cast<const char *>(source), bytes, iters,
-                                          1, put);
+        quiet_kernel<<<1, 1, 0, stream>>>(static_cast<char *>(dest), static_cast<const char *>(source), bytes, iters, 1,
+                                          put);
       });
 }
