@@ -20,8 +20,8 @@ void on_host_in_stream_order(const char *call, cudaStream_t stream, std::functio
 // Load (load_kernels in transport/cuda_kernels.hpp) every kernel of the stream calls (api_stream.cu) and of
 // the stream collectives (coll_stream.cu, coll_stream_reduce_*.cu). Many wait: for a word another PE or a
 // host thread writes, for the proxy, for the other members. The first launch of one behind such a kernel
-// must not wait for it (a stream collective behind another, then a host barrier, would never end; a remote
-// put-with-signal behind a remote put hung on an H200). Called at init on a GPU heap.
+// must not wait for it (a stream collective behind another, then a host barrier, could wait for ever; a
+// remote put-with-signal behind a remote put hung on an H200). Called at init on a GPU heap.
 cudaError_t load_stream_kernels();
 cudaError_t load_coll_stream_kernels();
 

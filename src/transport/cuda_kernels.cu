@@ -111,7 +111,7 @@ cudaError_t load_kernels(std::initializer_list<const void *> kernels) {
                  "GPU (NVSHMEM_CUDA_ARCHITECTURES)",
                  cudaGetErrorString(err));
     });
-    return cudaSuccess;
+    return cudaSuccess;  // nor for the other kernels: nothing to load
   }
   return cudaSuccess;
 }
