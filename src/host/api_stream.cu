@@ -106,24 +106,29 @@ __global__ void remote_g_kernel(uint64_t *out, const void *source, size_t bytes,
   *out = value;
 }
 // iput/iget of elements of `elem` bytes (strides in elements, as the API's): one strided request.
+template <typename W>
+__device__ void remote_strided(bool is_put, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                               int pe) {
+  if (is_put)
+    nvshm_dev::iput<nvshm_dev::Scope::thread>(static_cast<W *>(dest), static_cast<const W *>(source), dst, sst, nelems,
+                                              pe);
+  else
+    nvshm_dev::iget<nvshm_dev::Scope::thread>(static_cast<W *>(dest), static_cast<const W *>(source), dst, sst, nelems,
+                                              pe);
+}
 __global__ void remote_strided_kernel(bool is_put, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
                                       size_t elem, size_t nelems, int pe) {
   switch (elem) {
     case 1:
-      return is_put ? nvshmem_iput8(dest, source, dst, sst, nelems, pe)
-                    : nvshmem_iget8(dest, source, dst, sst, nelems, pe);
+      return remote_strided<uint8_t>(is_put, dest, source, dst, sst, nelems, pe);
     case 2:
-      return is_put ? nvshmem_iput16(dest, source, dst, sst, nelems, pe)
-                    : nvshmem_iget16(dest, source, dst, sst, nelems, pe);
+      return remote_strided<uint16_t>(is_put, dest, source, dst, sst, nelems, pe);
     case 4:
-      return is_put ? nvshmem_iput32(dest, source, dst, sst, nelems, pe)
-                    : nvshmem_iget32(dest, source, dst, sst, nelems, pe);
+      return remote_strided<uint32_t>(is_put, dest, source, dst, sst, nelems, pe);
     case 8:
-      return is_put ? nvshmem_iput64(dest, source, dst, sst, nelems, pe)
-                    : nvshmem_iget64(dest, source, dst, sst, nelems, pe);
+      return remote_strided<uint64_t>(is_put, dest, source, dst, sst, nelems, pe);
     default:
-      return is_put ? nvshmem_iput128(dest, source, dst, sst, nelems, pe)
-                    : nvshmem_iget128(dest, source, dst, sst, nelems, pe);
+      return remote_strided<int4>(is_put, dest, source, dst, sst, nelems, pe);
   }
 }
 __global__ void proxy_quiet_kernel() {
