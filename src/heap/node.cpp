@@ -8,7 +8,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <set>
+#include <map>
 #include <string>
 #include <utility>
 
@@ -40,10 +40,13 @@ Status node_discover(Bootstrap &boot, NodeInfo *out) {
   NodeInfo info;
   // A node is one host name and one network namespace: the heap's descriptors travel over abstract Unix
   // sockets, which exist per network namespace (docs/remote.md).
-  std::set<std::pair<std::string, uint64_t>> nodes;
+  std::map<std::pair<std::string, uint64_t>, int> nodes;  // node -> its index
+  info.group_of.resize(all.size());
   for (int pe = 0; pe < boot.size(); ++pe) {
     const Record &r = all[pe];
-    nodes.emplace(std::string(r.host, strnlen(r.host, kNameBytes)), r.net_ns);
+    const auto at = nodes.emplace(std::make_pair(std::string(r.host, strnlen(r.host, kNameBytes)), r.net_ns),
+                                  static_cast<int>(nodes.size()));
+    info.group_of[pe] = at.first->second;
     if (strncmp(r.host, mine.host, kNameBytes) == 0 && r.net_ns == mine.net_ns) {
       if (pe == boot.rank()) info.my_index = static_cast<int>(info.pes.size());
       info.pes.push_back(pe);
@@ -60,6 +63,8 @@ NodeInfo node_self(const NodeInfo &node) {
   self.pes = {node.pes[node.my_index]};
   self.pids = {node.pids[node.my_index]};
   self.n_nodes = node.n_nodes;
+  self.group_of.resize(node.group_of.size());
+  for (std::size_t pe = 0; pe < self.group_of.size(); ++pe) self.group_of[pe] = static_cast<int>(pe);
   return self;
 }
 

@@ -14,6 +14,9 @@ struct NodeInfo {
   std::vector<int> pes;  // world PE ids on this node, ascending
   int my_index = 0;      // this PE's index in `pes`
   int n_nodes = 1;
+  // For every world PE, the index of its group: its node (numbered in the order of their first PE), or
+  // for node_self's info the PE itself (each PE a group of one). Whoever is in this PE's group is in `pes`.
+  std::vector<int> group_of;
   // Process id of each node PE (same order as `pes`) where it shares this PE's pid namespace, else 0.
   std::vector<int64_t> pids;
   bool consecutive() const { return pes.back() - pes.front() + 1 == static_cast<int>(pes.size()); }
@@ -23,7 +26,8 @@ struct NodeInfo {
 };
 
 Status node_discover(Bootstrap &boot, NodeInfo *out);
-// This PE alone as a node (the heap maps only its own slot: NVSHMEM_DISABLE_P2P); n_nodes is kept.
+// This PE alone as a node (the heap maps only its own slot: NVSHMEM_DISABLE_P2P); n_nodes is kept, and
+// every PE is a group of its own.
 NodeInfo node_self(const NodeInfo &node);
 
 }  // namespace nvshm

@@ -34,6 +34,17 @@ class RemoteEngine {
   // Blocking atomic on the word at `offset` of `pe`'s heap, atomic with the target's own atomics on a
   // host heap; *old (if not null) receives the previous value, zero-extended.
   virtual Status atomic(int pe, std::size_t offset, const AtomicArgs &args, uint64_t *old) = 0;
+  // One write of a batch to set_words: the 8-byte word at `offset` of `pe`'s heap becomes `value`.
+  struct WordWrite {
+    int pe;
+    std::size_t offset;
+    uint64_t value;
+  };
+  // Writes each word atomically (as atomic() with AtomicOp::set), all in flight at once: returns when
+  // every write is complete (remote completion), about one round trip for the batch. The words are
+  // distinct (no order among the writes). Every write is waited for also when one fails; the first
+  // failure is returned.
+  virtual Status set_words(const std::vector<WordWrite> &writes) = 0;
   // Order earlier puts and atomics before later ones, per target PE.
   virtual Status fence() = 0;
   // Complete every operation issued through this engine (remote completion).

@@ -18,6 +18,18 @@ Status Peers::strided(bool is_put, const Target &t, std::ptrdiff_t remote_stride
   return remote_->quiet();
 }
 
+Status Peers::set_words(const std::vector<std::pair<Target, uint64_t>> &writes) {
+  std::vector<RemoteEngine::WordWrite> remote;
+  for (const auto &[t, value] : writes) {
+    if (!t.mapped) {
+      remote.push_back({t.pe, t.offset, value});
+      continue;
+    }
+    NVSHM_TRY(mapped_.atomic(t.mapped, AtomicArgs{AtomicOp::set, 8, value, 0}, nullptr));
+  }
+  return remote.empty() ? Status::ok : remote_->set_words(remote);
+}
+
 Status Peers::quiet() {
   NVSHM_TRY(mapped_.quiet());
   return remote_ ? remote_->quiet() : Status::ok;

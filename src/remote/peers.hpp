@@ -8,6 +8,8 @@
 #pragma once
 #include <cstddef>
 #include <memory>
+#include <utility>
+#include <vector>
 
 #include "heap/symmetric_heap.hpp"
 #include "remote/engine.hpp"
@@ -60,6 +62,10 @@ class Peers {
   Status atomic(const Target &t, const AtomicArgs &args, uint64_t *old) {
     return t.mapped ? mapped_.atomic(t.mapped, args, old) : remote_->atomic(t.pe, t.offset, args, old);
   }
+  // Sets the 8-byte word at each target to its value, atomically (as atomic() with AtomicOp::set): the
+  // mapped ones in turn, the remote ones as one batch in flight at once (RemoteEngine::set_words).
+  // Returns when every write is complete (a failure is logged naming the PE by the engine or transport).
+  Status set_words(const std::vector<std::pair<Target, uint64_t>> &writes);
   // Blocking strided copy between `t` (element stride `remote_stride` bytes) and local memory
   // (`local_stride`): a put when `is_put`, else a get.
   Status strided(bool is_put, const Target &t, std::ptrdiff_t remote_stride, void *local, std::ptrdiff_t local_stride,

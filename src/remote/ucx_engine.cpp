@@ -190,6 +190,7 @@ class UcxEngine final : public RemoteEngine {
   Status get_nbi(void *local, int pe, std::size_t offset, std::size_t bytes) override;
   Status atomic(int pe, std::size_t offset, const AtomicArgs &args, uint64_t *old) override;
   Status update_by_cas(int pe, std::size_t offset, const AtomicArgs &args, uint64_t *old);
+  Status set_words(const std::vector<WordWrite> &writes) override;
   Status fence() override;
   Status quiet() override;
   void prepare_finalize() override { closing_.store(true); }
@@ -262,6 +263,7 @@ class UcxEngine final : public RemoteEngine {
   Status staged_put(int pe, std::size_t offset, const void *local, std::size_t bytes, const char *op);
   Status staged_get(void *local, int pe, std::size_t offset, std::size_t bytes, const char *op);
   Status staged_atomic(int pe, std::size_t offset, const AtomicArgs &args, uint64_t *old);
+  Status staged_set_words(const std::vector<WordWrite> &writes);
   // Waits until every request sent to `pe` so far has its reply, then reports the PE's failures.
   Status staged_complete(Peer &p, const char *op);
   // Sends one message; `h` and `data` must stay valid until the returned request completes.
@@ -753,6 +755,33 @@ Status UcxEngine::update_by_cas(int pe, std::size_t offset, const AtomicArgs &ar
   }
 }
 
+Status UcxEngine::set_words(const std::vector<WordWrite> &writes) {
+  if (opt_.staged) return staged_set_words(writes);
+  // Swaps (UCP's atomic set), each with its own reply word, then one wait for all of them.
+  std::vector<uint64_t> operands(writes.size()), replies(writes.size());
+  std::vector<std::pair<int, ucs_status_ptr_t>> requests;
+  Status st = Status::ok;
+  for (std::size_t i = 0; i < writes.size() && st == Status::ok; ++i) {
+    const WordWrite &w = writes[i];
+    Peer *p = nullptr;
+    st = writer(w.pe, "atomic", &p);
+    if (st != Status::ok) break;
+    operands[i] = w.value;
+    ucp_request_param_t param{};
+    param.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE | UCP_OP_ATTR_FIELD_REPLY_BUFFER;
+    param.datatype = ucp_dt_make_contig(8);
+    param.reply_buffer = &replies[i];
+    requests.emplace_back(
+        w.pe, api_.atomic_op_nbx(p->ep, UCP_ATOMIC_OP_SWAP, &operands[i], 1, p->base + w.offset, p->rkey, &param));
+  }
+  const auto until = deadline();
+  for (auto [pe, request] : requests) {  // every one, also after a failure: they use this frame's words
+    const Status s = wait(request, "atomic", pe, until);
+    if (st == Status::ok) st = s;
+  }
+  return st;
+}
+
 Status UcxEngine::fence() {
   if (opt_.staged) return quiet();  // an order point per PE: every earlier request has been executed
   // Per PE and deferred: the PEs written since their last flush are flushed before their next write
@@ -874,6 +903,42 @@ Status UcxEngine::staged_atomic(int pe, std::size_t offset, const AtomicArgs &ar
   if (old) *old = record->old;
   delete record;
   return staged_complete(*p, "atomic");
+}
+
+Status UcxEngine::staged_set_words(const std::vector<WordWrite> &writes) {
+  // The requests all sent, then their sends and replies waited for; the records stay allocated when a
+  // wait fails (a late reply still writes its record).
+  std::vector<AtomicRecord *> records;
+  std::vector<std::pair<int, ucs_status_ptr_t>> sends;
+  std::vector<StagedHeader> headers;
+  headers.reserve(writes.size());  // each header stays in place until its send completes
+  std::set<int> pes;
+  Status st = Status::ok;
+  for (const WordWrite &w : writes) {
+    Peer *p = nullptr;
+    st = peer(w.pe, "atomic", &p);
+    if (st != Status::ok) break;
+    records.push_back(new AtomicRecord);
+    headers.push_back(StagedHeader{StagedOp::atomic, my_pe_, w.offset, 0, reinterpret_cast<uint64_t>(records.back()),
+                                   w.value, 0, static_cast<uint32_t>(AtomicOp::set), 8});
+    p->issued.fetch_add(1);
+    const ucs_status_ptr_t request = staged_send(p->ep, headers.back(), nullptr, 0, {});
+    if (UCS_PTR_IS_ERR(request)) p->issued.fetch_sub(1);
+    sends.emplace_back(w.pe, request);
+    pes.insert(w.pe);
+  }
+  const auto until = deadline();
+  for (auto [pe, request] : sends) {
+    const Status s = wait(request, "atomic", pe, until);
+    if (st == Status::ok) st = s;
+  }
+  for (std::size_t i = 0; i < records.size() && st == Status::ok; ++i)
+    st =
+        poll_until([r = records[i]] { return r->done.load(std::memory_order_acquire); }, "atomic", writes[i].pe, until);
+  if (st != Status::ok) return st;
+  for (AtomicRecord *r : records) delete r;
+  for (int pe : pes) NVSHM_TRY(staged_complete(peers_[pe], "atomic"));
+  return Status::ok;
 }
 
 Status UcxEngine::staged_complete(Peer &p, const char *op) {

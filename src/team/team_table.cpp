@@ -8,6 +8,7 @@
 #include <atomic>
 #include <chrono>
 #include <string>
+#include <utility>
 
 #include "common/log.hpp"
 
@@ -74,10 +75,11 @@ std::size_t TeamTable::workspace_bytes(int max_teams, std::size_t scratch_bytes,
   return Layout(max_teams, scratch_bytes, n_pes, ll_slot_words).total;
 }
 
-TeamTable::TeamTable(Bootstrap &boot, const NodeInfo &node, SymmetricHeap &heap, Peers &peers, int max_teams,
-                     std::size_t scratch_bytes, std::size_t ll_slot_words, int timeout_s)
+TeamTable::TeamTable(Bootstrap &boot, const NodeInfo &node, const NodeInfo &mapped, SymmetricHeap &heap, Peers &peers,
+                     int max_teams, std::size_t scratch_bytes, std::size_t ll_slot_words, int timeout_s)
     : boot_(boot),
       node_(node),
+      mapped_(mapped),
       heap_(heap),
       peers_(peers),
       my_pe_(boot.rank()),
@@ -97,7 +99,7 @@ Status TeamTable::create(Bootstrap &boot, const NodeInfo &node, const NodeInfo &
     return Status::invalid_value;
   }
   std::unique_ptr<TeamTable> t(
-      new TeamTable(boot, node, heap, peers, max_teams, scratch_bytes, ll_slot_words, timeout_s));
+      new TeamTable(boot, node, shared, heap, peers, max_teams, scratch_bytes, ll_slot_words, timeout_s));
   const Layout layout(max_teams, scratch_bytes, boot.size(), ll_slot_words);
   void *pool = nullptr;
   NVSHM_TRY(heap.allocate(boot, layout.total, kAlign, kInit, &pool));
@@ -237,8 +239,26 @@ int TeamTable::translate(nvshmem_team_t src, int src_pe, nvshmem_team_t dest) co
   return d->index_of(s->world_pe(src_pe));
 }
 
-Status TeamTable::wait_words(int pe, const uint64_t *words, int n, uint32_t tag, const char *what,
-                             const std::vector<int> &names, std::vector<uint64_t> *seen, const char *call) {
+namespace {
+// The writers (names[i]) of the words (of those at the indices in `only`, when not null) that do not
+// carry `tag` in their upper half.
+std::vector<int> late_writers(const std::vector<uint64_t> &words, const std::vector<int> *only, uint32_t tag,
+                              const std::vector<int> &names) {
+  std::vector<int> late;
+  auto check = [&](int i) {
+    if (static_cast<uint32_t>(words[i] >> 32) != tag) late.push_back(names[i]);
+  };
+  if (only)
+    for (int i : *only) check(i);
+  else
+    for (std::size_t i = 0; i < words.size(); ++i) check(static_cast<int>(i));
+  return late;
+}
+}  // namespace
+
+Status TeamTable::wait_words(int pe, const uint64_t *words, int n, const std::vector<int> *only, int gathered_on,
+                             uint32_t tag, const char *what, const std::vector<int> &names, std::vector<uint64_t> *seen,
+                             const char *call) {
   const Target at = peers_.target(words, pe);
   using clock = std::chrono::steady_clock;
   const auto t0 = clock::now();
@@ -246,30 +266,38 @@ Status TeamTable::wait_words(int pe, const uint64_t *words, int n, uint32_t tag,
   seen->assign(static_cast<std::size_t>(n), 0);
   for (unsigned polls = 0;; ++polls) {
     NVSHM_TRY(peers_.get_words(seen->data(), at, static_cast<std::size_t>(n)));
-    std::vector<int> missing;
-    for (int i = 0; i < n; ++i)
-      if (static_cast<uint32_t>((*seen)[i] >> 32) != tag) missing.push_back(names[i]);
+    std::vector<int> missing = late_writers(*seen, only, tag, names);
     if (missing.empty()) break;
     const auto waited = clock::now() - t0;
-    // A missing member whose process has exited never arrives: say so now rather than at the timeout.
+    // A missing member whose process has exited never arrives, and words on a PE that has exited are
+    // never written: say so now rather than at the timeout.
+    auto gone = [&](int who, const char *when) {
+      if (peers_.unreachable(who)) {  // a remote PE: the engine saw its process or the network fail
+        log_error(call, "PE %d is unreachable (its process or the network failed)%s; this call cannot complete", who,
+                  when);
+        return true;
+      }
+      const auto index = std::find(node_.pes.begin(), node_.pes.end(), who) - node_.pes.begin();
+      if (index == static_cast<std::ptrdiff_t>(node_.pes.size()) || !node_.has_exited(static_cast<int>(index)))
+        return false;
+      log_error(call, "PE %d (pid %lld) has exited (or crashed)%s; this call cannot complete", who,
+                static_cast<long long>(node_.pids[index]), when);
+      return true;
+    };
     if (waited >= next_check) {
       next_check = waited + std::chrono::milliseconds(100);
-      for (int pe : missing) {
-        if (peers_.unreachable(pe)) {  // a remote PE: the engine saw its process or the network fail
-          log_error(call,
-                    "PE %d is unreachable (its process or the network failed) before it arrived; this call "
-                    "cannot complete",
-                    pe);
-          return Status::peer_failed;
-        }
-        const int index = pe - node_.pes.front();
-        if (index < 0 || index >= static_cast<int>(node_.pes.size()) || !node_.has_exited(index)) continue;
-        log_error(call, "PE %d (pid %lld) has exited (or crashed) before it arrived; this call cannot complete", pe,
-                  static_cast<long long>(node_.pids[index]));
-        return Status::peer_failed;
-      }
+      for (int who : missing)
+        if (gone(who, " before it arrived")) return Status::peer_failed;
+      if (pe != my_pe_ && gone(pe, " (this PE polls words on it)")) return Status::peer_failed;
     }
     if (waited > std::chrono::seconds(timeout_s_)) {
+      // The words reach this PE from `gathered_on` once all are there: name those missing there.
+      std::vector<uint64_t> there(static_cast<std::size_t>(n));
+      if (gathered_on >= 0 &&
+          peers_.get_words(there.data(), peers_.target(words, gathered_on), there.size()) == Status::ok) {
+        missing = late_writers(there, nullptr, tag, names);
+        if (missing.empty()) missing.push_back(gathered_on);
+      }
       log_error(call, "timed out after %d s (NVSHMEM_BOOTSTRAP_TIMEOUT): %s %s did not arrive", timeout_s_, what,
                 pe_list(missing).c_str());
       return Status::timeout;
@@ -289,23 +317,48 @@ Status TeamTable::exchange(int slot, uint32_t mine, std::vector<uint32_t> *value
   const uint64_t round = ++t.rounds;
   const uint32_t tag = static_cast<uint32_t>(round);
   // Two banks used in turn: a member can only be one round ahead, so it never overwrites a word of
-  // the round a slower member is still reading.
+  // the round a slower member is still reading (docs/teams.md, "Host synchronisation").
   uint64_t *bank = host_words(slot) + (round & 1) * static_cast<std::size_t>(n_pes_);
   const uint64_t word = (static_cast<uint64_t>(tag) << 32) | mine;
-  for (int k = 1; k < t.size; ++k) {
-    const int member = (t.my_index + k) % t.size;
-    const Status st = peers_.atomic(peers_.target(bank + t.my_index, t.world_pe(member)),
-                                    AtomicArgs{AtomicOp::set, 8, word, 0}, nullptr);
+  // Groups: the members whose heaps map each other (a node; a PE alone without P2P). Each group's
+  // member of lowest index leads it: the others store their word in its bank; once its group's words
+  // are there it relays them to the other groups' leaders in one batch, and once all words are there it
+  // copies them into its members' banks. Every member polls only its own bank, so none reads a bank
+  // that its owner may clear (team destroy) after its own round.
+  std::vector<int> group, leaders, names(static_cast<std::size_t>(t.size));
+  std::vector<char> group_seen(static_cast<std::size_t>(n_pes_), 0);
+  const int my_group = mapped_.group_of[my_pe_];
+  for (int i = 0; i < t.size; ++i) {
+    names[i] = t.world_pe(i);
+    const int g = mapped_.group_of[names[i]];
+    if (g == my_group)
+      group.push_back(i);
+    else if (!std::exchange(group_seen[g], 1))
+      leaders.push_back(i);
+  }
+  const int leader = names[group.front()];
+  std::vector<uint64_t> seen;
+  if (leader != my_pe_) {
+    NVSHM_TRY(peers_.atomic(peers_.target(bank + t.my_index, leader), AtomicArgs{AtomicOp::set, 8, word, 0}, nullptr));
+    NVSHM_TRY(wait_words(my_pe_, bank, t.size, nullptr, leader, tag, "PEs", names, &seen, call));
+  } else {
+    NVSHM_TRY(peers_.mapped().put(bank + t.my_index, &word, sizeof word));
+    NVSHM_TRY(wait_words(my_pe_, bank, t.size, &group, -1, tag, "PEs", names, &seen, call));
+    std::vector<std::pair<Target, uint64_t>> relay;
+    for (int l : leaders)
+      for (int i : group) relay.emplace_back(peers_.target(bank + i, names[l]), seen[i]);
+    const Status st = peers_.set_words(relay);
     if (st != Status::ok) {  // a remote PE that failed (the engine said why): name the call too
-      log_error(call, "team %d's synchronisation cannot reach PE %d (%s)", slot, t.world_pe(member), status_name(st));
+      std::vector<int> failed, all;
+      for (int l : leaders) (peers_.unreachable(names[l]) ? failed : all).push_back(names[l]);
+      log_error(call, "team %d's synchronisation cannot reach PE %s (%s)", slot,
+                pe_list(failed.empty() ? all : failed).c_str(), status_name(st));
       return st;
     }
+    NVSHM_TRY(wait_words(my_pe_, bank, t.size, nullptr, -1, tag, "PEs", names, &seen, call));
+    for (std::size_t k = 1; k < group.size(); ++k)
+      NVSHM_TRY(peers_.put(peers_.target(bank, names[group[k]]), seen.data(), seen.size() * sizeof(uint64_t)));
   }
-  NVSHM_TRY(peers_.mapped().put(bank + t.my_index, &word, sizeof word));  // own word: the wait checks every member
-  std::vector<int> names(static_cast<std::size_t>(t.size));
-  for (int i = 0; i < t.size; ++i) names[i] = t.world_pe(i);
-  std::vector<uint64_t> seen;
-  NVSHM_TRY(wait_words(my_pe_, bank, t.size, tag, "PEs", names, &seen, call));
   values->resize(seen.size());
   for (std::size_t i = 0; i < seen.size(); ++i) (*values)[i] = static_cast<uint32_t>(seen[i]);
   return Status::ok;
@@ -576,7 +629,8 @@ Status TeamTable::init_from_uniqueid(const nvshmem_team_config_t *config, long c
   std::vector<int> indices(static_cast<std::size_t>(npes));
   for (int i = 0; i < npes; ++i) indices[i] = i;
   std::vector<uint64_t> seen;
-  NVSHM_TRY(wait_words(owner, entry + l.mask_words, npes, serial, "the PEs with team indices", indices, &seen, call));
+  NVSHM_TRY(wait_words(owner, entry + l.mask_words, npes, nullptr, -1, serial, "the PEs with team indices", indices,
+                       &seen, call));
   std::vector<uint64_t> masks(l.mask_words);
   NVSHM_TRY(peers_.get(masks.data(), peers_.target(entry, owner), masks.size() * sizeof(uint64_t)));
   Team t;

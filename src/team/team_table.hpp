@@ -87,8 +87,8 @@ class TeamTable {
   Status sync(nvshmem_team_t team, const char *call, std::initializer_list<CollArg> args = {});
 
  private:
-  TeamTable(Bootstrap &boot, const NodeInfo &node, SymmetricHeap &heap, Peers &peers, int max_teams,
-            std::size_t scratch_bytes, std::size_t ll_slot_words, int timeout_s);
+  TeamTable(Bootstrap &boot, const NodeInfo &node, const NodeInfo &mapped, SymmetricHeap &heap, Peers &peers,
+            int max_teams, std::size_t scratch_bytes, std::size_t ll_slot_words, int timeout_s);
   struct Span {  // a team inside its parent: members start + i * stride, i < size
     int start, stride, size;
   };
@@ -109,9 +109,12 @@ class TeamTable {
   // symmetric allocations hold that range.
   Status install(int slot, Team team, const char *call);
   Status write_device_entry(int slot);
-  // Polls n words at symmetric `words` on `pe` until each carries `tag` in its upper half.
-  Status wait_words(int pe, const uint64_t *words, int n, uint32_t tag, const char *what,
-                    const std::vector<int> &pes_of, std::vector<uint64_t> *seen, const char *call);
+  // Polls n words at symmetric `words` on `pe` until each (each of the indices in `only`, when not null)
+  // carries `tag` in its upper half; *seen receives the n words. Messages name word i's writer names[i];
+  // `gathered_on` (or -1) is the PE whose copy of the words this PE's come from, whose missing words the
+  // timeout's message names.
+  Status wait_words(int pe, const uint64_t *words, int n, const std::vector<int> *only, int gathered_on, uint32_t tag,
+                    const char *what, const std::vector<int> &names, std::vector<uint64_t> *seen, const char *call);
 
   uint64_t *sync_flags(int slot) const;
   int *world_pes(int slot) const;  // the device array [n_pes] of a team of arbitrary PEs
@@ -126,7 +129,8 @@ class TeamTable {
   uint64_t *ll_words(int slot) const;
 
   Bootstrap &boot_;
-  const NodeInfo &node_;  // the runtime's, alive as long as the table
+  const NodeInfo &node_;    // the runtime's, alive as long as the table
+  const NodeInfo &mapped_;  // the runtime's: the PEs whose heaps this PE maps, and every PE's group
   SymmetricHeap &heap_;
   Peers &peers_;
   int my_pe_, n_pes_;

@@ -197,6 +197,26 @@ TEST_P(UcxEngineOps, EveryOperationOnTheMemory) {
   }
 }
 
+// A batch of word writes (the team synchronisation's relay): every word has its value on return, the
+// words between them are untouched, and an empty batch does nothing.
+TEST_P(UcxEngineOps, SetWordsWritesEveryWordOfTheBatch) {
+  std::vector<uint64_t> slot(4096, 0x5A5A5A5A5A5A5A5Aull);  // poison: no write leaves it
+  FakeBootstrap boot(0, 1);
+  std::unique_ptr<Transport> local = make_host_transport();
+  std::unique_ptr<RemoteEngine> engine;
+  ASSERT_EQ(make_ucx_engine(boot, slot.data(), slot.size() * sizeof(uint64_t), *local, options(GetParam()), &engine),
+            Status::ok);
+  std::vector<RemoteEngine::WordWrite> writes;
+  for (std::size_t i = 0; i < 200; ++i) writes.push_back({0, 16 * i, 0x0123456789ABCDEFull * (i + 1)});
+  ASSERT_EQ(engine->set_words(writes), Status::ok);
+  for (std::size_t i = 0; i < 200; ++i) {
+    EXPECT_EQ(slot[2 * i], 0x0123456789ABCDEFull * (i + 1)) << "word " << i;
+    EXPECT_EQ(slot[2 * i + 1], 0x5A5A5A5A5A5A5A5Aull) << "the word after " << i;
+  }
+  ASSERT_EQ(engine->set_words({}), Status::ok);
+  EXPECT_EQ(slot[0], 0x0123456789ABCDEFull);
+}
+
 // Local buffers registered with the engine (nvshmemx_buffer_register on a job with remote PEs) are mapped
 // with ucp_mem_map: operations whose local side lies wholly inside one (or inside the slot) pass its
 // handle, others none; the data of puts from and gets into them is right; unregistering drops it.
