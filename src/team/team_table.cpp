@@ -291,12 +291,20 @@ Status TeamTable::wait_words(int pe, const uint64_t *words, int n, const std::ve
       if (pe != my_pe_ && gone(pe, " (this PE polls words on it)")) return Status::peer_failed;
     }
     if (waited > std::chrono::seconds(timeout_s_)) {
-      // The words reach this PE from `gathered_on` once all are there: name those missing there.
+      // The other nodes' words reach this PE from `gathered_on`: name those missing there, or, when all
+      // are there, that PE as the one that did not pass them on.
       std::vector<uint64_t> there(static_cast<std::size_t>(n));
       if (gathered_on >= 0 &&
           peers_.get_words(there.data(), peers_.target(words, gathered_on), there.size()) == Status::ok) {
-        missing = late_writers(there, nullptr, tag, names);
-        if (missing.empty()) missing.push_back(gathered_on);
+        const std::vector<int> missing_there = late_writers(there, nullptr, tag, names);
+        if (missing_there.empty()) {
+          log_error(call,
+                    "timed out after %d s (NVSHMEM_BOOTSTRAP_TIMEOUT): every PE arrived at PE %d (this node's "
+                    "leader), which has not passed on the words of %s %s",
+                    timeout_s_, gathered_on, what, pe_list(missing).c_str());
+          return Status::timeout;
+        }
+        missing = missing_there;
       }
       log_error(call, "timed out after %d s (NVSHMEM_BOOTSTRAP_TIMEOUT): %s %s did not arrive", timeout_s_, what,
                 pe_list(missing).c_str());
@@ -320,11 +328,11 @@ Status TeamTable::exchange(int slot, uint32_t mine, std::vector<uint32_t> *value
   // the round a slower member is still reading (docs/teams.md, "Host synchronisation").
   uint64_t *bank = host_words(slot) + (round & 1) * static_cast<std::size_t>(n_pes_);
   const uint64_t word = (static_cast<uint64_t>(tag) << 32) | mine;
-  // Groups: the members whose heaps map each other (a node; a PE alone without P2P). Each group's
-  // member of lowest index leads it: the others store their word in its bank; once its group's words
-  // are there it relays them to the other groups' leaders in one batch, and once all words are there it
-  // copies them into its members' banks. Every member polls only its own bank, so none reads a bank
-  // that its owner may clear (team destroy) after its own round.
+  // Groups: the members whose heaps map each other (a node; a PE alone without P2P). Each member
+  // writes its word into every member of its group (loads and stores); each group's member of lowest
+  // index leads it: once its group's words are in its bank it relays them to the other groups' leaders
+  // in one batch, and once all words are there it copies the other groups' words into its members'
+  // banks. Every member polls only its own bank, so none reads a bank its owner may clear (team destroy).
   std::vector<int> group, leaders, names(static_cast<std::size_t>(t.size));
   std::vector<char> group_seen(static_cast<std::size_t>(n_pes_), 0);
   const int my_group = mapped_.group_of[my_pe_];
@@ -336,13 +344,15 @@ Status TeamTable::exchange(int slot, uint32_t mine, std::vector<uint32_t> *value
     else if (!std::exchange(group_seen[g], 1))
       leaders.push_back(i);
   }
+  for (int i : group) {
+    if (i == t.my_index) continue;
+    NVSHM_TRY(
+        peers_.atomic(peers_.target(bank + t.my_index, names[i]), AtomicArgs{AtomicOp::set, 8, word, 0}, nullptr));
+  }
+  NVSHM_TRY(peers_.mapped().put(bank + t.my_index, &word, sizeof word));  // own word: the wait checks every member
   const int leader = names[group.front()];
   std::vector<uint64_t> seen;
-  if (leader != my_pe_) {
-    NVSHM_TRY(peers_.atomic(peers_.target(bank + t.my_index, leader), AtomicArgs{AtomicOp::set, 8, word, 0}, nullptr));
-    NVSHM_TRY(wait_words(my_pe_, bank, t.size, nullptr, leader, tag, "PEs", names, &seen, call));
-  } else {
-    NVSHM_TRY(peers_.mapped().put(bank + t.my_index, &word, sizeof word));
+  if (leader == my_pe_ && !leaders.empty()) {
     NVSHM_TRY(wait_words(my_pe_, bank, t.size, &group, -1, tag, "PEs", names, &seen, call));
     std::vector<std::pair<Target, uint64_t>> relay;
     for (int l : leaders)
@@ -356,8 +366,21 @@ Status TeamTable::exchange(int slot, uint32_t mine, std::vector<uint32_t> *value
       return st;
     }
     NVSHM_TRY(wait_words(my_pe_, bank, t.size, nullptr, -1, tag, "PEs", names, &seen, call));
+    // The other groups' words, in runs of consecutive indices: each word written is one its member waits
+    // for, so none lands after that member has finished the round.
     for (std::size_t k = 1; k < group.size(); ++k)
-      NVSHM_TRY(peers_.put(peers_.target(bank, names[group[k]]), seen.data(), seen.size() * sizeof(uint64_t)));
+      for (int i = 0; i < t.size;) {
+        if (mapped_.group_of[names[i]] == my_group) {
+          ++i;
+          continue;
+        }
+        int end = i;
+        while (end < t.size && mapped_.group_of[names[end]] != my_group) ++end;
+        NVSHM_TRY(peers_.put(peers_.target(bank + i, names[group[k]]), &seen[i], (end - i) * sizeof(uint64_t)));
+        i = end;
+      }
+  } else {
+    NVSHM_TRY(wait_words(my_pe_, bank, t.size, nullptr, leaders.empty() ? -1 : leader, tag, "PEs", names, &seen, call));
   }
   values->resize(seen.size());
   for (std::size_t i = 0; i < seen.size(); ++i) (*values)[i] = static_cast<uint32_t>(seen[i]);

@@ -310,6 +310,55 @@ TEST(Teams, InitFromUniqueIdOverASubset) {
   nvshmem_free(id);
 }
 
+// A team of every PE in interleaved order (even world PEs first, then odd ones) made and destroyed 3
+// times, each time with 40 rounds of reductions, broadcasts and barriers on fresh values. Across fake
+// hosts (2 x 2: PEs 0 and 1 on one host) a node's members are not consecutive in the team, its leader
+// (lowest team index) is not its lowest world PE, and the other node's words reach a member in several
+// runs (docs/teams.md, "Host synchronisation"); destroying right after the last round checks that no
+// word of it lands in a cleared bank.
+TEST(Teams, InterleavedMembersAcrossNodes) {
+  const int me = nvshmem_my_pe(), n = nvshmem_n_pes();
+  std::vector<int> members;
+  for (int parity : {0, 1})
+    for (int pe = parity; pe < n; pe += 2) members.push_back(pe);
+  const int index = static_cast<int>(std::find(members.begin(), members.end(), me) - members.begin());
+  auto *id = static_cast<nvshmemx_team_uniqueid_t *>(nvshmem_malloc(sizeof(nvshmemx_team_uniqueid_t)));
+  auto *ints = static_cast<int *>(nvshmem_malloc(3 * sizeof(int)));
+  ASSERT_NE(id, nullptr);
+  ASSERT_NE(ints, nullptr);
+  for (int life = 0; life < 3; ++life) {
+    if (me == members.front()) {
+      nvshmemx_team_uniqueid_t made = 0;
+      ASSERT_EQ(nvshmemx_team_get_uniqueid(&made), 0);
+      for (int pe = 0; pe < n; ++pe) nvshmem_uint64_p(id, made, pe);
+    }
+    nvshmem_barrier_all();
+    nvshmem_team_config_t config = NVSHMEM_TEAM_CONFIG_INITIALIZER;
+    nvshmem_getmem(&config.uniqueid, id, sizeof config.uniqueid, me);
+    nvshmem_team_t team = NVSHMEM_TEAM_INVALID;
+    ASSERT_EQ(nvshmemx_team_init(&team, &config, NVSHMEM_TEAM_CONFIG_MASK_UNIQUEID, n, index), 0);
+    expect_members(team, members);
+    for (int round = 0; round < 40; ++round) {
+      const int mine = 1000 * life + 10 * round + me, poison = -777;
+      const int root = (round + life) % n;  // a team index
+      int want_sum = 0, got[2] = {poison, poison};
+      for (int pe = 0; pe < n; ++pe) want_sum += 1000 * life + 10 * round + pe;
+      pe_test::write_local(ints, &mine, sizeof mine);
+      pe_test::write_local(ints + 1, got, sizeof got);
+      ASSERT_EQ(nvshmem_int_sum_reduce(team, ints + 1, ints, 1), 0);
+      ASSERT_EQ(nvshmem_int_broadcast(team, ints + 2, ints, 1, root), 0);
+      ASSERT_EQ(nvshmem_barrier(team), 0);
+      nvshmem_getmem(got, ints + 1, sizeof got, me);
+      ASSERT_EQ(got[0], want_sum) << "life " << life << ", round " << round;
+      ASSERT_EQ(got[1], 1000 * life + 10 * round + members[root]) << "life " << life << ", round " << round;
+    }
+    nvshmem_team_destroy(team);
+  }
+  nvshmem_barrier_all();
+  nvshmem_free(ints);
+  nvshmem_free(id);
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Probe: what does one host nvshmem_sync_all, nvshmem_barrier_all and a 1-element
+// nvshmem_int_sum_reduce over NVSHMEM_TEAM_WORLD cost, per call? Every PE times batches of 200 calls,
+// 15 batches after a warm-up; PE 0 prints the median batch's time per call and the best batch's, and
+// the reduction's result is checked on every PE (the sum of 1 + PE over all PEs). Runs as n PEs under
+// nvshmrun on the CPU backend (no GPU): forced remote, or across fake hosts (docs/history/benchmarks.md).
+#include <nvshmem.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <vector>
+
+namespace {
+
+constexpr int kBatch = 200, kBatches = 15;
+
+// Microseconds per call: {median batch, best batch}.
+std::pair<double, double> time_calls(const std::function<void()> &call) {
+  for (int i = 0; i < 20; ++i) call();
+  std::vector<double> us;
+  for (int b = 0; b < kBatches; ++b) {
+    nvshmem_barrier_all();
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < kBatch; ++i) call();
+    us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / kBatch);
+  }
+  std::sort(us.begin(), us.end());
+  return {us[us.size() / 2], us.front()};
+}
+
+}  // namespace
+
+int main() {
+  nvshmem_init();
+  const int me = nvshmem_my_pe(), n = nvshmem_n_pes();
+  int *src = static_cast<int *>(nvshmem_malloc(sizeof(int)));
+  int *dst = static_cast<int *>(nvshmem_malloc(sizeof(int)));
+  if (!src || !dst) {
+    fprintf(stderr, "PE %d: nvshmem_malloc failed\n", me);
+    return 1;
+  }
+  *src = 1 + me;
+  *dst = -12345;  // poison: the reduction writes it
+  bool right = true;
+  const auto sync = time_calls([] { nvshmem_sync_all(); });
+  const auto barrier = time_calls([] { nvshmem_barrier_all(); });
+  const auto reduce = time_calls([&] {
+    *dst = -12345;
+    nvshmem_int_sum_reduce(NVSHMEM_TEAM_WORLD, dst, src, 1);
+    right = right && *dst == n * (n + 1) / 2;
+  });
+  if (!right) fprintf(stderr, "PE %d: int_sum_reduce gave %d, not %d\n", me, *dst, n * (n + 1) / 2);
+  if (me == 0)
+    printf("%d PEs, us per call (median of %d batches of %d / best batch): sync_all %.2f / %.2f, barrier_all "
+           "%.2f / %.2f, int_sum_reduce(1) %.2f / %.2f\n",
+           n, kBatches, kBatch, sync.first, sync.second, barrier.first, barrier.second, reduce.first, reduce.second);
+  nvshmem_free(dst);
+  nvshmem_free(src);
+  nvshmem_finalize();
+  return right ? 0 : 1;
+}
