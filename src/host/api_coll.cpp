@@ -6,6 +6,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 #include <vector>
@@ -66,6 +67,12 @@ namespace nvshm {
 
 Status host_broadcast(nvshmem_team_t team, void *dest, const void *source, std::size_t bytes, int root,
                       const char *call) {
+  // Through node leaders (docs/collectives-host.md): from kRelayBytes on, on a team of several nodes
+  // with more members than nodes, only one member of each node pulls from the root's node, and the
+  // node's other members copy from it after the second sync; a third sync frees the leaders' dest.
+  constexpr std::size_t kRelayBytes = 64 * 1024;
+  TeamTable::NodeGroups groups;
+  bool relay = false, root_here = false;
   return collective(
       team, call, {{"bytes (nelems x element size)", static_cast<int64_t>(bytes)}, {"PE_root", root}},
       [&](const Runtime &rt, const Team &t) {
@@ -73,13 +80,23 @@ Status host_broadcast(nvshmem_team_t team, void *dest, const void *source, std::
           log_error(call, "PE_root=%d is not a PE index of team %d (%d PEs)", root, team, t.size);
           return false;
         }
+        groups = rt.teams->node_groups(t);
+        relay = bytes >= kRelayBytes && !groups.leaders.empty() &&
+                static_cast<std::size_t>(t.size) > groups.leaders.size() + 1;
+        root_here = std::find(groups.mine.begin(), groups.mine.end(), root) != groups.mine.end();
         return symmetric(rt, dest, bytes, call, "dest") && symmetric(rt, source, bytes, call, "source");
       },
       [&](const Runtime &rt, const Team &t) {
         if (t.my_index == root && dest == source) return Status::ok;
+        if (relay && !root_here && t.my_index != groups.mine.front()) return Status::ok;  // after the sync
         return pull(rt, t, root, dest, source, bytes);
       },
-      kNothing);
+      [&](const Runtime &rt, const Team &t) {
+        if (!relay) return Status::ok;
+        if (!root_here && t.my_index != groups.mine.front())
+          NVSHM_TRY(pull(rt, t, groups.mine.front(), dest, dest, bytes));
+        return rt.teams->sync(team, call);
+      });
 }
 
 Status host_fcollect(nvshmem_team_t team, void *dest, const void *source, std::size_t bytes, const char *call) {

@@ -320,6 +320,20 @@ Status TeamTable::wait_words(int pe, const uint64_t *words, int n, const std::ve
   return Status::ok;
 }
 
+TeamTable::NodeGroups TeamTable::node_groups(const Team &t) const {
+  NodeGroups g;
+  std::vector<char> seen(static_cast<std::size_t>(n_pes_), 0);
+  const int mine = mapped_.group_of[my_pe_];
+  for (int i = 0; i < t.size; ++i) {
+    const int group = mapped_.group_of[t.world_pe(i)];
+    if (group == mine)
+      g.mine.push_back(i);
+    else if (!std::exchange(seen[group], 1))
+      g.leaders.push_back(i);
+  }
+  return g;
+}
+
 Status TeamTable::exchange(int slot, uint32_t mine, std::vector<uint32_t> *values, const char *call) {
   Team &t = slots_[slot];
   const uint64_t round = ++t.rounds;
@@ -333,17 +347,11 @@ Status TeamTable::exchange(int slot, uint32_t mine, std::vector<uint32_t> *value
   // index leads it: once its group's words are in its bank it relays them to the other groups' leaders
   // in one batch, and once all words are there it copies the other groups' words into its members'
   // banks. Every member polls only its own bank, so none reads a bank its owner may clear (team destroy).
-  std::vector<int> group, leaders, names(static_cast<std::size_t>(t.size));
-  std::vector<char> group_seen(static_cast<std::size_t>(n_pes_), 0);
+  const NodeGroups groups = node_groups(t);
+  const std::vector<int> &group = groups.mine, &leaders = groups.leaders;
   const int my_group = mapped_.group_of[my_pe_];
-  for (int i = 0; i < t.size; ++i) {
-    names[i] = t.world_pe(i);
-    const int g = mapped_.group_of[names[i]];
-    if (g == my_group)
-      group.push_back(i);
-    else if (!std::exchange(group_seen[g], 1))
-      leaders.push_back(i);
-  }
+  std::vector<int> names(static_cast<std::size_t>(t.size));
+  for (int i = 0; i < t.size; ++i) names[i] = t.world_pe(i);
   for (int i : group) {
     if (i == t.my_index) continue;
     NVSHM_TRY(

@@ -78,6 +78,14 @@ class TeamTable {
   Status init_from_uniqueid(const nvshmem_team_config_t *config, long config_mask, int npes, int my_index,
                             nvshmem_team_t *out, const char *call);
 
+  // The team's members by node (the PEs whose heaps map each other; each PE alone under
+  // NVSHMEM_DISABLE_P2P): this PE's node's team indices, ascending (the first leads the node), and the
+  // leader (lowest team index) of each other node. docs/teams.md, "Host synchronisation".
+  struct NodeGroups {
+    std::vector<int> mine, leaders;
+  };
+  NodeGroups node_groups(const Team &t) const;
+
   // Host synchronisation over the team's members (every member calls it, in the same order):
   // returns when every member has entered; ordered after this PE's earlier blocking transport
   // operations. Bounded by the timeout; the message names the PEs that did not arrive, or a member

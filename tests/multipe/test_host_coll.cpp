@@ -282,6 +282,31 @@ TEST(HostColl, Broadcast) {
                                  "nvshmem_broadcastmem");
 }
 
+// 64 KiB from every root of every team, twice each (a fresh destination, then the root in place): from
+// this size a team of several nodes with more members than nodes moves the data through one member per
+// node (docs/collectives-host.md); across fake hosts (2 x 2) that path runs.
+TEST(HostColl, LargeBroadcastFromEveryRoot) {
+  const std::size_t nelems = kBufferBytes / sizeof(uint64_t);
+  int salt = 100000;  // not salt_counter: a PE outside a team skips its calls
+  for (nvshmem_team_t team : teams()) {
+    salt += 1000;
+    if (team == NVSHMEM_TEAM_INVALID) continue;
+    const int n = nvshmem_team_n_pes(team), me = nvshmem_team_my_pe(team);
+    for (int root = 0; root < n; ++root)
+      for (const bool in_place : {false, true}) {
+        ++salt;
+        auto *src = static_cast<uint64_t *>(buffers().source), *dst = static_cast<uint64_t *>(buffers().dest);
+        const auto mine = values<uint64_t>(nvshmem_my_pe(), salt, nelems, Op::sum);
+        write_local(src, mine.data(), kBufferBytes);
+        poison_local(dst, kBufferBytes);
+        uint64_t *to = in_place && me == root ? src : dst;
+        ASSERT_EQ(nvshmem_uint64_broadcast(team, to, src, nelems, root), 0);
+        expect_bytes(read_local(to, kBufferBytes), values<uint64_t>(world_of(team, root), salt, nelems, Op::sum),
+                     "nvshmem_uint64_broadcast of 64 KiB");
+      }
+  }
+}
+
 TEST(HostColl, Fcollect) {
 #define X(NAME, T) check_fcollect<T>(nvshmem_##NAME##_fcollect, "nvshmem_" #NAME "_fcollect");
   NVSHM_FOR_EACH_COLL_TYPE(X)

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Probe: what does one host nvshmem_sync_all, nvshmem_barrier_all and a 1-element
-// nvshmem_int_sum_reduce over NVSHMEM_TEAM_WORLD cost, per call? Every PE times batches of 200 calls,
-// 15 batches after a warm-up; PE 0 prints the median batch's time per call and the best batch's, and
-// the reduction's result is checked on every PE (the sum of 1 + PE over all PEs). Runs as n PEs under
+// Probe: what does one host nvshmem_sync_all, nvshmem_barrier_all, a 1-element nvshmem_int_sum_reduce
+// and a 1 MiB nvshmem_broadcastmem from PE 0 over NVSHMEM_TEAM_WORLD cost, per call? Every PE times
+// batches of 200 calls (20 of the broadcast), 15 batches after a warm-up; PE 0 prints the median batch's
+// time per call and the best batch's. Results are checked on every PE (the reduction: the sum of 1 + PE
+// over all PEs; the broadcast: PE 0's bytes). Runs as n PEs under
 // nvshmrun on the CPU backend (no GPU): forced remote, or across fake hosts (docs/history/benchmarks.md).
 #include <nvshmem.h>
 
@@ -15,17 +16,18 @@
 
 namespace {
 
-constexpr int kBatch = 200, kBatches = 15;
+constexpr int kBatches = 15;
+constexpr std::size_t kBroadcastBytes = 1 << 20;
 
 // Microseconds per call: {median batch, best batch}.
-std::pair<double, double> time_calls(const std::function<void()> &call) {
+std::pair<double, double> time_calls(const std::function<void()> &call, int batch = 200) {
   for (int i = 0; i < 20; ++i) call();
   std::vector<double> us;
   for (int b = 0; b < kBatches; ++b) {
     nvshmem_barrier_all();
     const auto t0 = std::chrono::steady_clock::now();
-    for (int i = 0; i < kBatch; ++i) call();
-    us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / kBatch);
+    for (int i = 0; i < batch; ++i) call();
+    us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / batch);
   }
   std::sort(us.begin(), us.end());
   return {us[us.size() / 2], us.front()};
@@ -38,7 +40,9 @@ int main() {
   const int me = nvshmem_my_pe(), n = nvshmem_n_pes();
   int *src = static_cast<int *>(nvshmem_malloc(sizeof(int)));
   int *dst = static_cast<int *>(nvshmem_malloc(sizeof(int)));
-  if (!src || !dst) {
+  auto *from = static_cast<unsigned char *>(nvshmem_malloc(kBroadcastBytes));
+  auto *to = static_cast<unsigned char *>(nvshmem_malloc(kBroadcastBytes));
+  if (!src || !dst || !from || !to) {
     fprintf(stderr, "PE %d: nvshmem_malloc failed\n", me);
     return 1;
   }
@@ -53,10 +57,27 @@ int main() {
     right = right && *dst == n * (n + 1) / 2;
   });
   if (!right) fprintf(stderr, "PE %d: int_sum_reduce gave %d, not %d\n", me, *dst, n * (n + 1) / 2);
+  for (std::size_t i = 0; i < kBroadcastBytes; ++i) from[i] = static_cast<unsigned char>(i * 31 + 7 + me);
+  const auto broadcast = time_calls(
+      [&] {
+        to[0] = to[kBroadcastBytes - 1] = 0xEE;  // poison the ends: the broadcast writes them
+        nvshmem_broadcastmem(NVSHMEM_TEAM_WORLD, to, from, kBroadcastBytes, 0);
+      },
+      20);
+  for (std::size_t i = 0; i < kBroadcastBytes; ++i)
+    if (to[i] != static_cast<unsigned char>(i * 31 + 7)) {
+      fprintf(stderr, "PE %d: broadcast byte %zu is %u, not PE 0's\n", me, i, to[i]);
+      right = false;
+      break;
+    }
   if (me == 0)
-    printf("%d PEs, us per call (median of %d batches of %d / best batch): sync_all %.2f / %.2f, barrier_all "
-           "%.2f / %.2f, int_sum_reduce(1) %.2f / %.2f\n",
-           n, kBatches, kBatch, sync.first, sync.second, barrier.first, barrier.second, reduce.first, reduce.second);
+    printf(
+        "%d PEs, us per call (median of %d batches / best batch): sync_all %.2f / %.2f, barrier_all %.2f / "
+        "%.2f, int_sum_reduce(1) %.2f / %.2f, broadcastmem(1 MiB) %.1f / %.1f\n",
+        n, kBatches, sync.first, sync.second, barrier.first, barrier.second, reduce.first, reduce.second,
+        broadcast.first, broadcast.second);
+  nvshmem_free(to);
+  nvshmem_free(from);
   nvshmem_free(dst);
   nvshmem_free(src);
   nvshmem_finalize();
