@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <type_traits>
 #include <vector>
 
@@ -61,18 +62,37 @@ int code(Status st) {
 
 const auto kNothing = [](const Runtime &, const Team &) { return Status::ok; };
 
+// Data through node leaders (docs/collectives-host.md): from kRelayBytes on, on a team of several nodes
+// with more members than nodes, one member of each node (its leader: lowest team index) moves the data
+// across nodes and the node's other members copy the leader's `dest`. Every member decides alike.
+constexpr std::size_t kRelayBytes = 64 * 1024;
+struct Relay {
+  TeamTable::NodeGroups groups;
+  bool on = false;
+  Relay(const Runtime &rt, const Team &t, std::size_t bytes) : groups(rt.teams->node_groups(t)) {
+    on =
+        bytes >= kRelayBytes && !groups.leaders.empty() && static_cast<std::size_t>(t.size) > groups.leaders.size() + 1;
+  }
+  int leader() const { return groups.mine.front(); }
+  // With the leaders' `dest` written and the team synchronised: copies the leader's `dest` (a member
+  // that is not a leader and not `skip`), then synchronises the team so that the leaders' `dest` is free.
+  Status copy_from_leader(const Runtime &rt, const Team &t, nvshmem_team_t team, void *dest, std::size_t bytes,
+                          bool skip, const char *call) const {
+    if (!skip && t.my_index != leader()) NVSHM_TRY(pull(rt, t, leader(), dest, dest, bytes));
+    return rt.teams->sync(team, call);
+  }
+};
+
 }  // namespace
 
 namespace nvshm {
 
 Status host_broadcast(nvshmem_team_t team, void *dest, const void *source, std::size_t bytes, int root,
                       const char *call) {
-  // Through node leaders (docs/collectives-host.md): from kRelayBytes on, on a team of several nodes
-  // with more members than nodes, only one member of each node pulls from the root's node, and the
-  // node's other members copy from it after the second sync; a third sync frees the leaders' dest.
-  constexpr std::size_t kRelayBytes = 64 * 1024;
-  TeamTable::NodeGroups groups;
-  bool relay = false, root_here = false;
+  // Through node leaders: the root's node pulls from the root; each other node's leader pulls, and after
+  // the second sync the node's other members copy from it.
+  std::optional<Relay> relay;
+  bool root_here = false;
   return collective(
       team, call, {{"bytes (nelems x element size)", static_cast<int64_t>(bytes)}, {"PE_root", root}},
       [&](const Runtime &rt, const Team &t) {
@@ -80,22 +100,18 @@ Status host_broadcast(nvshmem_team_t team, void *dest, const void *source, std::
           log_error(call, "PE_root=%d is not a PE index of team %d (%d PEs)", root, team, t.size);
           return false;
         }
-        groups = rt.teams->node_groups(t);
-        relay = bytes >= kRelayBytes && !groups.leaders.empty() &&
-                static_cast<std::size_t>(t.size) > groups.leaders.size() + 1;
-        root_here = std::find(groups.mine.begin(), groups.mine.end(), root) != groups.mine.end();
+        relay.emplace(rt, t, bytes);
+        const std::vector<int> &mine = relay->groups.mine;
+        root_here = std::find(mine.begin(), mine.end(), root) != mine.end();
         return symmetric(rt, dest, bytes, call, "dest") && symmetric(rt, source, bytes, call, "source");
       },
       [&](const Runtime &rt, const Team &t) {
         if (t.my_index == root && dest == source) return Status::ok;
-        if (relay && !root_here && t.my_index != groups.mine.front()) return Status::ok;  // after the sync
+        if (relay->on && !root_here && t.my_index != relay->leader()) return Status::ok;  // after the sync
         return pull(rt, t, root, dest, source, bytes);
       },
       [&](const Runtime &rt, const Team &t) {
-        if (!relay) return Status::ok;
-        if (!root_here && t.my_index != groups.mine.front())
-          NVSHM_TRY(pull(rt, t, groups.mine.front(), dest, dest, bytes));
-        return rt.teams->sync(team, call);
+        return relay->on ? relay->copy_from_leader(rt, t, team, dest, bytes, root_here, call) : Status::ok;
       });
 }
 
@@ -219,13 +235,18 @@ Status reduce(nvshmem_team_t team, T *dest, const T *source, std::size_t nreduce
   std::vector<Acc<T>> acc;
   std::vector<T> result;
   const std::size_t bytes = nreduce * sizeof(T);
+  // Through node leaders (reduce only): the leaders reduce, and after they wrote their `dest` (after the
+  // second sync: `dest` may alias `source`), a third sync lets the other members copy it.
+  std::optional<Relay> relay;
   return collective(
       team, call, {{"nreduce", static_cast<int64_t>(nreduce)}},
       [&](const Runtime &rt, const Team &t) {
+        if (!scatter) relay.emplace(rt, t, bytes);
         return symmetric(rt, dest, bytes, call, "dest") &&
                symmetric(rt, source, scatter ? bytes * t.size : bytes, call, "source");
       },
       [&](const Runtime &rt, const Team &t) {
+        if (relay && relay->on && t.my_index != relay->leader()) return Status::ok;  // copies the leader's
         const T *block = source + (scatter ? t.my_index * nreduce : 0);
         std::vector<T> in(nreduce);
         acc.resize(nreduce);
@@ -238,8 +259,11 @@ Status reduce(nvshmem_team_t team, T *dest, const T *source, std::size_t nreduce
         for (std::size_t k = 0; k < nreduce; ++k) result[k] = narrow<T>(acc[k]);
         return Status::ok;
       },
-      [&](const Runtime &rt, const Team &) {
-        return bytes ? rt.transport->put(dest, result.data(), bytes) : Status::ok;
+      [&](const Runtime &rt, const Team &t) {
+        if (!relay || !relay->on) return bytes ? rt.transport->put(dest, result.data(), bytes) : Status::ok;
+        if (t.my_index == relay->leader()) NVSHM_TRY(rt.transport->put(dest, result.data(), bytes));
+        NVSHM_TRY(rt.teams->sync(team, call));
+        return relay->copy_from_leader(rt, t, team, dest, bytes, false, call);
       });
 }
 

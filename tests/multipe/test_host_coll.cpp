@@ -307,6 +307,33 @@ TEST(HostColl, LargeBroadcastFromEveryRoot) {
   }
 }
 
+// A 64 KiB sum over every team, into a fresh destination and in place (dest == source): the reduction
+// through node leaders across fake hosts (2 x 2), the flat one elsewhere.
+TEST(HostColl, LargeReduceInPlaceAndNot) {
+  const std::size_t nelems = kBufferBytes / sizeof(uint64_t);
+  int salt = 200000;  // not salt_counter: a PE outside a team skips its calls
+  for (nvshmem_team_t team : teams()) {
+    salt += 1000;
+    if (team == NVSHMEM_TEAM_INVALID) continue;
+    const int n = nvshmem_team_n_pes(team);
+    for (const bool in_place : {false, true}) {
+      ++salt;
+      auto *src = static_cast<uint64_t *>(buffers().source), *dst = static_cast<uint64_t *>(buffers().dest);
+      const auto mine = values<uint64_t>(nvshmem_my_pe(), salt, nelems, Op::sum);
+      write_local(src, mine.data(), kBufferBytes);
+      poison_local(dst, kBufferBytes);
+      uint64_t *to = in_place ? src : dst;
+      ASSERT_EQ(nvshmem_uint64_sum_reduce(team, to, src, nelems), 0);
+      std::vector<uint64_t> want(nelems, 0);
+      for (int i = 0; i < n; ++i) {
+        const auto part = values<uint64_t>(world_of(team, i), salt, nelems, Op::sum);
+        for (std::size_t k = 0; k < nelems; ++k) want[k] += part[k];
+      }
+      expect_bytes(read_local(to, kBufferBytes), want, "nvshmem_uint64_sum_reduce of 64 KiB");
+    }
+  }
+}
+
 TEST(HostColl, Fcollect) {
 #define X(NAME, T) check_fcollect<T>(nvshmem_##NAME##_fcollect, "nvshmem_" #NAME "_fcollect");
   NVSHM_FOR_EACH_COLL_TYPE(X)

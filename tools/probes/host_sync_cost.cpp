@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Probe: what does one host nvshmem_sync_all, nvshmem_barrier_all, a 1-element nvshmem_int_sum_reduce
-// and a 1 MiB nvshmem_broadcastmem from PE 0 over NVSHMEM_TEAM_WORLD cost, per call? Every PE times
-// batches of 200 calls (20 of the broadcast), 15 batches after a warm-up; PE 0 prints the median batch's
-// time per call and the best batch's. Results are checked on every PE (the reduction: the sum of 1 + PE
-// over all PEs; the broadcast: PE 0's bytes). Runs as n PEs under
-// nvshmrun on the CPU backend (no GPU): forced remote, or across fake hosts (docs/history/benchmarks.md).
+// Probe: what does one host nvshmem_sync_all, nvshmem_barrier_all and 1-element nvshmem_int_sum_reduce,
+// and a 1 MiB nvshmem_broadcastmem from PE 0 and 1 MiB nvshmem_int_sum_reduce over NVSHMEM_TEAM_WORLD
+// cost per call? Every PE times 15 batches of 200 calls (20 of the 1 MiB ones) after a warm-up; PE 0
+// prints the median batch's time per call and the best batch's. Results are checked on every PE. Runs as
+// n PEs under nvshmrun on the CPU backend (no GPU): forced remote, or across fake hosts (docs/teams.md,
+// docs/collectives-host.md).
 #include <nvshmem.h>
 
 #include <algorithm>
@@ -70,12 +70,23 @@ int main() {
       right = false;
       break;
     }
+  auto *ints_in = reinterpret_cast<int *>(from), *ints_out = reinterpret_cast<int *>(to);
+  const std::size_t n_ints = kBroadcastBytes / sizeof(int);
+  for (std::size_t i = 0; i < n_ints; ++i) ints_in[i] = static_cast<int>(i % 1000) + me;
+  const auto big_reduce =
+      time_calls([&] { nvshmem_int_sum_reduce(NVSHMEM_TEAM_WORLD, ints_out, ints_in, n_ints); }, 20);
+  for (std::size_t i = 0; i < n_ints && right; ++i)
+    if (ints_out[i] != n * static_cast<int>(i % 1000) + n * (n - 1) / 2) {
+      fprintf(stderr, "PE %d: int_sum_reduce element %zu is %d\n", me, i, ints_out[i]);
+      right = false;
+    }
   if (me == 0)
     printf(
         "%d PEs, us per call (median of %d batches / best batch): sync_all %.2f / %.2f, barrier_all %.2f / "
-        "%.2f, int_sum_reduce(1) %.2f / %.2f, broadcastmem(1 MiB) %.1f / %.1f\n",
+        "%.2f, int_sum_reduce(1) %.2f / %.2f, broadcastmem(1 MiB) %.1f / %.1f, int_sum_reduce(1 MiB) %.1f / "
+        "%.1f\n",
         n, kBatches, sync.first, sync.second, barrier.first, barrier.second, reduce.first, reduce.second,
-        broadcast.first, broadcast.second);
+        broadcast.first, broadcast.second, big_reduce.first, big_reduce.second);
   nvshmem_free(to);
   nvshmem_free(from);
   nvshmem_free(dst);
