@@ -67,9 +67,9 @@ const auto kNothing = [](const Runtime &, const Team &) { return Status::ok; };
 // across nodes and the node's other members copy the leader's `dest`. Every member decides alike.
 constexpr std::size_t kRelayBytes = 64 * 1024;
 struct Relay {
-  TeamTable::NodeGroups groups;
+  const NodeGroups &groups;
   bool on = false;
-  Relay(const Runtime &rt, const Team &t, std::size_t bytes) : groups(rt.teams->node_groups(t)) {
+  Relay(const Team &t, std::size_t bytes) : groups(t.nodes) {
     on =
         bytes >= kRelayBytes && !groups.leaders.empty() && static_cast<std::size_t>(t.size) > groups.leaders.size() + 1;
   }
@@ -100,7 +100,7 @@ Status host_broadcast(nvshmem_team_t team, void *dest, const void *source, std::
           log_error(call, "PE_root=%d is not a PE index of team %d (%d PEs)", root, team, t.size);
           return false;
         }
-        relay.emplace(rt, t, bytes);
+        relay.emplace(t, bytes);
         const std::vector<int> &mine = relay->groups.mine;
         root_here = std::find(mine.begin(), mine.end(), root) != mine.end();
         return symmetric(rt, dest, bytes, call, "dest") && symmetric(rt, source, bytes, call, "source");
@@ -241,7 +241,7 @@ Status reduce(nvshmem_team_t team, T *dest, const T *source, std::size_t nreduce
   return collective(
       team, call, {{"nreduce", static_cast<int64_t>(nreduce)}},
       [&](const Runtime &rt, const Team &t) {
-        if (!scatter) relay.emplace(rt, t, bytes);
+        if (!scatter) relay.emplace(t, bytes);
         return symmetric(rt, dest, bytes, call, "dest") &&
                symmetric(rt, source, scatter ? bytes * t.size : bytes, call, "source");
       },

@@ -135,7 +135,10 @@ Status TeamTable::create(Bootstrap &boot, const NodeInfo &node, const NodeInfo &
   same.start = node.my_index;
   same.stride = node_n;
   t->slots_[NVSHMEMX_TEAM_SAME_MYPE_NODE] = same;
-  for (Team &team : t->slots_) team.config = NVSHMEM_TEAM_CONFIG_INITIALIZER;
+  for (Team &team : t->slots_) {
+    team.config = NVSHMEM_TEAM_CONFIG_INITIALIZER;
+    if (team.size) team.nodes = t->node_groups(team);
+  }
   // Slots 4 and 5 (NVSHMEM's internal same-GPU and GPU-leader teams) stay reserved and empty.
   for (int slot = 0; slot < max_teams; ++slot) NVSHM_TRY(t->write_device_entry(slot));
   *out = std::move(t);
@@ -222,6 +225,7 @@ Status TeamTable::install(int slot, Team team, const char *call) {
     }
   }
   team.rounds = 0;
+  if (team.size) team.nodes = node_groups(team);
   slots_[slot] = std::move(team);
   if (slot >= l.reserved && slots_[slot].size && l.ll_words)
     NVSHM_TRY(heap_.zero(ll_words(slot), l.ll_words * sizeof(uint64_t)));
@@ -320,7 +324,7 @@ Status TeamTable::wait_words(int pe, const uint64_t *words, int n, const std::ve
   return Status::ok;
 }
 
-TeamTable::NodeGroups TeamTable::node_groups(const Team &t) const {
+NodeGroups TeamTable::node_groups(const Team &t) const {
   NodeGroups g;
   std::vector<char> seen(static_cast<std::size_t>(n_pes_), 0);
   const int mine = mapped_.group_of[my_pe_];
@@ -347,8 +351,7 @@ Status TeamTable::exchange(int slot, uint32_t mine, std::vector<uint32_t> *value
   // index leads it: once its group's words are in its bank it relays them to the other groups' leaders
   // in one batch, and once all words are there it copies the other groups' words into its members'
   // banks. Every member polls only its own bank, so none reads a bank its owner may clear (team destroy).
-  const NodeGroups groups = node_groups(t);
-  const std::vector<int> &group = groups.mine, &leaders = groups.leaders;
+  const std::vector<int> &group = t.nodes.mine, &leaders = t.nodes.leaders;
   const int my_group = mapped_.group_of[my_pe_];
   std::vector<int> names(static_cast<std::size_t>(t.size));
   for (int i = 0; i < t.size; ++i) names[i] = t.world_pe(i);

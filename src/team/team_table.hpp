@@ -19,6 +19,13 @@
 
 namespace nvshm {
 
+// A team's members by node (the PEs whose heaps map each other; each PE alone under
+// NVSHMEM_DISABLE_P2P): this PE's node's team indices, ascending (the first leads the node), and the
+// leader (lowest team index) of each other node. docs/teams.md, "Host synchronisation".
+struct NodeGroups {
+  std::vector<int> mine, leaders;
+};
+
 // One team as this PE sees it (a member: teams this PE is not in are never stored).
 struct Team {
   int size = 0;          // 0: unused slot
@@ -28,6 +35,7 @@ struct Team {
   std::vector<int> pes;  // members' world PEs of a team from nvshmemx_team_init
   nvshmem_team_config_t config{};
   uint64_t rounds = 0;  // host synchronisation rounds done on this team (the same on every member)
+  NodeGroups nodes;     // set when the table stores the team (the members do not change)
 
   int world_pe(int index) const { return pes.empty() ? start + index * stride : pes[index]; }
   // This team's index of world PE `world`, or -1 when it is not a member.
@@ -78,14 +86,6 @@ class TeamTable {
   Status init_from_uniqueid(const nvshmem_team_config_t *config, long config_mask, int npes, int my_index,
                             nvshmem_team_t *out, const char *call);
 
-  // The team's members by node (the PEs whose heaps map each other; each PE alone under
-  // NVSHMEM_DISABLE_P2P): this PE's node's team indices, ascending (the first leads the node), and the
-  // leader (lowest team index) of each other node. docs/teams.md, "Host synchronisation".
-  struct NodeGroups {
-    std::vector<int> mine, leaders;
-  };
-  NodeGroups node_groups(const Team &t) const;
-
   // Host synchronisation over the team's members (every member calls it, in the same order):
   // returns when every member has entered; ordered after this PE's earlier blocking transport
   // operations. Bounded by the timeout; the message names the PEs that did not arrive, or a member
@@ -117,6 +117,8 @@ class TeamTable {
   // symmetric allocations hold that range.
   Status install(int slot, Team team, const char *call);
   Status write_device_entry(int slot);
+  // `t`'s members by node (Team::nodes), from every PE's group in mapped_.
+  NodeGroups node_groups(const Team &t) const;
   // Polls n words at symmetric `words` on `pe` until each (each of the indices in `only`, when not null)
   // carries `tag` in its upper half; *seen receives the n words. Messages name word i's writer names[i];
   // `gathered_on` (or -1) is the PE whose copy of the words this PE's come from, whose missing words the
