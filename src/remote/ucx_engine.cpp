@@ -269,6 +269,13 @@ class UcxEngine final : public RemoteEngine {
   // Sends one message; `h` and `data` must stay valid until the returned request completes.
   ucs_status_ptr_t staged_send(ucp_ep_h ep, const StagedHeader &h, const void *data, std::size_t bytes,
                                ucp_request_param_t param);
+  // Sends one request to `p` and counts it in p.issued (uncounted again when the send fails at once).
+  ucs_status_ptr_t staged_request(Peer &p, const StagedHeader &h, const void *data, std::size_t bytes) {
+    p.issued.fetch_add(1);
+    const ucs_status_ptr_t request = staged_send(p.ep, h, data, bytes, {});
+    if (UCS_PTR_IS_ERR(request)) p.issued.fetch_sub(1);
+    return request;
+  }
   void staged_reply(ucp_ep_h ep, std::unique_ptr<Reply> r);
   // Executes a request on this PE's slot (target side), or takes a reply (initiator side).
   void staged_serve(const StagedHeader &h, const void *data, std::size_t length, ucp_ep_h reply_ep);
@@ -841,12 +848,8 @@ Status UcxEngine::staged_put(int pe, std::size_t offset, const void *local, std:
     if (st == Status::ok) st = local_.get(c.bounce.data(), src + done, n);
     if (st != Status::ok) break;
     c.header = StagedHeader{StagedOp::put, my_pe_, offset + done, n, 0, 0, 0, 0, 0};
-    p->issued.fetch_add(1);
-    c.request = staged_send(p->ep, c.header, c.bounce.data(), n, {});
-    if (UCS_PTR_IS_ERR(c.request)) {
-      p->issued.fetch_sub(1);
-      st = failure(UCS_PTR_STATUS(std::exchange(c.request, nullptr)), op, pe);
-    }
+    c.request = staged_request(*p, c.header, c.bounce.data(), n);
+    if (UCS_PTR_IS_ERR(c.request)) st = failure(UCS_PTR_STATUS(std::exchange(c.request, nullptr)), op, pe);
   }
   for (Chunk &c : chunks) {
     const Status s = wait(c.request, op, pe);
@@ -871,10 +874,8 @@ Status UcxEngine::staged_get(void *local, int pe, std::size_t offset, std::size_
                          0,
                          0,
                          0};
-    p->issued.fetch_add(1);
-    const ucs_status_ptr_t request = staged_send(p->ep, h, nullptr, 0, {});
-    if (UCS_PTR_IS_ERR(request)) p->issued.fetch_sub(1);
-    NVSHM_TRY(wait(request, op, pe));  // on failure the record stays: replies to earlier chunks may come
+    NVSHM_TRY(wait(staged_request(*p, h, nullptr, 0), op,
+                   pe));  // on failure the record stays: replies to earlier chunks may come
   }
   if (!blocking) return Status::ok;
   NVSHM_TRY(poll_until([&] { return record->remaining.load(std::memory_order_acquire) == 0; }, op, pe, deadline()));
@@ -895,10 +896,7 @@ Status UcxEngine::staged_atomic(int pe, std::size_t offset, const AtomicArgs &ar
                        args.cond,
                        static_cast<uint32_t>(args.op),
                        static_cast<uint32_t>(args.width)};
-  p->issued.fetch_add(1);
-  const ucs_status_ptr_t request = staged_send(p->ep, h, nullptr, 0, {});
-  if (UCS_PTR_IS_ERR(request)) p->issued.fetch_sub(1);
-  NVSHM_TRY(wait(request, "atomic", pe));
+  NVSHM_TRY(wait(staged_request(*p, h, nullptr, 0), "atomic", pe));
   NVSHM_TRY(poll_until([&] { return record->done.load(std::memory_order_acquire); }, "atomic", pe, deadline()));
   if (old) *old = record->old;
   delete record;
@@ -921,10 +919,7 @@ Status UcxEngine::staged_set_words(const std::vector<WordWrite> &writes) {
     records.push_back(new AtomicRecord);
     headers.push_back(StagedHeader{StagedOp::atomic, my_pe_, w.offset, 0, reinterpret_cast<uint64_t>(records.back()),
                                    w.value, 0, static_cast<uint32_t>(AtomicOp::set), 8});
-    p->issued.fetch_add(1);
-    const ucs_status_ptr_t request = staged_send(p->ep, headers.back(), nullptr, 0, {});
-    if (UCS_PTR_IS_ERR(request)) p->issued.fetch_sub(1);
-    sends.emplace_back(w.pe, request);
+    sends.emplace_back(w.pe, staged_request(*p, headers.back(), nullptr, 0));
     pes.insert(w.pe);
   }
   const auto until = deadline();
