@@ -6,7 +6,9 @@
 // Latency (one thread, us per put + quiet, median of 7 runs of 2000): L0 the library's calls; L1 the head's
 // copy (copy_bytes_rma) and the quiet's fence without the remote check; L2 8c5c014's copy (copy_bytes) and
 // the fence; L3 the library's check with the source's first word loaded before it (8 bytes only; the
-// candidate of session 23); L4 a loop of 8-byte words and the fence (a floor).
+// candidate of session 23); L4 a loop of 8-byte words and the fence (a floor); L5 L1 behind the remote check,
+// with a trap for its remote branch instead of the proxy's inline code (does that code cost the loop?); L6 the
+// library's put and the fence instead of its quiet.
 // Bandwidth (128 blocks x 1024 threads, a slice per block, GB/s, median of 7 runs of 50 steps): B0 the
 // library's nvshmemx_putmem_nbi_block; B1 copy_bytes_rma<block> and a block sync; B2 8c5c014's
 // copy_bytes<block> and a block sync; B3 B1 after the remote check; B4 B1 to a destination translated once,
@@ -62,6 +64,13 @@ __global__ void latency(char *dest, const char *src, size_t n, int steps, int pe
       else
         nvshm_dev::copy_bytes_rma<Scope::thread>(nvshm_dev::peer_address(dest, pe), src, n);
       nvshmem_quiet();
+    } else if constexpr (V == 5) {
+      if (nvshm_dev::remote_pe(pe)) __trap();
+      nvshm_dev::copy_bytes_rma<Scope::thread>(nvshm_dev::peer_address(dest, pe), src, n);
+      nvshm_dev::fence_sc_sys();
+    } else if constexpr (V == 6) {
+      nvshmem_putmem(dest, src, n, pe);
+      nvshm_dev::fence_sc_sys();
     }
 #endif
   }
@@ -164,6 +173,8 @@ int main() {
 #if PCC_HEAD
   latency_row<1>(dest, src, pe);
   latency_row<3>(dest, src, pe);
+  latency_row<5>(dest, src, pe);
+  latency_row<6>(dest, src, pe);
 #endif
   printf("bandwidth, GB/s, %d x %d threads, a slice per block\nvar     2 KiB      4 KiB      8 KiB     16 KiB\n",
          kBlocks, kThreads);
