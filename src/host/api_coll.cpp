@@ -62,16 +62,16 @@ int code(Status st) {
 
 const auto kNothing = [](const Runtime &, const Team &) { return Status::ok; };
 
-// Data through node leaders (docs/collectives-host.md): from kRelayBytes on, on a team of several nodes
-// with more members than nodes, one member of each node (its leader: lowest team index) moves the data
-// across nodes and the node's other members copy the leader's `dest`. Every member decides alike.
-constexpr std::size_t kRelayBytes = 64 * 1024;
+// Data through node leaders (docs/collectives-host.md): from NVSHMEM_HOST_COLL_RELAY_MIN bytes per PE on,
+// on a team of several nodes with more members than nodes, one member of each node (its leader: lowest team
+// index) moves the data across nodes and the node's other members copy the leader's `dest`. Every member
+// decides alike (the variable must be the same on every PE, like the other collective thresholds).
 struct Relay {
   const NodeGroups &groups;
   bool on = false;
-  Relay(const Team &t, std::size_t bytes) : groups(t.nodes) {
-    on =
-        bytes >= kRelayBytes && !groups.leaders.empty() && static_cast<std::size_t>(t.size) > groups.leaders.size() + 1;
+  Relay(const Runtime &rt, const Team &t, std::size_t bytes) : groups(t.nodes) {
+    on = bytes >= rt.env.host_coll_relay_min && !groups.leaders.empty() &&
+         static_cast<std::size_t>(t.size) > groups.leaders.size() + 1;
   }
   int leader() const { return groups.mine.front(); }
   // With the leaders' `dest` written and the team synchronised: copies the leader's `dest` (a member
@@ -100,7 +100,7 @@ Status host_broadcast(nvshmem_team_t team, void *dest, const void *source, std::
           log_error(call, "PE_root=%d is not a PE index of team %d (%d PEs)", root, team, t.size);
           return false;
         }
-        relay.emplace(t, bytes);
+        relay.emplace(rt, t, bytes);
         const std::vector<int> &mine = relay->groups.mine;
         root_here = std::find(mine.begin(), mine.end(), root) != mine.end();
         return symmetric(rt, dest, bytes, call, "dest") && symmetric(rt, source, bytes, call, "source");
@@ -116,19 +116,27 @@ Status host_broadcast(nvshmem_team_t team, void *dest, const void *source, std::
 }
 
 Status host_fcollect(nvshmem_team_t team, void *dest, const void *source, std::size_t bytes, const char *call) {
+  // Through node leaders (from NVSHMEM_HOST_COLL_RELAY_MIN bytes a block): each leader pulls every member's block, its
+  // node's over loads and stores and the others' across nodes, and after the second sync the node's other members copy
+  // its whole `dest`: a node's blocks cross to each other node once, not once per member there.
+  std::optional<Relay> relay;
   return collective(
       team, call, {{"bytes (nelems x element size)", static_cast<int64_t>(bytes)}},
       [&](const Runtime &rt, const Team &t) {
+        relay.emplace(rt, t, bytes);
         return symmetric(rt, dest, bytes * t.size, call, "dest") && symmetric(rt, source, bytes, call, "source");
       },
       [&](const Runtime &rt, const Team &t) {
+        if (relay->on && t.my_index != relay->leader()) return Status::ok;  // after the sync
         for (int k = 0; k < t.size; ++k) {
           const int member = (t.my_index + k) % t.size;  // members start at different peers
           NVSHM_TRY(pull(rt, t, member, static_cast<char *>(dest) + member * bytes, source, bytes));
         }
         return Status::ok;
       },
-      kNothing);
+      [&](const Runtime &rt, const Team &t) {
+        return relay->on ? relay->copy_from_leader(rt, t, team, dest, bytes * t.size, false, call) : Status::ok;
+      });
 }
 
 Status host_alltoall(nvshmem_team_t team, void *dest, const void *source, std::size_t bytes, const char *call) {
@@ -241,7 +249,7 @@ Status reduce(nvshmem_team_t team, T *dest, const T *source, std::size_t nreduce
   return collective(
       team, call, {{"nreduce", static_cast<int64_t>(nreduce)}},
       [&](const Runtime &rt, const Team &t) {
-        if (!scatter) relay.emplace(t, bytes);
+        if (!scatter) relay.emplace(rt, t, bytes);
         return symmetric(rt, dest, bytes, call, "dest") &&
                symmetric(rt, source, scatter ? bytes * t.size : bytes, call, "source");
       },

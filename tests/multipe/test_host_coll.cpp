@@ -282,9 +282,9 @@ TEST(HostColl, Broadcast) {
                                  "nvshmem_broadcastmem");
 }
 
-// 64 KiB from every root of every team, twice each (a fresh destination, then the root in place): from
-// this size a team of several nodes with more members than nodes moves the data through one member per
-// node (docs/collectives-host.md); across fake hosts (2 x 2) that path runs.
+// 64 KiB from every root of every team, twice each (a fresh destination, then the root in place): at
+// this size (over NVSHMEM_HOST_COLL_RELAY_MIN) a team of several nodes with more members than nodes moves the
+// data through one member per node (docs/collectives-host.md); across fake hosts (2 x 2) that path runs.
 TEST(HostColl, LargeBroadcastFromEveryRoot) {
   const std::size_t nelems = kBufferBytes / sizeof(uint64_t);
   int salt = 100000;  // not salt_counter: a PE outside a team skips its calls
@@ -341,6 +341,36 @@ TEST(HostColl, Fcollect) {
   check_fcollect<unsigned char>([](nvshmem_team_t t, unsigned char *d, const unsigned char *s,
                                    size_t n) { return nvshmem_fcollectmem(t, d, s, n); },
                                 "nvshmem_fcollectmem");
+}
+
+// 64 KiB from every member of every team, three times in a row on fresh values (a member that copied a
+// leader's `dest` late would see the next round's blocks): through node leaders across fake hosts (2 x 2),
+// flat elsewhere.
+TEST(HostColl, LargeFcollectRoundsInARow) {
+  const std::size_t nelems = kBufferBytes / sizeof(uint64_t);
+  auto *dst = static_cast<uint64_t *>(nvshmem_malloc(kBufferBytes * nvshmem_n_pes()));
+  ASSERT_NE(dst, nullptr);
+  int salt = 300000;  // not salt_counter: a PE outside a team skips its calls
+  for (nvshmem_team_t team : teams()) {
+    salt += 1000;
+    if (team == NVSHMEM_TEAM_INVALID) continue;
+    const int n = nvshmem_team_n_pes(team);
+    for (int round = 0; round < 3; ++round) {
+      ++salt;
+      auto *src = static_cast<uint64_t *>(buffers().source);
+      const auto mine = values<uint64_t>(nvshmem_my_pe(), salt, nelems, Op::sum);
+      write_local(src, mine.data(), kBufferBytes);
+      poison_local(dst, kBufferBytes * n);
+      ASSERT_EQ(nvshmem_uint64_fcollect(team, dst, src, nelems), 0);
+      std::vector<uint64_t> want;
+      for (int i = 0; i < n; ++i) {
+        const auto part = values<uint64_t>(world_of(team, i), salt, nelems, Op::sum);
+        want.insert(want.end(), part.begin(), part.end());
+      }
+      expect_bytes(read_local(dst, kBufferBytes * n), want, "nvshmem_uint64_fcollect of 64 KiB a member");
+    }
+  }
+  nvshmem_free(dst);
 }
 
 TEST(HostColl, Alltoall) {

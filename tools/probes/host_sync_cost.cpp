@@ -5,6 +5,9 @@
 // prints the median batch's time per call and the best batch's. Results are checked on every PE. Runs as
 // n PEs under nvshmrun on the CPU backend (no GPU): forced remote, or across fake hosts (docs/teams.md,
 // docs/collectives-host.md).
+// With the argument `sweep` it times instead nvshmem_broadcastmem and nvshmem_fcollectmem (that many bytes
+// from each PE) from 16 KiB to 1 MiB, 10 calls a batch: run with NVSHMEM_HOST_COLL_RELAY_MIN=0 and =1t, it
+// shows where moving data through node leaders starts to pay.
 #include <nvshmem.h>
 
 #include <algorithm>
@@ -12,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace {
@@ -33,11 +37,43 @@ std::pair<double, double> time_calls(const std::function<void()> &call, int batc
   return {us[us.size() / 2], us.front()};
 }
 
+// The sweep: us per call (median batch) of broadcastmem from PE 0 and fcollectmem, checked on every PE.
+bool sweep(int me, int n) {
+  constexpr std::size_t kMax = 1 << 20;
+  auto *from = static_cast<unsigned char *>(nvshmem_malloc(kMax));
+  auto *to = static_cast<unsigned char *>(nvshmem_malloc(kMax * n));
+  if (!from || !to) {
+    fprintf(stderr, "PE %d: nvshmem_malloc failed\n", me);
+    return false;
+  }
+  for (std::size_t i = 0; i < kMax; ++i) from[i] = static_cast<unsigned char>(i * 31 + 7 + me);
+  bool right = true;
+  if (me == 0) printf("%d PEs, us per call (median of %d batches)\nbytes broadcastmem fcollectmem\n", n, kBatches);
+  for (std::size_t bytes = 16 << 10; bytes <= kMax; bytes *= 2) {
+    const auto broadcast = time_calls([&] { nvshmem_broadcastmem(NVSHMEM_TEAM_WORLD, to, from, bytes, 0); }, 10);
+    for (std::size_t i = 0; i < bytes && right; ++i) right = to[i] == static_cast<unsigned char>(i * 31 + 7);
+    const auto fcollect = time_calls([&] { nvshmem_fcollectmem(NVSHMEM_TEAM_WORLD, to, from, bytes); }, 10);
+    for (int pe = 0; pe < n && right; ++pe)
+      for (std::size_t i = 0; i < bytes && right; ++i)
+        right = to[pe * bytes + i] == static_cast<unsigned char>(i * 31 + 7 + pe);
+    if (!right) fprintf(stderr, "PE %d: wrong data at %zu bytes\n", me, bytes);
+    if (me == 0) printf("%zu %.1f %.1f\n", bytes, broadcast.first, fcollect.first);
+  }
+  nvshmem_free(to);
+  nvshmem_free(from);
+  return right;
+}
+
 }  // namespace
 
-int main() {
+int main(int argc, char **argv) {
   nvshmem_init();
   const int me = nvshmem_my_pe(), n = nvshmem_n_pes();
+  if (argc > 1 && std::string(argv[1]) == "sweep") {
+    const bool right = sweep(me, n);
+    nvshmem_finalize();
+    return right ? 0 : 1;
+  }
   int *src = static_cast<int *>(nvshmem_malloc(sizeof(int)));
   int *dst = static_cast<int *>(nvshmem_malloc(sizeof(int)));
   auto *from = static_cast<unsigned char *>(nvshmem_malloc(kBroadcastBytes));
