@@ -8,7 +8,8 @@
 // the fence; L3 the library's check with the source's first word loaded before it (8 bytes only; the
 // candidate of session 23); L4 a loop of 8-byte words and the fence (a floor); L5 L1 behind the remote check,
 // with a trap for its remote branch instead of the proxy's inline code (does that code cost the loop?); L6 the
-// library's put and the fence instead of its quiet.
+// library's put and the fence instead of its quiet; L7 L3 with the source loaded after the check (an aligned
+// 8-byte put as one access, other sizes through copy_bytes_rma): is it the load's order or the copy's setup?
 // Bandwidth (128 blocks x 1024 threads, a slice per block, GB/s, median of 7 runs of 50 steps): B0 the
 // library's nvshmemx_putmem_nbi_block; B1 copy_bytes_rma<block> and a block sync; B2 8c5c014's
 // copy_bytes<block> and a block sync; B3 B1 after the remote check; B4 B1 to a destination translated once,
@@ -71,6 +72,17 @@ __global__ void latency(char *dest, const char *src, size_t n, int steps, int pe
     } else if constexpr (V == 6) {
       nvshmem_putmem(dest, src, n, pe);
       nvshm_dev::fence_sc_sys();
+    } else if constexpr (V == 7) {
+      if (nvshm_dev::remote_pe(pe)) {
+        nvshmem_putmem(dest, src, n, pe);
+      } else {
+        char *to = nvshm_dev::peer_address(dest, pe);
+        if (((reinterpret_cast<uintptr_t>(to) | reinterpret_cast<uintptr_t>(src)) & 7 | (n ^ 8)) == 0)
+          *reinterpret_cast<uint64_t *>(to) = *reinterpret_cast<const uint64_t *>(src);
+        else
+          nvshm_dev::copy_bytes_rma<Scope::thread>(to, src, n);
+      }
+      nvshmem_quiet();
     }
 #endif
   }
@@ -175,6 +187,7 @@ int main() {
   latency_row<3>(dest, src, pe);
   latency_row<5>(dest, src, pe);
   latency_row<6>(dest, src, pe);
+  latency_row<7>(dest, src, pe);
 #endif
   printf("bandwidth, GB/s, %d x %d threads, a slice per block\nvar     2 KiB      4 KiB      8 KiB     16 KiB\n",
          kBlocks, kThreads);
