@@ -66,6 +66,12 @@ const auto kNothing = [](const Runtime &, const Team &) { return Status::ok; };
 // on a team of several nodes with more members than nodes, one member of each node (its leader: lowest team
 // index) moves the data across nodes and the node's other members copy the leader's `dest`. Every member
 // decides alike (the variable must be the same on every PE, like the other collective thresholds).
+// The threshold is one of the arguments of the collectives that use it: members with different values would
+// choose different rounds, so the entry sync reports the difference (naming the variable) instead.
+CollArg relay_min_arg() {
+  const Runtime *rt = runtime();
+  return {"NVSHMEM_HOST_COLL_RELAY_MIN", rt ? static_cast<int64_t>(rt->env.host_coll_relay_min) : 0};
+}
 struct Relay {
   const NodeGroups &groups;
   bool on = false;
@@ -94,7 +100,7 @@ Status host_broadcast(nvshmem_team_t team, void *dest, const void *source, std::
   std::optional<Relay> relay;
   bool root_here = false;
   return collective(
-      team, call, {{"bytes (nelems x element size)", static_cast<int64_t>(bytes)}, {"PE_root", root}},
+      team, call, {{"bytes (nelems x element size)", static_cast<int64_t>(bytes)}, {"PE_root", root}, relay_min_arg()},
       [&](const Runtime &rt, const Team &t) {
         if (root < 0 || root >= t.size) {
           log_error(call, "PE_root=%d is not a PE index of team %d (%d PEs)", root, team, t.size);
@@ -121,7 +127,7 @@ Status host_fcollect(nvshmem_team_t team, void *dest, const void *source, std::s
   // its whole `dest`: a node's blocks cross to each other node once, not once per member there.
   std::optional<Relay> relay;
   return collective(
-      team, call, {{"bytes (nelems x element size)", static_cast<int64_t>(bytes)}},
+      team, call, {{"bytes (nelems x element size)", static_cast<int64_t>(bytes)}, relay_min_arg()},
       [&](const Runtime &rt, const Team &t) {
         relay.emplace(rt, t, bytes);
         return symmetric(rt, dest, bytes * t.size, call, "dest") && symmetric(rt, source, bytes, call, "source");
@@ -247,7 +253,7 @@ Status reduce(nvshmem_team_t team, T *dest, const T *source, std::size_t nreduce
   // second sync: `dest` may alias `source`), a third sync lets the other members copy it.
   std::optional<Relay> relay;
   return collective(
-      team, call, {{"nreduce", static_cast<int64_t>(nreduce)}},
+      team, call, {{"nreduce", static_cast<int64_t>(nreduce)}, relay_min_arg()},
       [&](const Runtime &rt, const Team &t) {
         if (!scatter) relay.emplace(rt, t, bytes);
         return symmetric(rt, dest, bytes, call, "dest") &&

@@ -2,10 +2,13 @@
 // Issue 33: collective arguments that differ between PEs are reported on every PE, naming both
 // values, and the job goes on: nvshmem_malloc(0) on PE 0 against a size elsewhere, a split with a
 // different size, a reduction with a different nreduce. Then (with "exit") PE 1 exits without
-// finalizing and PE 0's next synchronisation names it as exited, well before the timeout. Run with
-// 2 PEs; the CTest entry checks the messages. Exit status 0 when every call returned what it should.
+// finalizing and PE 0's next synchronisation names it as exited, well before the timeout. With "relay",
+// PE 1 alone sets NVSHMEM_HOST_COLL_RELAY_MIN, which must agree (it chooses a collective's rounds): a
+// broadcast, an fcollect and a reduction fail on every PE, naming it. Run with 2 PEs; the CTest entries
+// check the messages. Exit status 0 when every call returned what it should.
 #include <nvshmem.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -20,9 +23,27 @@
   } while (0)
 
 int main(int argc, char **argv) {
+  const bool relay = argc > 1 && strcmp(argv[1], "relay") == 0;
+  const char *rank = getenv("NVSHMRUN_RANK");
+  if (relay && rank && strcmp(rank, "1") == 0) setenv("NVSHMEM_HOST_COLL_RELAY_MIN", "1m", 1);
   nvshmem_init();
   const int me = nvshmem_my_pe();
   int status = 0;
+
+  if (relay) {
+    char *from = static_cast<char *>(nvshmem_malloc(1024)), *to = static_cast<char *>(nvshmem_malloc(2048));
+    CHECK(from != nullptr && to != nullptr);
+    CHECK(nvshmem_broadcastmem(NVSHMEM_TEAM_WORLD, to, from, 1024, 0) != 0);
+    CHECK(nvshmem_fcollectmem(NVSHMEM_TEAM_WORLD, to, from, 1024) != 0);
+    CHECK(nvshmem_int_sum_reduce(NVSHMEM_TEAM_WORLD, reinterpret_cast<int *>(to), reinterpret_cast<int *>(from), 8) !=
+          0);
+    CHECK(nvshmem_alltoallmem(NVSHMEM_TEAM_WORLD, to, from, 512) == 0);  // not through leaders: no such argument
+    printf("PE %d: relay threshold checks done, status %d\n", me, status);
+    nvshmem_free(to);
+    nvshmem_free(from);
+    nvshmem_finalize();
+    return status;
+  }
 
   // nvshmem_malloc(0) here, a size there: NULL everywhere, and the heap stays in step.
   CHECK(nvshmem_malloc(me == 0 ? 0 : 64) == nullptr);
