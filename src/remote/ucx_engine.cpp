@@ -33,6 +33,7 @@
 #include "cuda/driver.hpp"
 #include "common/log.hpp"
 #include "heap/symmetric_heap.hpp"
+#include "remote/bounce_pool.hpp"
 #include "remote/engine.hpp"
 
 namespace nvshm {
@@ -141,6 +142,7 @@ struct BlobHeader {
 constexpr unsigned kStagedAm = 27;                // active message id
 constexpr std::size_t kStagedChunk = 256 * 1024;  // bytes of one put or get message
 constexpr int kStagedDepth = 4;                   // messages of one put in flight (its pipeline)
+constexpr std::size_t kStagedKeep = 16;           // idle bounce buffers kept (4 MiB): four puts' pipelines
 enum class StagedOp : uint32_t { put, get, atomic, put_ack, get_reply, atomic_reply };
 struct StagedHeader {
   StagedOp op;
@@ -168,14 +170,14 @@ class UcxEngine;
 // worker is destroyed with the send in flight (UCX then calls no callback).
 struct Reply {
   StagedHeader header;
-  std::vector<char> data;
+  BouncePool::Block data;  // get_reply: header.bytes of data; other replies: none
   UcxEngine *engine = nullptr;
 };
 
 class UcxEngine final : public RemoteEngine {
  public:
   UcxEngine(const UcpApi &api, int my_pe, Transport &local, const RemoteOptions &options)
-      : api_(api), my_pe_(my_pe), local_(local), opt_(options) {}
+      : api_(api), my_pe_(my_pe), local_(local), opt_(options), bounces_(kStagedChunk, kStagedKeep, options.context) {}
   ~UcxEngine() override;
   // Local set-up: context, worker, registration of the slot; *blob receives what the peers need.
   Status open(void *slot, std::size_t slot_bytes, std::vector<char> *blob);
@@ -288,6 +290,7 @@ class UcxEngine final : public RemoteEngine {
   const int my_pe_;
   Transport &local_;  // reaches this PE's own slot (the staged path executes peers' requests with it)
   const RemoteOptions opt_;
+  BouncePool bounces_;  // the staged path's host buffers: puts' pipelines, get replies
   char *slot_ = nullptr;
   std::size_t slot_bytes_ = 0;
   std::vector<int> progress_cpus_;  // NVSHMEM_CPU_AFFINITY; empty: the process's
@@ -835,7 +838,7 @@ Status UcxEngine::staged_put(int pe, std::size_t offset, const void *local, std:
   // while chunks i - 1, i - 2, ... are on the wire; a bounce is reused once its message has left.
   struct Chunk {
     StagedHeader header{};
-    std::vector<char> bounce;
+    BouncePool::Block bounce;
     ucs_status_ptr_t request = nullptr;
   } chunks[kStagedDepth];
   const char *src = static_cast<const char *>(local);
@@ -844,7 +847,7 @@ Status UcxEngine::staged_put(int pe, std::size_t offset, const void *local, std:
     Chunk &c = chunks[i % kStagedDepth];
     st = wait(std::exchange(c.request, nullptr), op, pe);
     const std::size_t n = std::min(kStagedChunk, bytes - done);
-    c.bounce.resize(n);
+    if (st == Status::ok && !c.bounce.data()) st = bounces_.take(op, &c.bounce);
     if (st == Status::ok) st = local_.get(c.bounce.data(), src + done, n);
     if (st != Status::ok) break;
     c.header = StagedHeader{StagedOp::put, my_pe_, offset + done, n, 0, 0, 0, 0, 0};
@@ -962,7 +965,8 @@ void UcxEngine::staged_reply(ucp_ep_h ep, std::unique_ptr<Reply> r) {
     std::lock_guard<std::mutex> lock(replies_mutex_);
     replies_in_flight_.insert(r.get());
   }
-  const ucs_status_ptr_t request = staged_send(ep, r->header, r->data.data(), r->data.size(), param);
+  const std::size_t bytes = r->header.op == StagedOp::get_reply && r->data.data() ? r->header.bytes : 0;
+  const ucs_status_ptr_t request = staged_send(ep, r->header, r->data.data(), bytes, param);
   if (UCS_PTR_IS_ERR(request))  // the initiator's wait for the reply names the operation too
     log_error(kWhere, "replying to PE %d failed: %s", r->header.from, api_.status_string(UCS_PTR_STATUS(request)));
   if (UCS_PTR_IS_PTR(request)) {
@@ -1016,11 +1020,14 @@ void UcxEngine::staged_serve(const StagedHeader &h, const void *data, std::size_
   if (h.offset > slot_bytes_ || bytes > slot_bytes_ - h.offset) {
     log_error(kWhere, "PE %d asked for bytes [%llu, +%zu) of this PE's %zu-byte heap slot (%s)", h.from,
               static_cast<unsigned long long>(h.offset), bytes, slot_bytes_, name);
+  } else if (h.op == StagedOp::get && bytes > bounces_.block_bytes()) {
+    log_error(kWhere, "PE %d asked for %zu bytes in one get message, more than the %zu of the staged path", h.from,
+              bytes, bounces_.block_bytes());
   } else if (h.op == StagedOp::put) {
     st = local_.put(slot_ + h.offset, data, length);
   } else if (h.op == StagedOp::get) {
-    r->data.resize(h.bytes);
-    st = local_.get(r->data.data(), slot_ + h.offset, h.bytes);
+    st = bounces_.take(name, &r->data);
+    if (st == Status::ok) st = local_.get(r->data.data(), slot_ + h.offset, h.bytes);
   } else {
     const AtomicArgs args{static_cast<AtomicOp>(h.atomic_op), h.width, h.value, h.cond};
     st = local_.atomic(slot_ + h.offset, args, &r->header.value);
@@ -1033,7 +1040,7 @@ void UcxEngine::staged_serve(const StagedHeader &h, const void *data, std::size_
     log_error(kWhere, "executing PE %d's %s of %zu bytes at offset %llu of this PE's slot failed", h.from, name, bytes,
               static_cast<unsigned long long>(h.offset));
     r->header.width = 1;
-    r->data.clear();
+    r->data.reset();
   }
   staged_reply(reply_ep, std::move(r));
 }
