@@ -252,6 +252,9 @@ Status check_remote_transport(const Runtime &rt) {
   const std::string &want = rt.env.remote_transport;
   const std::string why = rt.node.n_nodes > 1 ? "the job spans " + std::to_string(rt.node.n_nodes) + " nodes"
                                               : std::string("NVSHMEM_DISABLE_P2P=1 maps no peer");
+  if (rt.env.ib_enable_ibgda)
+    NVSHM_WARN(kInit, "NVSHMEM_IB_ENABLE_IBGDA=1: not in this version; device-initiated operations on remote PEs go "
+                      "through the host proxy");
   if (!strcasecmp(want.c_str(), "ucx")) return Status::ok;
   if (!strcasecmp(want.c_str(), "ibrc") || !strcasecmp(want.c_str(), "ibdevx") || !strcasecmp(want.c_str(), "ibgda")) {
     NVSHM_WARN(kInit, "NVSHMEM_REMOTE_TRANSPORT=%s is served by UCX here (UCX drives InfiniBand itself)", want.c_str());
@@ -269,6 +272,9 @@ RemoteOptions remote_options(const Runtime &rt, HeapKind kind) {
   o.staged = kind == HeapKind::device || !strcasecmp(path.c_str(), "staged");
   o.context = kind == HeapKind::device ? rt.context : nullptr;
   o.hca_list = rt.env.hca_list;
+  o.ib_gid_index = rt.env.ib_gid_index;
+  o.ib_sl = rt.env.ib_sl;
+  o.ib_traffic_class = rt.env.ib_traffic_class;
   o.cpu_affinity = rt.env.cpu_affinity;
   const std::string &mode = rt.env.remote_progress;
   if (!strcasecmp(mode.c_str(), "spin")) {

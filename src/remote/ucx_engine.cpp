@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "common/dl.hpp"
+#include "common/env.hpp"
 #include "cuda/driver.hpp"
 #include "common/log.hpp"
 #include "heap/symmetric_heap.hpp"
@@ -350,6 +351,28 @@ Status UcxEngine::open(void *slot, std::size_t slot_bytes, std::vector<char> *bl
       return failure(s, "UCX_NET_DEVICES from NVSHMEM_HCA_LIST", -1);
     }
     NVSHM_INFO(kWhere, "UCX_NET_DEVICES=%s (NVSHMEM_HCA_LIST)", net_devices.c_str());
+  }
+  // NVIDIA's InfiniBand variables, as UCX's (UCX ignores them where it drives no InfiniBand device).
+  const struct {
+    const char *variable, *ucx;
+    const std::string &value;
+    long max;
+  } ib[] = {{"NVSHMEM_IB_GID_INDEX", "IB_GID_INDEX", opt_.ib_gid_index, 255},
+            {"NVSHMEM_IB_SL", "IB_SL", opt_.ib_sl, 15},
+            {"NVSHMEM_IB_TRAFFIC_CLASS", "IB_TRAFFIC_CLASS", opt_.ib_traffic_class, 255}};
+  for (const auto &v : ib) {
+    if (v.value.empty()) continue;
+    long n = -1;
+    if (!parse_int(v.value.c_str(), &n) || n < 0 || n > v.max) {
+      log_error(kWhere, "%s=%s is not an integer from 0 to %ld", v.variable, v.value.c_str(), v.max);
+      api_.config_release(config);
+      return Status::invalid_value;
+    }
+    if ((s = api_.config_modify(config, v.ucx, std::to_string(n).c_str())) != UCS_OK) {
+      api_.config_release(config);
+      return failure(s, v.variable, -1);
+    }
+    NVSHM_INFO(kWhere, "UCX_%s=%ld (%s)", v.ucx, n, v.variable);
   }
   ucp_params_t params{};
   params.field_mask = UCP_PARAM_FIELD_FEATURES;

@@ -355,6 +355,34 @@ TEST(UcxEngine, HcaListBecomesUcxNetDevices) {
   }
 }
 
+// NVSHMEM_IB_GID_INDEX, _SL and _TRAFFIC_CLASS: integers in InfiniBand's ranges reach UCX (which ignores
+// them without an InfiniBand device: the engine works); anything else fails the engine's set-up.
+TEST(UcxEngine, InfinibandVariablesAreCheckedAndPassedToUcx) {
+  std::vector<uint64_t> slot(1 << 10);
+  const std::size_t slot_bytes = slot.size() * sizeof(uint64_t);
+  FakeBootstrap boot(0, 1);
+  std::unique_ptr<Transport> local = make_host_transport();
+  RemoteOptions o = options();
+  o.ib_gid_index = "3";
+  o.ib_sl = "15";
+  o.ib_traffic_class = "106";
+  std::unique_ptr<RemoteEngine> engine;
+  ASSERT_EQ(make_ucx_engine(boot, slot.data(), slot_bytes, *local, o, &engine), Status::ok);
+  const uint64_t word = 0x1b2b3b4b5b6b7b8bull;
+  ASSERT_EQ(engine->put(0, 16, &word, sizeof word), Status::ok);
+  EXPECT_EQ(slot[2], word);
+  engine.reset();
+  for (const auto &[field, bad] : {std::pair<std::string RemoteOptions::*, const char *>{&RemoteOptions::ib_sl, "16"},
+                                   {&RemoteOptions::ib_gid_index, "-1"},
+                                   {&RemoteOptions::ib_traffic_class, "256"},
+                                   {&RemoteOptions::ib_sl, "x"}}) {
+    RemoteOptions b = options();
+    b.*field = bad;
+    std::unique_ptr<RemoteEngine> refused;
+    EXPECT_EQ(make_ucx_engine(boot, slot.data(), slot_bytes, *local, b, &refused), Status::invalid_value) << bad;
+  }
+}
+
 // NVSHMEM_CPU_AFFINITY: AUTO (any case) or a CPU list, sorted without repeats.
 TEST(UcxEngine, CpuAffinityIsAutoOrACpuList) {
   std::vector<int> cpus{99};
