@@ -253,8 +253,9 @@ Status check_remote_transport(const Runtime &rt) {
   const std::string why = rt.node.n_nodes > 1 ? "the job spans " + std::to_string(rt.node.n_nodes) + " nodes"
                                               : std::string("NVSHMEM_DISABLE_P2P=1 maps no peer");
   if (rt.env.ib_enable_ibgda)
-    NVSHM_WARN(kInit, "NVSHMEM_IB_ENABLE_IBGDA=1: not in this version; device-initiated operations on remote PEs go "
-                      "through the host proxy");
+    NVSHM_WARN(kInit,
+               "NVSHMEM_IB_ENABLE_IBGDA=1: not in this version; device-initiated operations on remote PEs go "
+               "through the host proxy");
   if (!strcasecmp(want.c_str(), "ucx")) return Status::ok;
   if (!strcasecmp(want.c_str(), "ibrc") || !strcasecmp(want.c_str(), "ibdevx") || !strcasecmp(want.c_str(), "ibgda")) {
     NVSHM_WARN(kInit, "NVSHMEM_REMOTE_TRANSPORT=%s is served by UCX here (UCX drives InfiniBand itself)", want.c_str());

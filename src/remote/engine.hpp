@@ -89,7 +89,7 @@ struct RemoteOptions {
   std::string hca_list;         // NVSHMEM_HCA_LIST: empty, or the devices for UCX_NET_DEVICES
   // NVSHMEM_IB_GID_INDEX, NVSHMEM_IB_SL, NVSHMEM_IB_TRAFFIC_CLASS: empty, or the value for UCX_IB_*.
   std::string ib_gid_index, ib_sl, ib_traffic_class;
-  std::string cpu_affinity;     // NVSHMEM_CPU_AFFINITY: AUTO, or the progress thread's CPU list
+  std::string cpu_affinity;  // NVSHMEM_CPU_AFFINITY: AUTO, or the progress thread's CPU list
 };
 
 // NVSHMEM_HCA_LIST (device[:port] entries, commas; ^ before every entry or before the list excludes)
