@@ -143,7 +143,7 @@ struct BlobHeader {
 constexpr unsigned kStagedAm = 27;                // active message id
 constexpr std::size_t kStagedChunk = 256 * 1024;  // bytes of one put or get message
 constexpr int kStagedDepth = 4;                   // messages of one put in flight (its pipeline)
-constexpr std::size_t kStagedKeep = 16;           // idle bounce buffers kept (4 MiB): four puts' pipelines
+constexpr std::size_t kStagedBounces = 16;        // pooled bounce buffers (4 MiB): four puts' pipelines
 enum class StagedOp : uint32_t { put, get, atomic, put_ack, get_reply, atomic_reply };
 struct StagedHeader {
   StagedOp op;
@@ -178,7 +178,7 @@ struct Reply {
 class UcxEngine final : public RemoteEngine {
  public:
   UcxEngine(const UcpApi &api, int my_pe, Transport &local, const RemoteOptions &options)
-      : api_(api), my_pe_(my_pe), local_(local), opt_(options), bounces_(kStagedChunk, kStagedKeep, options.context) {}
+      : api_(api), my_pe_(my_pe), local_(local), opt_(options) {}
   ~UcxEngine() override;
   // Local set-up: context, worker, registration of the slot; *blob receives what the peers need.
   Status open(void *slot, std::size_t slot_bytes, std::vector<char> *blob);
@@ -291,7 +291,7 @@ class UcxEngine final : public RemoteEngine {
   const int my_pe_;
   Transport &local_;  // reaches this PE's own slot (the staged path executes peers' requests with it)
   const RemoteOptions opt_;
-  BouncePool bounces_;  // the staged path's host buffers: puts' pipelines, get replies
+  std::unique_ptr<BouncePool> bounces_;  // the staged path's host buffers (puts' pipelines, get replies)
   char *slot_ = nullptr;
   std::size_t slot_bytes_ = 0;
   std::vector<int> progress_cpus_;  // NVSHMEM_CPU_AFFINITY; empty: the process's
@@ -388,6 +388,7 @@ Status UcxEngine::open(void *slot, std::size_t slot_bytes, std::vector<char> *bl
   slot_ = static_cast<char *>(slot);
   slot_bytes_ = slot_bytes;
   if (opt_.staged) {
+    bounces_ = std::make_unique<BouncePool>(kStagedChunk, kStagedBounces, opt_.context);
     ucp_am_handler_param_t hp{};
     hp.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB | UCP_AM_HANDLER_PARAM_FIELD_ARG;
     hp.id = kStagedAm;
@@ -870,7 +871,8 @@ Status UcxEngine::staged_put(int pe, std::size_t offset, const void *local, std:
     Chunk &c = chunks[i % kStagedDepth];
     st = wait(std::exchange(c.request, nullptr), op, pe);
     const std::size_t n = std::min(kStagedChunk, bytes - done);
-    if (st == Status::ok && !c.bounce.data()) st = bounces_.take(op, &c.bounce);
+    if (st != Status::ok) c.bounce.leak();  // UCX may still read it (a wait that gave up)
+    if (st == Status::ok && !c.bounce.data()) st = bounces_->take(op, &c.bounce);
     if (st == Status::ok) st = local_.get(c.bounce.data(), src + done, n);
     if (st != Status::ok) break;
     c.header = StagedHeader{StagedOp::put, my_pe_, offset + done, n, 0, 0, 0, 0, 0};
@@ -879,6 +881,7 @@ Status UcxEngine::staged_put(int pe, std::size_t offset, const void *local, std:
   }
   for (Chunk &c : chunks) {
     const Status s = wait(c.request, op, pe);
+    if (s != Status::ok) c.bounce.leak();
     if (st == Status::ok) st = s;
   }
   return st;
@@ -1043,13 +1046,13 @@ void UcxEngine::staged_serve(const StagedHeader &h, const void *data, std::size_
   if (h.offset > slot_bytes_ || bytes > slot_bytes_ - h.offset) {
     log_error(kWhere, "PE %d asked for bytes [%llu, +%zu) of this PE's %zu-byte heap slot (%s)", h.from,
               static_cast<unsigned long long>(h.offset), bytes, slot_bytes_, name);
-  } else if (h.op == StagedOp::get && bytes > bounces_.block_bytes()) {
+  } else if (h.op == StagedOp::get && bytes > bounces_->block_bytes()) {
     log_error(kWhere, "PE %d asked for %zu bytes in one get message, more than the %zu of the staged path", h.from,
-              bytes, bounces_.block_bytes());
+              bytes, bounces_->block_bytes());
   } else if (h.op == StagedOp::put) {
     st = local_.put(slot_ + h.offset, data, length);
   } else if (h.op == StagedOp::get) {
-    st = bounces_.take(name, &r->data);
+    st = bounces_->take(name, &r->data);
     if (st == Status::ok) st = local_.get(r->data.data(), slot_ + h.offset, h.bytes);
   } else {
     const AtomicArgs args{static_cast<AtomicOp>(h.atomic_op), h.width, h.value, h.cond};
