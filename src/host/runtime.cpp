@@ -273,6 +273,9 @@ RemoteOptions remote_options(const Runtime &rt, HeapKind kind) {
   o.staged = kind == HeapKind::device || !strcasecmp(path.c_str(), "staged");
   o.context = kind == HeapKind::device ? rt.context : nullptr;
   o.hca_list = rt.env.hca_list;
+  o.hca_pe_mapping = rt.env.hca_pe_mapping;
+  o.nic_pe_mapping = rt.env.enable_nic_pe_mapping;
+  o.local_rank = rt.node.my_index;
   o.ib_gid_index = rt.env.ib_gid_index;
   o.ib_sl = rt.env.ib_sl;
   o.ib_traffic_class = rt.env.ib_traffic_class;

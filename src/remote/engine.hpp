@@ -87,6 +87,9 @@ struct RemoteOptions {
   bool staged = false;
   CUcontext context = nullptr;  // made current on the progress thread (GPU heap), else nullptr
   std::string hca_list;         // NVSHMEM_HCA_LIST: empty, or the devices for UCX_NET_DEVICES
+  std::string hca_pe_mapping;   // NVSHMEM_HCA_PE_MAPPING: empty, or device:port:count entries
+  bool nic_pe_mapping = false;  // NVSHMEM_ENABLE_NIC_PE_MAPPING: one device of hca_list per PE
+  int local_rank = 0;           // this PE's index among its node's PEs (the mappings above)
   // NVSHMEM_IB_GID_INDEX, NVSHMEM_IB_SL, NVSHMEM_IB_TRAFFIC_CLASS: empty, or the value for UCX_IB_*.
   std::string ib_gid_index, ib_sl, ib_traffic_class;
   std::string cpu_affinity;  // NVSHMEM_CPU_AFFINITY: AUTO, or the progress thread's CPU list
@@ -96,6 +99,12 @@ struct RemoteOptions {
 // as a UCX_NET_DEVICES value; invalid_value (logged, naming the variable) when it mixes included and
 // excluded entries or names none.
 Status ucx_net_devices(const std::string &hca_list, std::string *out);
+// NVIDIA's NIC-to-PE mapping for the PE of `local_rank` on its node: NVSHMEM_HCA_PE_MAPPING (device:port:count
+// entries, in order, `count` PEs each, round again after the last; an empty port names a device without
+// one: eth0::2), else with `enable` (NVSHMEM_ENABLE_NIC_PE_MAPPING) and a list naming devices, the (local_rank
+// mod n)-th device of *hca_list. *hca_list receives this PE's device, or stays as it is when neither
+// applies; invalid_value (logged, naming the variable) on a malformed mapping.
+Status map_nic_to_pe(const std::string &pe_mapping, bool enable, int local_rank, std::string *hca_list);
 // NVSHMEM_CPU_AFFINITY: the CPUs of a Linux CPU list (3, 0-3,8), ascending; empty for AUTO (any case);
 // invalid_value (logged, naming the variable) when malformed.
 Status parse_cpu_list(const std::string &list, std::vector<int> *cpus);

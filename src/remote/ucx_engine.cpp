@@ -326,8 +326,12 @@ Status UcxEngine::failure(ucs_status_t status, const char *op, int pe) {
 }
 
 Status UcxEngine::open(void *slot, std::size_t slot_bytes, std::vector<char> *blob) {
-  std::string net_devices;
-  if (!opt_.hca_list.empty()) NVSHM_TRY(ucx_net_devices(opt_.hca_list, &net_devices));
+  std::string hca_list = opt_.hca_list, net_devices;
+  NVSHM_TRY(map_nic_to_pe(opt_.hca_pe_mapping, opt_.nic_pe_mapping, opt_.local_rank, &hca_list));
+  const char *const devices_from = !opt_.hca_pe_mapping.empty() ? "NVSHMEM_HCA_PE_MAPPING"
+                                   : hca_list != opt_.hca_list  ? "NVSHMEM_ENABLE_NIC_PE_MAPPING"
+                                                                : "NVSHMEM_HCA_LIST";
+  if (!hca_list.empty()) NVSHM_TRY(ucx_net_devices(hca_list, &net_devices));
   NVSHM_TRY(parse_cpu_list(opt_.cpu_affinity, &progress_cpus_));
   cpu_set_t allowed;
   if (!progress_cpus_.empty() && sched_getaffinity(0, sizeof allowed, &allowed) == 0 &&
@@ -345,12 +349,16 @@ Status UcxEngine::open(void *slot, std::size_t slot_bytes, std::vector<char> *bl
   if (!net_devices.empty()) {
     const char *ucx = getenv("UCX_NET_DEVICES");
     if (ucx && net_devices != ucx)
-      NVSHM_WARN(kWhere, "NVSHMEM_HCA_LIST=%s overrides UCX_NET_DEVICES=%s", opt_.hca_list.c_str(), ucx);
+      NVSHM_WARN(kWhere, "%s=%s overrides UCX_NET_DEVICES=%s", devices_from,
+                 !opt_.hca_pe_mapping.empty() ? opt_.hca_pe_mapping.c_str()
+                 : hca_list != opt_.hca_list  ? "1"
+                                              : opt_.hca_list.c_str(),
+                 ucx);
     if ((s = api_.config_modify(config, "NET_DEVICES", net_devices.c_str())) != UCS_OK) {
       api_.config_release(config);
-      return failure(s, "UCX_NET_DEVICES from NVSHMEM_HCA_LIST", -1);
+      return failure(s, devices_from, -1);
     }
-    NVSHM_INFO(kWhere, "UCX_NET_DEVICES=%s (NVSHMEM_HCA_LIST)", net_devices.c_str());
+    NVSHM_INFO(kWhere, "UCX_NET_DEVICES=%s (%s, local PE %d)", net_devices.c_str(), devices_from, opt_.local_rank);
   }
   // NVIDIA's InfiniBand variables, as UCX's (UCX ignores them where it drives no InfiniBand device).
   const struct {
@@ -1133,6 +1141,54 @@ Status ucx_net_devices(const std::string &hca_list, std::string *out) {
     return Status::invalid_value;
   }
   *out = (excluded ? "^" : "") + devices;
+  return Status::ok;
+}
+
+Status map_nic_to_pe(const std::string &pe_mapping, bool enable, int local_rank, std::string *hca_list) {
+  if (!pe_mapping.empty()) {  // device:port:count entries
+    std::vector<std::pair<std::string, long>> entries;
+    long total = 0;
+    for (std::size_t at = 0; at <= pe_mapping.size();) {
+      std::size_t end = pe_mapping.find(',', at);
+      if (end == std::string::npos) end = pe_mapping.size();
+      const std::string entry = pe_mapping.substr(at, end - at);
+      at = end + 1;
+      const std::size_t c1 = entry.find(':'), c2 = c1 == std::string::npos ? c1 : entry.find(':', c1 + 1);
+      long count = 0;
+      if (c2 == std::string::npos || c1 == 0 || !parse_int(entry.c_str() + c2 + 1, &count) || count < 1) {
+        log_error(kWhere, "NVSHMEM_HCA_PE_MAPPING=%s: entry '%s' is not device:port:count (count at least 1)",
+                  pe_mapping.c_str(), entry.c_str());
+        return Status::invalid_value;
+      }
+      const std::string port = entry.substr(c1 + 1, c2 - c1 - 1);
+      entries.emplace_back(entry.substr(0, c1) + (port.empty() ? "" : ":" + port), count);
+      total += count;
+    }
+    long r = local_rank % total;
+    for (const auto &[device, count] : entries) {
+      if (r < count) {
+        *hca_list = device;
+        return Status::ok;
+      }
+      r -= count;
+    }
+  }
+  if (!enable) return Status::ok;
+  std::string devices;
+  if (hca_list->empty() || ucx_net_devices(*hca_list, &devices) != Status::ok || devices[0] == '^') {
+    NVSHM_WARN(kWhere,
+               "NVSHMEM_ENABLE_NIC_PE_MAPPING=1 needs NVSHMEM_HCA_LIST naming devices here (or "
+               "NVSHMEM_HCA_PE_MAPPING): UCX chooses among the node's devices");
+    return Status::ok;
+  }
+  std::vector<std::string> names;
+  for (std::size_t at = 0; at <= devices.size();) {
+    std::size_t end = devices.find(',', at);
+    if (end == std::string::npos) end = devices.size();
+    names.push_back(devices.substr(at, end - at));
+    at = end + 1;
+  }
+  *hca_list = names[static_cast<std::size_t>(local_rank) % names.size()];
   return Status::ok;
 }
 

@@ -383,6 +383,35 @@ TEST(UcxEngine, InfinibandVariablesAreCheckedAndPassedToUcx) {
   }
 }
 
+// NVSHMEM_HCA_PE_MAPPING (count PEs per entry, in order, round again) and NVSHMEM_ENABLE_NIC_PE_MAPPING
+// (the list's devices round robin) give each PE of a node its device; malformed mappings are refused.
+TEST(UcxEngine, NicToPeMappings) {
+  const char *by_mapping[] = {"mlx5_0:1", "mlx5_0:1", "mlx5_0:2", "mlx5_0:2", "mlx5_0:1", "mlx5_0:1"};
+  for (int rank = 0; rank < 6; ++rank) {
+    std::string list = "mlx5_9:1";  // replaced by the mapping, with or without enable
+    ASSERT_EQ(map_nic_to_pe("mlx5_0:1:2,mlx5_0:2:2", rank % 2 == 0, rank, &list), Status::ok);
+    EXPECT_EQ(list, by_mapping[rank]) << rank;
+  }
+  std::string eth = "";
+  ASSERT_EQ(map_nic_to_pe("eth0::1,lo::3", false, 2, &eth), Status::ok);
+  EXPECT_EQ(eth, "lo");
+  for (int rank = 0; rank < 5; ++rank) {
+    std::string list = "mlx5_0:1, mlx5_1:1,mlx5_2:1";
+    ASSERT_EQ(map_nic_to_pe("", true, rank, &list), Status::ok);
+    EXPECT_EQ(list, std::string("mlx5_") + std::to_string(rank % 3) + ":1") << rank;
+  }
+  for (const char *unchanged : {"mlx5_0:1,mlx5_1:1", "^mlx5_0:1,^mlx5_1:1", ""}) {
+    std::string list = unchanged;  // not enabled, or a deny list, or no list: UCX chooses
+    ASSERT_EQ(map_nic_to_pe("", std::string(unchanged) != "mlx5_0:1,mlx5_1:1", 1, &list), Status::ok);
+    EXPECT_EQ(list, unchanged);
+  }
+  for (const char *bad : {"mlx5_0:1", "mlx5_0:1:0", "mlx5_0:1:x", ":1:2", "mlx5_0:1:2,", "mlx5_0:1:-1"}) {
+    std::string list = "kept";
+    EXPECT_EQ(map_nic_to_pe(bad, true, 0, &list), Status::invalid_value) << bad;
+    EXPECT_EQ(list, "kept") << bad;
+  }
+}
+
 // NVSHMEM_CPU_AFFINITY: AUTO (any case) or a CPU list, sorted without repeats.
 TEST(UcxEngine, CpuAffinityIsAutoOrACpuList) {
   std::vector<int> cpus{99};
