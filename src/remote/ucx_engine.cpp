@@ -1111,6 +1111,18 @@ UcxEngine::~UcxEngine() {
   if (context_) api_.cleanup(context_);
 }
 
+// The entries of a comma-separated list, as written (empty ones included).
+std::vector<std::string> split_commas(const std::string &list) {
+  std::vector<std::string> entries;
+  for (std::size_t at = 0; at <= list.size();) {
+    std::size_t end = list.find(',', at);
+    if (end == std::string::npos) end = list.size();
+    entries.push_back(list.substr(at, end - at));
+    at = end + 1;
+  }
+  return entries;
+}
+
 }  // namespace
 
 Status ucx_net_devices(const std::string &hca_list, std::string *out) {
@@ -1118,11 +1130,7 @@ Status ucx_net_devices(const std::string &hca_list, std::string *out) {
   const bool list_excluded = !hca_list.empty() && hca_list[0] == '^';
   std::string devices;
   int included = 0, excluded = 0;
-  for (std::size_t at = list_excluded ? 1 : 0; at <= hca_list.size();) {
-    std::size_t end = hca_list.find(',', at);
-    if (end == std::string::npos) end = hca_list.size();
-    std::string entry = hca_list.substr(at, end - at);
-    at = end + 1;
+  for (std::string entry : split_commas(hca_list.substr(list_excluded ? 1 : 0))) {
     entry.erase(0, entry.find_first_not_of(" \t"));
     entry.erase(entry.find_last_not_of(" \t") + 1);
     const bool excludes = list_excluded || (!entry.empty() && entry[0] == '^');
@@ -1148,11 +1156,7 @@ Status map_nic_to_pe(const std::string &pe_mapping, bool enable, int local_rank,
   if (!pe_mapping.empty()) {  // device:port:count entries
     std::vector<std::pair<std::string, long>> entries;
     long total = 0;
-    for (std::size_t at = 0; at <= pe_mapping.size();) {
-      std::size_t end = pe_mapping.find(',', at);
-      if (end == std::string::npos) end = pe_mapping.size();
-      const std::string entry = pe_mapping.substr(at, end - at);
-      at = end + 1;
+    for (const std::string &entry : split_commas(pe_mapping)) {
       const std::size_t c1 = entry.find(':'), c2 = c1 == std::string::npos ? c1 : entry.find(':', c1 + 1);
       long count = 0;
       if (c2 == std::string::npos || c1 == 0 || !parse_int(entry.c_str() + c2 + 1, &count) || count < 1) {
@@ -1181,13 +1185,7 @@ Status map_nic_to_pe(const std::string &pe_mapping, bool enable, int local_rank,
                "NVSHMEM_HCA_PE_MAPPING): UCX chooses among the node's devices");
     return Status::ok;
   }
-  std::vector<std::string> names;
-  for (std::size_t at = 0; at <= devices.size();) {
-    std::size_t end = devices.find(',', at);
-    if (end == std::string::npos) end = devices.size();
-    names.push_back(devices.substr(at, end - at));
-    at = end + 1;
-  }
+  const std::vector<std::string> names = split_commas(devices);
   *hca_list = names[static_cast<std::size_t>(local_rank) % names.size()];
   return Status::ok;
 }
