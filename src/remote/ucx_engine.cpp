@@ -328,9 +328,12 @@ Status UcxEngine::failure(ucs_status_t status, const char *op, int pe) {
 Status UcxEngine::open(void *slot, std::size_t slot_bytes, std::vector<char> *blob) {
   std::string hca_list = opt_.hca_list, net_devices;
   NVSHM_TRY(map_nic_to_pe(opt_.hca_pe_mapping, opt_.nic_pe_mapping, opt_.local_rank, &hca_list));
-  const char *const devices_from = !opt_.hca_pe_mapping.empty() ? "NVSHMEM_HCA_PE_MAPPING"
-                                   : hca_list != opt_.hca_list  ? "NVSHMEM_ENABLE_NIC_PE_MAPPING"
-                                                                : "NVSHMEM_HCA_LIST";
+  // The variable the devices come from, and its value (for the messages below).
+  const bool by_mapping = !opt_.hca_pe_mapping.empty(), round_robin = !by_mapping && hca_list != opt_.hca_list;
+  const char *const devices_from = by_mapping    ? "NVSHMEM_HCA_PE_MAPPING"
+                                   : round_robin ? "NVSHMEM_ENABLE_NIC_PE_MAPPING"
+                                                 : "NVSHMEM_HCA_LIST";
+  const std::string from_value = by_mapping ? opt_.hca_pe_mapping : round_robin ? "1" : opt_.hca_list;
   if (!hca_list.empty()) NVSHM_TRY(ucx_net_devices(hca_list, &net_devices));
   NVSHM_TRY(parse_cpu_list(opt_.cpu_affinity, &progress_cpus_));
   cpu_set_t allowed;
@@ -349,11 +352,7 @@ Status UcxEngine::open(void *slot, std::size_t slot_bytes, std::vector<char> *bl
   if (!net_devices.empty()) {
     const char *ucx = getenv("UCX_NET_DEVICES");
     if (ucx && net_devices != ucx)
-      NVSHM_WARN(kWhere, "%s=%s overrides UCX_NET_DEVICES=%s", devices_from,
-                 !opt_.hca_pe_mapping.empty() ? opt_.hca_pe_mapping.c_str()
-                 : hca_list != opt_.hca_list  ? "1"
-                                              : opt_.hca_list.c_str(),
-                 ucx);
+      NVSHM_WARN(kWhere, "%s=%s overrides UCX_NET_DEVICES=%s", devices_from, from_value.c_str(), ucx);
     if ((s = api_.config_modify(config, "NET_DEVICES", net_devices.c_str())) != UCS_OK) {
       api_.config_release(config);
       return failure(s, devices_from, -1);
@@ -999,7 +998,7 @@ void UcxEngine::staged_reply(ucp_ep_h ep, std::unique_ptr<Reply> r) {
     std::lock_guard<std::mutex> lock(replies_mutex_);
     replies_in_flight_.insert(r.get());
   }
-  const std::size_t bytes = r->header.op == StagedOp::get_reply && r->data.data() ? r->header.bytes : 0;
+  const std::size_t bytes = r->data.data() ? r->header.bytes : 0;  // only a get reply carries a block
   const ucs_status_ptr_t request = staged_send(ep, r->header, r->data.data(), bytes, param);
   if (UCS_PTR_IS_ERR(request))  // the initiator's wait for the reply names the operation too
     log_error(kWhere, "replying to PE %d failed: %s", r->header.from, api_.status_string(UCS_PTR_STATUS(request)));
