@@ -10,6 +10,8 @@
 // with a trap for its remote branch instead of the proxy's inline code (does that code cost the loop?); L6 the
 // library's put and the fence instead of its quiet; L7 L3 with the source loaded after the check (an aligned
 // 8-byte put as one access, other sizes through copy_bytes_rma): is it the load's order or the copy's setup?
+// L8 the 16-byte copy with 8 words in flight, not 4; L9 with 4, each load asking the L2 for 256 bytes
+// (a lone thread's 4-32 KiB put: more in flight without more registers?).
 // Bandwidth (128 blocks x 1024 threads, a slice per block, GB/s, median of 7 runs of 50 steps): B0 the
 // library's nvshmemx_putmem_nbi_block; B1 copy_bytes_rma<block> and a block sync; B2 8c5c014's
 // copy_bytes<block> and a block sync; B3 B1 after the remote check; B4 B1 to a destination translated once,
@@ -36,6 +38,16 @@ namespace {
 using nvshm_dev::Scope;
 
 constexpr int kBlocks = 128, kThreads = 1024;
+
+// A 16-byte load that asks the L2 to fetch the 256 bytes around it (PTX .L2::256B): more of a lone
+// thread's bulk copy in flight without more registers?
+__device__ __forceinline__ int4 load_l2_256(const int4 *p) {
+  int4 v;
+  asm volatile("ld.global.L2::256B.v4.s32 {%0, %1, %2, %3}, [%4];"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+               : "l"(p));
+  return v;
+}
 
 template <int V>
 __global__ void latency(char *dest, const char *src, size_t n, int steps, int pe) {
@@ -83,6 +95,23 @@ __global__ void latency(char *dest, const char *src, size_t n, int steps, int pe
           nvshm_dev::copy_bytes_rma<Scope::thread>(to, src, n);
       }
       nvshmem_quiet();
+    } else if constexpr (V == 8) {
+      nvshm_dev::copy_words<Scope::thread, int4, 8>(nvshm_dev::peer_address(reinterpret_cast<int4 *>(dest), pe),
+                                                    reinterpret_cast<const int4 *>(src), n / 16);
+      nvshm_dev::fence_sc_sys();
+    } else if constexpr (V == 9) {
+      int4 *d = nvshm_dev::peer_address(reinterpret_cast<int4 *>(dest), pe);
+      const int4 *s = reinterpret_cast<const int4 *>(src);
+#pragma unroll 1
+      for (size_t w = 0; w + 4 <= n / 16; w += 4) {
+        int4 v[4];
+#pragma unroll
+        for (int u = 0; u < 4; ++u) v[u] = load_l2_256(s + w + u);
+#pragma unroll
+        for (int u = 0; u < 4; ++u) d[w + u] = v[u];
+      }
+      if (n < 64) nvshm_dev::copy_bytes_rma<Scope::thread>(nvshm_dev::peer_address(dest, pe), src, n);
+      nvshm_dev::fence_sc_sys();
     }
 #endif
   }
@@ -137,7 +166,7 @@ void check_copy(const char *dest, const char *src, size_t n, const char *what) {
 template <int V>
 void latency_row(char *dest, const char *src, int pe) {
   printf("L%d", V);
-  for (size_t n : {size_t{8}, size_t{64}, size_t{4096}}) {
+  for (size_t n : {size_t{8}, size_t{64}, size_t{4096}, size_t{32768}}) {
     PROBE_CHECK(cudaMemset(dest, 0xA5, n));
     const Rates r = gbps_runs([&](int steps) { latency<V><<<1, 1>>>(dest, src, n, steps, pe); }, 1, 2000, 20);
     check_copy(dest, src, n, "latency");
@@ -177,7 +206,7 @@ int main() {
   fill<<<64, 256>>>(src, bytes);
   PROBE_CHECK(cudaGetLastError());
   PROBE_CHECK(cudaDeviceSynchronize());
-  printf("put_call_cost (%s tree): latency, us per put + quiet\nvar        8 B       64 B      4 KiB\n",
+  printf("put_call_cost (%s tree): latency, us per put + quiet\nvar        8 B       64 B      4 KiB     32 KiB\n",
          PCC_HEAD ? "head" : "older");
   latency_row<0>(dest, src, pe);
   latency_row<2>(dest, src, pe);
@@ -188,6 +217,8 @@ int main() {
   latency_row<5>(dest, src, pe);
   latency_row<6>(dest, src, pe);
   latency_row<7>(dest, src, pe);
+  latency_row<8>(dest, src, pe);
+  latency_row<9>(dest, src, pe);
 #endif
   printf("bandwidth, GB/s, %d x %d threads, a slice per block\nvar     2 KiB      4 KiB      8 KiB     16 KiB\n",
          kBlocks, kThreads);

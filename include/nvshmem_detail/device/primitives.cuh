@@ -394,6 +394,9 @@ __device__ __forceinline__ void copy_bytes_rma(void *dst, const void *src, size_
       if (rank < words) static_cast<int4 *>(dst)[rank] = static_cast<const int4 *>(src)[rank];
       return;
     }
+  } else if ((((reinterpret_cast<uintptr_t>(dst) | reinterpret_cast<uintptr_t>(src)) & 7) | (n ^ 8)) == 0) {
+    *static_cast<uint64_t *>(dst) = *static_cast<const uint64_t *>(src);
+    return;
   }
   copy_bytes<S>(dst, src, n);
 }
