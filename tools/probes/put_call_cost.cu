@@ -10,7 +10,7 @@
 // with a trap for its remote branch instead of the proxy's inline code (does that code cost the loop?); L6 the
 // library's put and the fence instead of its quiet; L7 L3 with the source loaded after the check (an aligned
 // 8-byte put as one access, other sizes through copy_bytes_rma): is it the load's order or the copy's setup?
-// L8 the 16-byte copy with 8 words in flight, not 4; L9 with 4, each load asking the L2 for 256 bytes
+// L8 the 16-byte copy with 8 words in flight, not 4; L9 with 4 (both from 64 B; L1 below), each load asking the L2 for 256 bytes
 // (a lone thread's 4-32 KiB put: more in flight without more registers?).
 // Bandwidth (128 blocks x 1024 threads, a slice per block, GB/s, median of 7 runs of 50 steps): B0 the
 // library's nvshmemx_putmem_nbi_block; B1 copy_bytes_rma<block> and a block sync; B2 8c5c014's
@@ -96,8 +96,11 @@ __global__ void latency(char *dest, const char *src, size_t n, int steps, int pe
       }
       nvshmem_quiet();
     } else if constexpr (V == 8) {
-      nvshm_dev::copy_words<Scope::thread, int4, 8>(nvshm_dev::peer_address(reinterpret_cast<int4 *>(dest), pe),
-                                                    reinterpret_cast<const int4 *>(src), n / 16);
+      if (n < 64)
+        nvshm_dev::copy_bytes_rma<Scope::thread>(nvshm_dev::peer_address(dest, pe), src, n);
+      else
+        nvshm_dev::copy_words<Scope::thread, int4, 8>(nvshm_dev::peer_address(reinterpret_cast<int4 *>(dest), pe),
+                                                      reinterpret_cast<const int4 *>(src), n / 16);
       nvshm_dev::fence_sc_sys();
     } else if constexpr (V == 9) {
       int4 *d = nvshm_dev::peer_address(reinterpret_cast<int4 *>(dest), pe);
