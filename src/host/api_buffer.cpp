@@ -49,7 +49,7 @@ void unpin(Runtime &rt, Runtime::UserBuffer &b, const char *start, const char *c
 
 // Complete this PE's RMA, which may still read or write a buffer about to be unregistered.
 Status complete_operations(Runtime &rt, const char *call) {
-  NVSHM_TRY(rt.peers->quiet());
+  NVSHM_TRY(quiet_pe(rt, call));
   if (rt.on_device()) NVSHM_CU(call, cuCtxSynchronize());
   return Status::ok;
 }

@@ -54,7 +54,7 @@ void nvshmem_free(void *ptr) {
   Runtime &rt = require_init(call);
   if (!ptr) return;
   ContextGuard guard(rt.context);
-  require_ok(rt.peers->quiet(), call);
+  require_ok(quiet_pe(rt, call), call);
   (void)rt.heap->release(*rt.boot, ptr, call);
 }
 

@@ -13,7 +13,7 @@ namespace nvshm {
 Status host_team_barrier(nvshmem_team_t team, bool quiet_first, const char *call) {
   Runtime &rt = require_init(call);
   ContextGuard guard(rt.context);
-  if (quiet_first) NVSHM_TRY(rt.peers->quiet());
+  if (quiet_first) NVSHM_TRY(quiet_pe(rt, call));
   return rt.teams->sync(team, call);
 }
 }  // namespace nvshm
@@ -23,7 +23,7 @@ extern "C" {
 void nvshmem_quiet(void) {
   Runtime &rt = require_init("nvshmem_quiet");
   ContextGuard guard(rt.context);
-  require_ok(rt.peers->quiet(), "nvshmem_quiet");
+  require_ok(quiet_pe(rt, "nvshmem_quiet"), "nvshmem_quiet");
 }
 
 void nvshmem_fence(void) {

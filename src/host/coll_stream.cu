@@ -72,7 +72,7 @@ int stream_barrier(const char *call, nvshmem_team_t team, bool quiet_first, cuda
   Runtime &rt = coll_stream_check(call, team, nullptr, 0, nullptr, 0);
   if (!rt.on_device()) {
     on_host_in_stream_order(call, stream, [&rt, call, team, quiet_first] {
-      if (quiet_first) NVSHM_TRY(rt.peers->quiet());
+      if (quiet_first) NVSHM_TRY(quiet_pe(rt, call));
       return rt.teams->sync(team, call);
     });
     return 0;

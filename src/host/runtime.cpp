@@ -356,6 +356,11 @@ Status init_steps(Runtime &rt, unsigned flags, const nvshmemx_init_attr_t *attr)
 }
 }  // namespace
 
+Status quiet_pe(Runtime &rt, const char *call) {
+  if (rt.proxy) NVSHM_TRY(rt.proxy->settle(call));
+  return rt.peers->quiet();
+}
+
 Status runtime_init(unsigned flags, const nvshmemx_init_attr_t *attr) {
   if (g_runtime) return Status::ok;
   auto rt = std::make_unique<Runtime>();

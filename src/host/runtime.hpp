@@ -66,6 +66,10 @@ struct Runtime {
 // Collective init/finalize (entry points in api_setup.cpp).
 Status runtime_init(unsigned flags, const nvshmemx_init_attr_t *attr);
 void runtime_finalize();
+// Completes every operation of this PE: first the requests its kernels left in the proxy's channels
+// (Proxy::settle: a kernel's nonblocking remote operations, then a host quiet, barrier or free), then
+// every transfer to every PE (Peers::quiet). The host quiet of nvshmem_quiet, the barriers and free.
+Status quiet_pe(Runtime &rt, const char *call);
 // nullptr when not initialised.
 extern Runtime *g_runtime;
 inline Runtime *runtime() {

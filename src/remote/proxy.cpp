@@ -82,7 +82,7 @@ int Proxy::drain(int c) {
   int taken = 0;
   for (; taken < batch_max_; ++taken) {
     nvshm_proxy_request r;
-    const uint64_t t = cur.head;
+    const uint64_t t = cur.head.load(std::memory_order_relaxed);
     if (!nvshm_proxy_decode(ch.entries[t % NVSHM_PROXY_ENTRIES], t, &r)) break;
     uint64_t value = 0;
     if (r.op == NVSHM_PROXY_QUIET && !in_quiet_) {
@@ -102,16 +102,42 @@ int Proxy::drain(int c) {
       store_release(&d.tag, t + 1);
       cur.acked_by_producer[t % NVSHM_PROXY_ENTRIES] = false;
     }
-    cur.head = t + 1;
+    cur.head.store(t + 1, std::memory_order_release);
   }
   return taken;
+}
+
+Status Proxy::settle(const char *call) const {
+  if (std::this_thread::get_id() == thread_.get_id()) return Status::ok;
+  for (int c = 0; c < n_channels_; ++c) {
+    const nvshm_proxy_channel &ch = channels_[c];
+    const std::atomic<uint64_t> &head = cursors_[c].head;
+    // The end of what is written: entries decode only with their own ticket's lap, so the scan stops at
+    // the first entry not yet written (or written again after the proxy took it: executed either way).
+    const uint64_t start = head.load(std::memory_order_acquire);
+    uint64_t end = start;
+    nvshm_proxy_request r;
+    while (end - start < NVSHM_PROXY_ENTRIES && nvshm_proxy_decode(ch.entries[end % NVSHM_PROXY_ENTRIES], end, &r))
+      ++end;
+    const uint64_t began = nvshm_proxy_now_ns();
+    while (head.load(std::memory_order_acquire) < end) {
+      if (nvshm_proxy_now_ns() - began > ch.timeout_ns) {
+        log_error(kWhere, "%s: the proxy did not execute channel %d's requests %llu to %llu within %.3g s", call, c,
+                  static_cast<unsigned long long>(head.load()), static_cast<unsigned long long>(end - 1),
+                  static_cast<double>(ch.timeout_ns) * 1e-9);
+        return Status::timeout;
+      }
+      sched_yield();
+    }
+  }
+  return Status::ok;
 }
 
 void Proxy::release(int c) {
   nvshm_proxy_channel &ch = channels_[c];
   Cursor &cur = cursors_[c];
   const uint64_t before = cur.released;
-  while (cur.released < cur.head) {
+  while (cur.released < cur.head.load(std::memory_order_relaxed)) {
     const unsigned e = cur.released % NVSHM_PROXY_ENTRIES;
     if (!cur.acked_by_producer[e]) {
       if (__atomic_load_n(&ch.done[e].tag, __ATOMIC_ACQUIRE) != 0) break;  // its producer has not read it yet

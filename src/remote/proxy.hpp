@@ -29,9 +29,16 @@ class Proxy {
   Proxy(const Proxy &) = delete;
   Proxy &operator=(const Proxy &) = delete;
 
+  // Returns once the thread has executed every request written into a channel before the call (those of
+  // kernels that completed before a host quiet or barrier: the host's quiet then covers them, as a user
+  // of NVSHMEM expects after a kernel, a stream synchronisation and nvshmem_barrier_all). A request still
+  // being written is not waited for. On the proxy's own thread (a host collective it runs for a device
+  // one) returns at once. Status::timeout, logged with `call`, after the channels' timeout_ns.
+  Status settle(const char *call) const;
+
  private:
   struct Cursor {
-    uint64_t head = 0;                    // next ticket to take
+    std::atomic<uint64_t> head{0};        // next ticket to take: those below it are executed (settle)
     uint64_t released = 0;                // tickets below it are free (published in the channel)
     std::vector<bool> acked_by_producer;  // per entry: no completion record is waiting to be read
   };

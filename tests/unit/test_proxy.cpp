@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <random>
+#include <chrono>
 #include <set>
 #include <thread>
 #include <vector>
@@ -71,7 +72,12 @@ TEST(ProxyRing, EncodingRoundTripsAndLapsAreTold) {
 
 // The proxies' collective hook here: records each request's team and kind; team 13 fails.
 std::vector<std::pair<int, uint32_t>> g_collectives;
+constexpr int kSlowTeam = 21;  // its collective takes 200 ms (SettleExecutesWhatWasWrittenBefore)
 Status record_collective(const nvshm_proxy_request &r) {
+  if (r.pe == kSlowTeam) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    return Status::ok;
+  }
   g_collectives.emplace_back(r.pe, r.aux);
   return r.pe == 13 ? Status::invalid_value : Status::ok;
 }
@@ -222,6 +228,27 @@ TEST_P(ProxyTest, QuietCoversEveryChannel) {
   quiet(0);
   const uint64_t *words = reinterpret_cast<const uint64_t *>(heap() + 1600000);
   for (uint64_t i = 0; i < 200; ++i) ASSERT_EQ(words[i], ~i) << i;
+}
+
+// Proxy::settle (the host's quiet, barriers and free): returns once every request written before it, on
+// every channel, was executed, with no marker in the channels; with nothing written it returns at once.
+// A slow request first (a collective of 200 ms) holds channel 0's puts back until settle has waited for it; a
+// settle that runs past the channels' timeout says so.
+TEST_P(ProxyTest, SettleExecutesWhatWasWrittenBefore) {
+  EXPECT_EQ(proxy_->settle("test (idle)"), Status::ok);
+  submit(0, {NVSHM_PROXY_COLLECTIVE, 0, NVSHM_PROXY_COLL_SYNC, kSlowTeam, 0, 0, 0, 0, 0, 0});
+  for (uint64_t i = 0; i < 3 * NVSHM_PROXY_ENTRIES; ++i)
+    submit(static_cast<int>(i % kChannels), {NVSHM_PROXY_PUT_INLINE, 0, 0, 0, 1700000 + 8 * i, 0, 8, i * 3 + 1, 0, 0});
+  ASSERT_EQ(proxy_->settle("test"), Status::ok);
+  ASSERT_EQ(engine_->quiet(), Status::ok);
+  const uint64_t *words = reinterpret_cast<const uint64_t *>(heap() + 1700000);
+  for (uint64_t i = 0; i < 3 * NVSHM_PROXY_ENTRIES; ++i) ASSERT_EQ(words[i], i * 3 + 1) << i;
+
+  channels_[3].timeout_ns = 20000000;  // 20 ms
+  submit(3, {NVSHM_PROXY_COLLECTIVE, 0, NVSHM_PROXY_COLL_SYNC, kSlowTeam, 0, 0, 0, 0, 0, 0});
+  EXPECT_EQ(proxy_->settle("test (timeout)"), Status::timeout);
+  channels_[3].timeout_ns = 30ull * 1000000000ull;
+  EXPECT_EQ(proxy_->settle("test (after the timeout)"), Status::ok);
 }
 
 // A request the proxy cannot execute fails its producer's wait (with the proxy's message), not a hang.

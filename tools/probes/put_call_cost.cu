@@ -10,14 +10,13 @@
 // with a trap for its remote branch instead of the proxy's inline code (does that code cost the loop?); L6 the
 // library's put and the fence instead of its quiet; L7 L3 with the source loaded after the check (an aligned
 // 8-byte put as one access, other sizes through copy_bytes_rma): is it the load's order or the copy's setup?
-// L8 the 16-byte copy with 8 words in flight, not 4; L9 with 4 (both from 64 B; L1 below), each load asking the L2 for 256 bytes
-// (a lone thread's 4-32 KiB put: more in flight without more registers?).
-// Bandwidth (128 blocks x 1024 threads, a slice per block, GB/s, median of 7 runs of 50 steps): B0 the
-// library's nvshmemx_putmem_nbi_block; B1 copy_bytes_rma<block> and a block sync; B2 8c5c014's
-// copy_bytes<block> and a block sync; B3 B1 after the remote check; B4 B1 to a destination translated once,
-// before the loop (the per-call state loads left out).
-// Built against an older tree's headers (no nvshmem_detail/device/proxy.cuh, e.g. .baseline), only L0, L2,
-// L4, B0, B2 and B4 exist. Build and run from the repository root (GPU machine):
+// L8 the 16-byte copy with 8 words in flight, not 4; L9 with 4 (both from 64 B; L1 below), each load asking the L2 for
+// 256 bytes (a lone thread's 4-32 KiB put: more in flight without more registers?). Bandwidth (128 blocks x 1024
+// threads, a slice per block, GB/s, median of 7 runs of 50 steps): B0 the library's nvshmemx_putmem_nbi_block; B1
+// copy_bytes_rma<block> and a block sync; B2 8c5c014's copy_bytes<block> and a block sync; B3 B1 after the remote
+// check; B4 B1 to a destination translated once, before the loop (the per-call state loads left out). Built against an
+// older tree's headers (no nvshmem_detail/device/proxy.cuh, e.g. .baseline), only L0, L2, L4, B0, B2 and B4 exist.
+// Build and run from the repository root (GPU machine):
 //   nvcc -O3 -arch=sm_90 -std=c++17 -Iinclude -Ibuild-gpu/include tools/probes/put_call_cost.cu -o /tmp/pcc \
 //     -Lbuild-gpu/lib -lnvshmem_host -lcuda -Xlinker -rpath,$PWD/build-gpu/lib && build-gpu/bin/nvshmrun -n 1 /tmp/pcc
 #include <nvshmem.h>
