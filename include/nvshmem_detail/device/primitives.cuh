@@ -373,7 +373,9 @@ __device__ __forceinline__ int hoistable_rank() {
 
 /* copy_bytes for point-to-point RMA: a group's aligned transfer of at most one 16-byte word per thread
  * (a small put or get of a warp or block) is one access per thread, without the chunk arithmetic that
- * every thread of the group would otherwise run on every call (docs/registers.md, rule 8). The test is
+ * every thread of the group would otherwise run on every call (docs/registers.md, rule 8); a thread's
+ * 8-byte-aligned transfer of 8 bytes (a double, a long, a signal word) is one 8-byte access (6% off a
+ * thread's 8-byte put + quiet, docs/history/benchmarks.md, session 28). The test is
  * one predicate (`&`, not `&&`: one branch a call). In a whole-program build the block size is read so
  * that the compiler computes the test before the caller's loop; with -rdc that cost block put loops 5
  * registers (53, over the budget), so there it stays an asm volatile read. Keeping copy_words' four
