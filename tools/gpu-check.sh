@@ -8,7 +8,7 @@
 # Run on the GPU machine from the repository root:
 #   GIT_COMMIT=<hash> tools/gpu-check.sh [--no-tests] [--ctest-regex RE] [--no-sanitizer] [--sanitize BINARIES]
 #                                        [--no-coverage] [--targets TARGETS] [--perf TESTS] [--python]
-#                                        [--remote-perf]
+#                                        [--remote-perf] [--mps]
 # --perf TESTS: perftests for tools/perf-compare.py ("all", "coll", "devcoll", or names); none by default;
 #   PERF_RUNS=<n> program runs per test and size (default 5); PERF_BUDGET_S, PERF_NCCL etc. pass through;
 #   PERF_BASELINE=<machine kind> (e.g. nvidia-h200-x2) checks the ratios against perftest/baselines/<kind>.json
@@ -34,6 +34,10 @@
 #   its sysconfig; pybind11 and DLPack from a carried .pybind11 folder, tools/py-bundle.sh), then its GPU tests
 #   (tests/gpu_main.py: CuPy and torch, 2 PEs) and tests/example_nvshmem4py.py, one row each; a row says why
 #   where python3, Python.h, the bundle, cupy, torch or a GPU is missing.
+# --mps: the tests, the sanitizer runs and --remote-perf run under a CUDA MPS daemon of this call (pipe and
+#   log folders of its own under /tmp, stopped at the end): two PEs' kernels on the one GPU then run side by
+#   side instead of in time slices of their contexts, which is what a proxied remote operation between them
+#   waits on otherwise (2.39 ms for a device put + quiet without it, 35 us with it; docs/proxy.md, "State").
 # --remote-perf: the device API through the host proxy beside raw UCX (tools/remote-perf.sh BUILD device:
 #   forced remote, UCX over TCP loopback, issue 27's goals); REMOTE_PERF_REPEAT passes through. Needs the
 #   perftests and nvshmrun built (the default targets, or name them in --targets).
@@ -49,6 +53,7 @@ run_sanitizer=1
 run_coverage=1
 run_python=0
 run_remote_perf=0
+use_mps=0
 perf_tests=""
 targets=()
 sanitize_list=""
@@ -60,6 +65,7 @@ while [ $# -gt 0 ]; do
     --no-coverage) run_coverage=0 ;;
     --python) run_python=1 ;;
     --remote-perf) run_remote_perf=1 ;;
+    --mps) use_mps=1 ;;
     --perf) perf_tests=$2; shift ;;
     --targets) read -ra targets <<<"$2"; shift ;;
     --sanitize) sanitize_list=$2; shift ;;
@@ -116,6 +122,18 @@ if cmake --preset gpu -B "$BUILD" "${ucx_args[@]}" >"$OUT/configure.log" 2>&1 &&
 else
   tail -40 "$OUT/configure.log" "$OUT/build.log"; row build FAILED
   printf '%s\n' "${rows[@]}"; exit 1
+fi
+
+if [ $use_mps = 1 ]; then
+  export CUDA_MPS_PIPE_DIRECTORY=/tmp/nvshm-mps.$$/pipe CUDA_MPS_LOG_DIRECTORY=/tmp/nvshm-mps.$$/log
+  mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
+  if nvidia-cuda-mps-control -d; then
+    trap 'echo quit | nvidia-cuda-mps-control; rm -rf /tmp/nvshm-mps.$$' EXIT
+    row mps "daemon started (tests, sanitizer and remote perf run under it)"
+  else
+    row mps "nvidia-cuda-mps-control -d failed: running without MPS"
+    unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
+  fi
 fi
 
 if [ $run_tests = 1 ]; then
@@ -254,7 +272,8 @@ if [ -n "$perf_tests" ]; then
   if [ -n "${PERF_BEFORE:-}" ]; then
     if wait "$before_build"; then perf_builds="before:$PWD/build-before"; else tail -20 "$OUT/before-build.log"; fi
   fi
-  PERF_BUILDS=$perf_builds PERF_NV_CACHE=$nv_cache PERF_OUT="$OUT/perf.txt" \
+  # outside MPS (--mps): the single-node figures as users run them, both libraries alike
+  env -u CUDA_MPS_PIPE_DIRECTORY PERF_BUILDS="$perf_builds" PERF_NV_CACHE="$nv_cache" PERF_OUT="$OUT/perf.txt" \
     tools/perf-compare.py "$BUILD" "${PERF_RUNS:-5}" "${perf_list[@]}" >"$OUT/perf.log" 2>&1
   row perf-compare "rc=$? (perf.txt)"
   cat "$OUT/perf.txt" 2>/dev/null || tail -30 "$OUT/perf.log"
