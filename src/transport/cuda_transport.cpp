@@ -5,6 +5,7 @@
 #include <cuda_runtime_api.h>
 
 #include <atomic>
+#include <cstring>
 #include <mutex>
 
 #include "common/log.hpp"
@@ -112,7 +113,21 @@ class CudaTransport final : public Transport {
     pending_.store(true);  // after the copy is issued, so that a quiet clearing the flag covers it
     return Status::ok;
   }
+  // Host memory: pageable (an address CUDA does not know) or page-locked. Any other answer (another
+  // error, e.g. no current context) says no: the caller then copies through CUDA, which handles all.
+  static bool host_memory(const void *p) {
+    CUmemorytype type;
+    const CUresult r = driver().cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, addr(p));
+    return r == CUDA_ERROR_INVALID_VALUE || (r == CUDA_SUCCESS && type == CU_MEMORYTYPE_HOST);
+  }
+  // A copy between two host buffers (the staged remote path's bounce buffers, a remote `g`'s reply into
+  // the proxy's word) is a memcpy, not a copy that waits for the stream's earlier work and its
+  // synchronisation.
   Status blocking(void *dst, const void *src, std::size_t bytes) {
+    if (host_memory(dst) && host_memory(src)) {
+      memcpy(dst, src, bytes);
+      return Status::ok;
+    }
     NVSHM_TRY(async(dst, src, bytes));
     return quiet();
   }
