@@ -63,13 +63,13 @@ __device__ __noinline__ static void fail_tile(const char *what) {
   __trap();
 }
 
-/* The tile API reaches mapped PEs only (docs/proxy.md, "State"): a PE, or a team member, on another node or
- * under NVSHMEM_DISABLE_P2P=1 ends the kernel with a message naming it rather than a fault on an unmapped
- * address. */
+/* The tile collectives reach mapped PEs only (docs/proxy.md, "State"): a team with a member on another node
+ * or under NVSHMEM_DISABLE_P2P=1 ends the kernel with a message naming it rather than a fault on an
+ * unmapped address. (tile_put and tile_get reach remote PEs through the proxy: copy_remote.) */
 __device__ __noinline__ static void fail_tile_remote(const char *call, const char *what, int id) {
   printf(
       "nvshmemx %s on PE %d: %s %d is not mapped here (another node, or NVSHMEM_DISABLE_P2P=1); the tile "
-      "API reaches mapped PEs only in this version\n",
+      "collectives reach mapped PEs only in this version\n",
       call, state().my_pe, what, id);
   __trap();
 }
@@ -327,6 +327,43 @@ __device__ __forceinline__ int broadcast(nvshmem_team_t team, SrcT src, DstT dst
   return 0;
 }
 
+/* A tile copy with a PE outside the mapped range, through the proxy (docs/proxy.md): the group synchronises,
+ * its rank 0 asks for one transfer per row of the box (its innermost dimension: a put or get where the row is
+ * contiguous on both sides, else a strided iput or iget of its elements), none waited for, then a QUIET
+ * marker waited for: on return the put's source may be reused and the get's data is in dst. `s` and `d`
+ * are the caller's addresses (the symmetric one untranslated); the local tile is in global memory (the
+ * proxy thread copies it; shared memory traps with a message). */
+template <Scope S, bool Put, typename T, int N>
+__device__ __forceinline__ void copy_remote(const Box<N> &b, const T *s, T *d, int pe) {
+  Group<S>::sync();
+  if (Group<S>::rank() == 0 && b.count > 0) {
+    if (!__isGlobal(Put ? static_cast<const void *>(s) : static_cast<const void *>(d)))
+      fail_tile("tile_put/tile_get with a remote PE: the local tile must be in global memory (the proxy copies it)");
+    const bool rows_contiguous = b.src[0] == 1 && b.dst[0] == 1;
+    const uint32_t op =
+        rows_contiguous ? (Put ? NVSHM_PROXY_PUT : NVSHM_PROXY_GET) : (Put ? NVSHM_PROXY_IPUT : NVSHM_PROXY_IGET);
+    const uint64_t n = b.ext[0], bytes = rows_contiguous ? n * sizeof(T) : n;
+    const uint64_t remote_stride = static_cast<uint64_t>((Put ? b.dst[0] : b.src[0]) * sizeof(T)),
+                   local_stride = static_cast<uint64_t>((Put ? b.src[0] : b.dst[0]) * sizeof(T));
+    for (unsigned row = 0; row < b.count / b.ext[0]; ++row) {
+      unsigned r = row;
+      long long so = 0, dof = 0;
+      for (int k = 1; k < N; ++k) {
+        const unsigned c = k + 1 < N ? r % b.ext[k] : r;
+        if (k + 1 < N) r /= b.ext[k];
+        so += static_cast<long long>(c) * b.src[k];
+        dof += static_cast<long long>(c) * b.dst[k];
+      }
+      const T *from = s + so;
+      T *to = d + dof;
+      (void)proxy_call<Scope::thread>(proxy_code(op, 0, rows_contiguous ? 0 : sizeof(T)), pe, Put ? to : from,
+                                      Put ? from : to, bytes, 0, remote_stride, local_stride);
+    }
+    proxy_marker(proxy_code(NVSHM_PROXY_QUIET, NVSHM_PROXY_DONE));
+  }
+  Group<S>::sync();
+}
+
 /* Peer copy of a tile: put stores the local src tile into dst on `pe`; get loads src on `pe` into
  * the local dst tile. Both end with a group sync: on return the group's loads and stores are done
  * (a put is delivered like a blocking put: visible to others after nvshmem_quiet or a barrier). */
@@ -337,7 +374,10 @@ __device__ __forceinline__ int copy(SrcT src, DstT dst, const Coord &start, cons
   long long shape[N], sstride[N], dstride[N];
   geometry<N>(src, dst, shape, sstride, dstride);
   const Box<N> box = make_box<N>(shape, sstride, dstride, start, bound);
-  if (remote_pe(pe)) fail_tile_remote(Put ? "tile_put" : "tile_get", "PE", pe);
+  if (remote_pe(pe)) {
+    copy_remote<S, Put>(box, src.data(), dst.data(), pe);
+    return 0;
+  }
   const T *s = Put ? src.data() : peer_address(static_cast<const T *>(src.data()), pe);
   T *d = Put ? peer_address(dst.data(), pe) : dst.data();
   const uintptr_t bits = reinterpret_cast<uintptr_t>(s) | reinterpret_cast<uintptr_t>(d);
