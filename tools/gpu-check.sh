@@ -34,8 +34,8 @@
 #   its sysconfig; pybind11 and DLPack from a carried .pybind11 folder, tools/py-bundle.sh), then its GPU tests
 #   (tests/gpu_main.py: CuPy and torch, 2 PEs) and tests/example_nvshmem4py.py, one row each; a row says why
 #   where python3, Python.h, the bundle, cupy, torch or a GPU is missing.
-# --mps: the tests, the sanitizer runs and --remote-perf run under a CUDA MPS daemon of this call (pipe and
-#   log folders of its own under /tmp, stopped at the end): two PEs' kernels on the one GPU then run side by
+# --mps: the tests and --remote-perf run under a CUDA MPS daemon of this call (pipe and log folders of its
+#   own under /tmp, stopped at the end; not the sanitizer or the perftests): two PEs' kernels on the one GPU then run side by
 #   side instead of in time slices of their contexts, which is what a proxied remote operation between them
 #   waits on otherwise (2.39 ms for a device put + quiet without it, 35 us with it; docs/proxy.md, "State").
 # --remote-perf: the device API through the host proxy beside raw UCX (tools/remote-perf.sh BUILD device:
@@ -124,21 +124,22 @@ else
   printf '%s\n' "${rows[@]}"; exit 1
 fi
 
+mps_env=()  # with --mps: the environment of the MPS daemon's clients (the tests and the remote perf)
 if [ $use_mps = 1 ]; then
-  export CUDA_MPS_PIPE_DIRECTORY=/tmp/nvshm-mps.$$/pipe CUDA_MPS_LOG_DIRECTORY=/tmp/nvshm-mps.$$/log
-  mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
-  if nvidia-cuda-mps-control -d; then
-    trap 'echo quit | nvidia-cuda-mps-control; rm -rf /tmp/nvshm-mps.$$' EXIT
-    row mps "daemon started (tests, sanitizer and remote perf run under it)"
+  mps_env=(CUDA_MPS_PIPE_DIRECTORY=/tmp/nvshm-mps.$$/pipe CUDA_MPS_LOG_DIRECTORY=/tmp/nvshm-mps.$$/log)
+  mkdir -p /tmp/nvshm-mps.$$/pipe /tmp/nvshm-mps.$$/log
+  if env "${mps_env[@]}" nvidia-cuda-mps-control -d; then
+    trap 'echo quit | env "${mps_env[@]}" nvidia-cuda-mps-control; rm -rf /tmp/nvshm-mps.$$' EXIT
+    row mps "daemon started (the tests and the remote perf run under it)"
   else
     row mps "nvidia-cuda-mps-control -d failed: running without MPS"
-    unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
+    mps_env=()
   fi
 fi
 
 if [ $run_tests = 1 ]; then
   echo "== ctest"
-  (cd "$BUILD" && ctest --output-on-failure -j 2 --timeout 300 ${ctest_regex:+-R "$ctest_regex"}) >"$OUT/ctest.log" 2>&1
+  (cd "$BUILD" && env "${mps_env[@]}" ctest --output-on-failure -j 2 --timeout 300 ${ctest_regex:+-R "$ctest_regex"}) >"$OUT/ctest.log" 2>&1
   grep -E "tests passed|\(Failed\)|\(Timeout\)|\*\*\*Failed|\*\*\*Timeout" "$OUT/ctest.log" | tail -25
   row ctest "$(grep -E 'tests passed' "$OUT/ctest.log" || echo 'did not finish')"
   row "  gpu tests passed" "$(grep -cE 'Test +#[0-9]+: (gpu|cpp\.gpu|cpp\.example)\..* Passed' "$OUT/ctest.log")"
@@ -272,8 +273,7 @@ if [ -n "$perf_tests" ]; then
   if [ -n "${PERF_BEFORE:-}" ]; then
     if wait "$before_build"; then perf_builds="before:$PWD/build-before"; else tail -20 "$OUT/before-build.log"; fi
   fi
-  # outside MPS (--mps): the single-node figures as users run them, both libraries alike
-  env -u CUDA_MPS_PIPE_DIRECTORY PERF_BUILDS="$perf_builds" PERF_NV_CACHE="$nv_cache" PERF_OUT="$OUT/perf.txt" \
+  PERF_BUILDS=$perf_builds PERF_NV_CACHE=$nv_cache PERF_OUT="$OUT/perf.txt" \
     tools/perf-compare.py "$BUILD" "${PERF_RUNS:-5}" "${perf_list[@]}" >"$OUT/perf.log" 2>&1
   row perf-compare "rc=$? (perf.txt)"
   cat "$OUT/perf.txt" 2>/dev/null || tail -30 "$OUT/perf.log"
@@ -281,7 +281,7 @@ fi
 
 if [ $run_remote_perf = 1 ]; then
   echo "== device API through the proxy against raw UCX"
-  tools/remote-perf.sh "$BUILD" device >"$OUT/remote-perf.txt" 2>&1
+  env "${mps_env[@]}" tools/remote-perf.sh "$BUILD" device >"$OUT/remote-perf.txt" 2>&1
   row remote-perf "rc=$? (remote-perf.txt)"
   tail -8 "$OUT/remote-perf.txt"
 fi
