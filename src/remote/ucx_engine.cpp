@@ -984,9 +984,10 @@ Status UcxEngine::staged_complete(Peer &p, const char *op) {
 void UcxEngine::staged_reply(ucp_ep_h ep, std::unique_ptr<Reply> r) {
   ucp_request_param_t param{};
   param.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
-  param.cb.send = [](void *, ucs_status_t, void *user) {
+  param.cb.send = [](void *request, ucs_status_t, void *user) {
     auto *reply = static_cast<Reply *>(user);
     UcxEngine &engine = *reply->engine;
+    engine.api_.request_free(request);
     std::lock_guard<std::mutex> lock(engine.replies_mutex_);
     engine.replies_in_flight_.erase(reply);
     delete reply;
@@ -1003,8 +1004,9 @@ void UcxEngine::staged_reply(ucp_ep_h ep, std::unique_ptr<Reply> r) {
   if (UCS_PTR_IS_ERR(request))  // the initiator's wait for the reply names the operation too
     log_error(kWhere, "replying to PE %d failed: %s", r->header.from, api_.status_string(UCS_PTR_STATUS(request)));
   if (UCS_PTR_IS_PTR(request)) {
-    r.release();  // the callback or the destructor frees it
-    api_.request_free(request);
+    // The callback frees the reply and the request (ucp_request_free before completion would cancel the
+    // callback: UCX then calls none, and the reply and its block would wait for the destructor).
+    r.release();
     return;
   }
   std::lock_guard<std::mutex> lock(replies_mutex_);
