@@ -557,11 +557,12 @@ Status UcxEngine::peer(int pe, const char *op, Peer **out) {
       const ucs_status_t s = api_.ep_create(worker_, &ep, &p.ep);
       // A transport list without one that every endpoint here can use (UCX_TLS=sm,self: UCX's shared memory
       // has no peer failure handling) is the likely cause: say which variable to change.
-      if (s == UCS_ERR_UNREACHABLE && getenv("UCX_TLS"))
+      const char *tls = getenv("UCX_TLS");
+      if (s == UCS_ERR_UNREACHABLE && tls)
         log_error(kWhere,
                   "UCX_TLS=%s: the endpoints to remote PEs need a transport with peer failure handling and "
                   "active messages, such as tcp (UCX_TLS=tcp,%s)",
-                  getenv("UCX_TLS"), getenv("UCX_TLS"));
+                  tls, tls);
       if (s != UCS_OK) return failure(s, "connecting (ucp_ep_create)", pe);
     }
     if (!p.rkey && !opt_.staged) {

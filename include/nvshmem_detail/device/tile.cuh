@@ -152,20 +152,28 @@ __device__ __forceinline__ void with_units(const Box<N> &b, uintptr_t bits, Body
   body(Unit<T>{}, b, 1ll);
 }
 
+/* The source and destination offsets (in units) of unit `e` of the box, innermost dimension first. */
+template <int N>
+__device__ __forceinline__ void box_offsets(const Box<N> &b, unsigned e, long long *so, long long *dof) {
+  unsigned r = e;
+  *so = 0;
+  *dof = 0;
+#pragma unroll
+  for (int k = 0; k < N; ++k) {
+    const unsigned c = k + 1 < N ? r % b.ext[k] : r;
+    if (k + 1 < N) r /= b.ext[k];
+    *so += static_cast<long long>(c) * b.src[k];
+    *dof += static_cast<long long>(c) * b.dst[k];
+  }
+}
+
 /* The group visits units [begin, end) of the box; f(source offset, destination offset) in units. */
 template <Scope S, int N, class F>
 __device__ __forceinline__ void for_each(const Box<N> &b, unsigned begin, unsigned end, F &&f) {
   for (unsigned e = begin + static_cast<unsigned>(Group<S>::rank()); e < end;
        e += static_cast<unsigned>(Group<S>::size())) {
-    unsigned r = e;
-    long long so = 0, dof = 0;
-#pragma unroll
-    for (int k = 0; k < N; ++k) {
-      const unsigned c = k + 1 < N ? r % b.ext[k] : r;
-      if (k + 1 < N) r /= b.ext[k];
-      so += static_cast<long long>(c) * b.src[k];
-      dof += static_cast<long long>(c) * b.dst[k];
-    }
+    long long so, dof;
+    box_offsets(b, e, &so, &dof);
     f(so, dof);
   }
 }
@@ -345,15 +353,9 @@ __device__ __forceinline__ void copy_remote(const Box<N> &b, const T *s, T *d, i
     const uint64_t n = b.ext[0], bytes = rows_contiguous ? n * sizeof(T) : n;
     const uint64_t remote_stride = static_cast<uint64_t>((Put ? b.dst[0] : b.src[0]) * sizeof(T)),
                    local_stride = static_cast<uint64_t>((Put ? b.src[0] : b.dst[0]) * sizeof(T));
-    for (unsigned row = 0; row < b.count / b.ext[0]; ++row) {
-      unsigned r = row;
-      long long so = 0, dof = 0;
-      for (int k = 1; k < N; ++k) {
-        const unsigned c = k + 1 < N ? r % b.ext[k] : r;
-        if (k + 1 < N) r /= b.ext[k];
-        so += static_cast<long long>(c) * b.src[k];
-        dof += static_cast<long long>(c) * b.dst[k];
-      }
+    for (unsigned first = 0; first < b.count; first += b.ext[0]) {  // each row's first element
+      long long so, dof;
+      box_offsets(b, first, &so, &dof);
       const T *from = s + so;
       T *to = d + dof;
       (void)proxy_call<Scope::thread>(proxy_code(op, 0, rows_contiguous ? 0 : sizeof(T)), pe, Put ? to : from,
