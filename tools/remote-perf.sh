@@ -4,12 +4,15 @@
 # (putmem+quiet, getmem, fetch_add of 8 bytes) and `bw` (putmem_nbi of 1 MiB) next to `ucx_raw` (the same
 # operations with UCP called directly), each a median of -r runs; prints the figures, the ratios and the
 # differences.
-#   [REMOTE_PERF_REPEAT=N] tools/remote-perf.sh BUILD_DIR [hosts|loopback|device] [extra perftest options]
+#   [REMOTE_PERF_REPEAT=N] tools/remote-perf.sh BUILD_DIR [hosts|loopback|gpu-heap|device] [extra perftest options]
 # REMOTE_PERF_REPEAT runs the set N times (default 1) and reports the medians over the runs.
 # hosts (default): two fake hosts of one PE each (tests/multipe/fake_hosts.sh, needs root; exit 77 if not);
 # loopback: NVSHMEM_DISABLE_P2P=1 with UCX over TCP on lo;
+# gpu-heap: as loopback, on a GPU heap: the host API through the staged path (docs/remote.md), which the
+# device path through the proxy also takes, so the two modes side by side tell the proxy's share;
 # device: as loopback, on a GPU heap, the device API through the host proxy (docs/proxy.md, issue 27's
-# goals): one thread's putmem+quiet, g and fetch-add of 8 bytes (shmem_put_latency, shmem_g_latency,
+# goals): one thread's putmem+quiet, putmem alone (--no_quiet: local completion, against putmem+quiet),
+# g and fetch-add of 8 bytes (shmem_put_latency, shmem_g_latency,
 # shmem_atomic_latency), one block's putmem_nbi of 1 MiB (shmem_put_bw -c 1 -t 1024), and the proxy's own
 # round trip, a quiet with nothing pending (shmem_quiet_latency; no raw UCX counterpart; at most twice the
 # goal's 3 us from enqueue to issue).
@@ -19,7 +22,7 @@ mode=${2:-hosts}
 shift $(($# > 1 ? 2 : 1))
 here=$(dirname "$(readlink -f "$0")")
 heap=SYSMEM
-[ "$mode" = device ] && heap=DEVICE
+case $mode in device | gpu-heap) heap=DEVICE ;; esac
 export NVSHMEM_SYMMETRIC_SIZE=${NVSHMEM_SYMMETRIC_SIZE:-64m} NVSHMEM_HEAP_KIND=$heap NVSHMEM_MACHINE_READABLE_OUTPUT=1
 run() {
   if [ "$mode" != hosts ]; then
@@ -39,6 +42,7 @@ for ((r = 1; r <= repeat; r++)); do
     for t in shmem_put_latency shmem_g_latency shmem_atomic_latency shmem_quiet_latency; do
       run "$build/perftest/device/pt-to-pt/$t" -b 8 -e 8 -n 200 -w 20 -r 7 "$@" || { status=$?; break 2; }
     done
+    run "$build/perftest/device/pt-to-pt/shmem_put_latency" --no_quiet -b 8 -e 8 -n 200 -w 20 -r 7 "$@" || { status=$?; break; }
     run "$build/perftest/device/pt-to-pt/shmem_put_bw" -b 1m -e 1m -c 1 -t 1024 -n 16 -w 4 -r 7 "$@" || { status=$?; break; }
   else
     run "$build/perftest/host/pt-to-pt/lat" -b 8 -e 8 -n 200 -w 20 -r 7 "$@" || { status=$?; break; }
@@ -80,11 +84,13 @@ awk -v mode="$mode" -v repeat="$repeat" -v load="$(cut -d' ' -f1-3 /proc/loadavg
   }
   END {
     printf "%s path vs raw UCX (%s), medians of %d run(s); load average at the end %s\n",
-           (mode == "device" ? "device (proxy)" : "host"), mode, repeat, load
+           (mode == "device" ? "device (proxy)" : mode == "gpu-heap" ? "host (staged, GPU heap)" : "host"), mode, repeat, load
     printf "%-28s %12s %12s %-5s %8s %10s   %-14s %s\n", "operation", "library", "raw UCX", "unit", "ratio", "difference",
            "goal", (repeat > 1 ? "per-run ratios" : "")
     if (mode == "device") {
       row("device putmem+quiet 8 B", "shmem_put_latency/size__8/latency", "ucx_raw/size__8/put_flush", "us", "<= raw + 15 us")
+      row("device putmem 8 B (no quiet)", "shmem_put_latency/size__8/latency_no_quiet", "shmem_put_latency/size__8/latency",
+          "us", "<= 0.5: against putmem+quiet")
       row("device g 8 B", "shmem_g_latency/size__8/latency", "ucx_raw/size__8/get", "us", "")
       row("device fetch_add 8 B", "shmem_atomic_latency/size__8/latency", "ucx_raw/size__8/fadd", "us", "")
       row("block putmem_nbi 1 MiB", "shmem_put_bw/size__1048576/bw", "ucx_raw/size__1048576/bw", "GB/s", ">= 0.8")

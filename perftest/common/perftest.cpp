@@ -115,6 +115,9 @@ void print_help(const char *job, const char *what, unsigned features) {
     printf("  -o, --reduce_op OP      sum, prod, min, max, and, or, xor (default %s)\n", d.reduce_op.c_str());
   if (features & kCudaGraph)
     printf("      --cudagraph         capture the -n calls in a CUDA graph, time its launch\n");
+  if (features & kNoQuiet)
+    printf(
+        "      --no_quiet          no quiet after each operation (one after the loop): a blocking call's own time\n");
   printf("  -r, --runs N            timed runs per size; the median is reported (default %d)\n", d.runs);
   printf("      --no_check          skip the correctness check\n");
   printf("  -h, --help              this text\n\n");
@@ -237,7 +240,7 @@ void fail(const char *format, ...) {
 
 Options parse_options(int argc, char **argv, const char *job, const char *what, unsigned features) {
   g.job = job;
-  enum : int { kOptBidir = 1000, kOptNoCheck, kOptCudaGraph };
+  enum : int { kOptBidir = 1000, kOptNoCheck, kOptCudaGraph, kOptNoQuiet };
   static const struct option long_options[] = {
       {"min_size", required_argument, nullptr, 'b'},
       {"max_size", required_argument, nullptr, 'e'},
@@ -252,6 +255,7 @@ Options parse_options(int argc, char **argv, const char *job, const char *what, 
       {"datatype", required_argument, nullptr, 'd'},
       {"reduce_op", required_argument, nullptr, 'o'},
       {"cudagraph", no_argument, nullptr, kOptCudaGraph},
+      {"no_quiet", no_argument, nullptr, kOptNoQuiet},
       {"help", no_argument, nullptr, 'h'},
       {nullptr, 0, nullptr, 0},
   };
@@ -306,6 +310,10 @@ Options parse_options(int argc, char **argv, const char *job, const char *what, 
       case kOptCudaGraph:
         if (!(features & kCudaGraph)) usage_error(job, "option --cudagraph is not used by this test");
         opt.cudagraph = true;
+        break;
+      case kOptNoQuiet:
+        if (!(features & kNoQuiet)) usage_error(job, "option --no_quiet is not used by this test");
+        opt.quiet = false;
         break;
       case 'h':
         print_help(job, what, features);
@@ -531,7 +539,7 @@ double GpuTimer::stop_seconds(cudaStream_t stream) {
 }
 
 int run_one_sided(int argc, char **argv, const OneSidedTest &t, const OneSidedLaunch &launch) {
-  const Options opt = parse_options(argc, argv, t.job, t.what, t.latency ? 0u : static_cast<unsigned>(kGrid));
+  const Options opt = parse_options(argc, argv, t.job, t.what, t.features | (t.latency ? 0u : unsigned{kGrid}));
   init(t.job);
   require_pes(2);
   require_device_heap();
@@ -544,7 +552,7 @@ int run_one_sided(int argc, char **argv, const OneSidedTest &t, const OneSidedLa
   PERFTEST_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   GpuTimer timer;
   Report::Column column{"bw", "GB/s"};
-  if (t.latency) column = {"latency", "us", true};
+  if (t.latency) column = {opt.quiet ? "latency" : "latency_no_quiet", "us", true};
   Report report(t.job, {column});
   for (size_t size : sizes(opt)) {
     const size_t bytes = size < t.granule ? t.granule : size / t.granule * t.granule;

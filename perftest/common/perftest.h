@@ -38,6 +38,7 @@ enum Feature : unsigned {
   kReduceOp = 1u << 3,   // -o/--reduce_op: sum, prod, min, max, and, or, xor
   kCudaGraph = 1u << 4,  // --cudagraph: on-stream calls captured once in a CUDA graph, then replayed
   kThreads = 1u << 5,    // -t/--threads_per_cta alone: threads of a one-block kernel
+  kNoQuiet = 1u << 6,    // --no_quiet: the loop's operations without a quiet after each (one after the loop)
 };
 
 struct Options {
@@ -54,6 +55,7 @@ struct Options {
   std::string datatype = "int";       // -d/--datatype
   std::string reduce_op = "sum";      // -o/--reduce_op
   bool cudagraph = false;             // --cudagraph
+  bool quiet = true;                  // --no_quiet (ours) clears it
 };
 
 /* Parses NVSHMEM-style options (numbers take k/m/g/t suffixes, powers of 1024). Prints the help and
@@ -217,10 +219,11 @@ inline double gbps(double bytes, double seconds) {
  * kernel time; latency tests report microseconds per iteration. */
 struct OneSidedTest {
   const char *job;
-  const char *what;  // one line for -h and the report
-  int receiver;      // the PE whose `dest` receives the other PE's `source`: 1 put-like, 0 get-like
-  bool latency;      // microseconds per iteration, no grid options (else GB/s)
-  size_t granule;    // bytes per element: a size is rounded down to it, at least one element
+  const char *what;       // one line for -h and the report
+  int receiver;           // the PE whose `dest` receives the other PE's `source`: 1 put-like, 0 get-like
+  bool latency;           // microseconds per iteration, no grid options (else GB/s)
+  size_t granule;         // bytes per element: a size is rounded down to it, at least one element
+  unsigned features = 0;  // more options (Feature) than -c/-t; with --no_quiet the metric is latency_no_quiet
 };
 using OneSidedLaunch = std::function<void(void *dest, const void *source, size_t bytes, int iters, cudaStream_t stream,
                                           const Options &opt)>;
