@@ -12,7 +12,7 @@
 # device path through the proxy also takes, so the two modes side by side tell the proxy's share;
 # device: as loopback, on a GPU heap, the device API through the host proxy (docs/proxy.md, issue 27's
 # goals): one thread's putmem+quiet, putmem alone (--no_quiet: local completion, against putmem+quiet),
-# g and fetch-add of 8 bytes (shmem_put_latency, shmem_g_latency,
+# one int_g and fetch-add of 8 bytes (shmem_put_latency, shmem_g_latency,
 # shmem_atomic_latency), one block's putmem_nbi of 1 MiB (shmem_put_bw -c 1 -t 1024), and the proxy's own
 # round trip, a quiet with nothing pending (shmem_quiet_latency; no raw UCX counterpart; at most twice the
 # goal's 3 us from enqueue to issue).
@@ -39,9 +39,11 @@ status=0
 for ((r = 1; r <= repeat; r++)); do
   echo "#run $r"
   if [ "$mode" = device ]; then
-    for t in shmem_put_latency shmem_g_latency shmem_atomic_latency shmem_quiet_latency; do
+    for t in shmem_put_latency shmem_atomic_latency shmem_quiet_latency; do
       run "$build/perftest/device/pt-to-pt/$t" -b 8 -e 8 -n 200 -w 20 -r 7 "$@" || { status=$?; break 2; }
     done
+    # shmem_g_latency reads size/4 ints an iteration: -b 4 times one nvshmem_int_g
+    run "$build/perftest/device/pt-to-pt/shmem_g_latency" -b 4 -e 4 -n 200 -w 20 -r 7 "$@" || { status=$?; break; }
     run "$build/perftest/device/pt-to-pt/shmem_put_latency" --no_quiet -b 8 -e 8 -n 200 -w 20 -r 7 "$@" || { status=$?; break; }
     run "$build/perftest/device/pt-to-pt/shmem_put_bw" -b 1m -e 1m -c 1 -t 1024 -n 16 -w 4 -r 7 "$@" || { status=$?; break; }
   else
@@ -91,7 +93,7 @@ awk -v mode="$mode" -v repeat="$repeat" -v load="$(cut -d' ' -f1-3 /proc/loadavg
       row("device putmem+quiet 8 B", "shmem_put_latency/size__8/latency", "ucx_raw/size__8/put_flush", "us", "<= raw + 15 us")
       row("device putmem 8 B (no quiet)", "shmem_put_latency/size__8/latency_no_quiet", "shmem_put_latency/size__8/latency",
           "us", "<= 0.5: against putmem+quiet")
-      row("device g 8 B", "shmem_g_latency/size__8/latency", "ucx_raw/size__8/get", "us", "")
+      row("device g (one int_g)", "shmem_g_latency/size__4/latency", "ucx_raw/size__8/get", "us", "")
       row("device fetch_add 8 B", "shmem_atomic_latency/size__8/latency", "ucx_raw/size__8/fadd", "us", "")
       row("block putmem_nbi 1 MiB", "shmem_put_bw/size__1048576/bw", "ucx_raw/size__1048576/bw", "GB/s", ">= 0.8")
       row("device quiet, none pending", "shmem_quiet_latency/size__8/latency", "-", "us", "<= 6 us (2 x 3)")
