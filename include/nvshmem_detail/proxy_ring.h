@@ -55,8 +55,15 @@ enum nvshm_proxy_coll {
   NVSHM_PROXY_COLL_FCOLLECT,
   NVSHM_PROXY_COLL_ALLTOALL,
   NVSHM_PROXY_COLL_REDUCE,
-  NVSHM_PROXY_COLL_REDUCESCATTER
+  NVSHM_PROXY_COLL_REDUCESCATTER,
+  NVSHM_PROXY_COLL_TILE_PUSH /* tile_broadcast to a team with remote members, from its root alone: `extra` the
+                                root's packed tile (a header of NVSHM_PROXY_TILE_HEADER_WORDS words, then the
+                                elements in box order), `local` dst, `bytes` the elements' bytes, `value` 1
+                                when the root's own dst is written too */
 };
+/* The packed tile's header: word 0 dims | element bytes << 8, then the extents and the destination strides
+ * (elements) of each dimension, innermost first; a tile of at most 7 dimensions. */
+#define NVSHM_PROXY_TILE_HEADER_WORDS 16u
 /* Atomic operations (the order of the runtime's nvshm::AtomicOp, which the proxy checks). */
 enum nvshm_proxy_amo {
   NVSHM_PROXY_AMO_FETCH,

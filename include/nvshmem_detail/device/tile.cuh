@@ -14,8 +14,8 @@
  * tile_collective_wait, called by every member of the team, completes every tile collective this
  * PE issued on the team. Here it is one sync round of the team (collectives.cuh): after it, every
  * member's stores into this PE's dst have landed and no member still reads this PE's src. On a team with
- * a member outside the mapped range the reductions and the all-gather go through the host proxy
- * (remote_team below) and the wait is a team barrier through it. */
+ * a member outside the mapped range every tile collective goes through the host proxy (remote_team and
+ * broadcast_remote below) and the wait is a team barrier through it. */
 #ifndef NVSHMEM_DETAIL_DEVICE_TILE_CUH
 #define NVSHMEM_DETAIL_DEVICE_TILE_CUH
 
@@ -62,18 +62,6 @@ struct Box {
 
 __device__ __noinline__ static void fail_tile(const char *what) {
   printf("nvshmemx tile call on PE %d: %s\n", state().my_pe, what);
-  __trap();
-}
-
-/* tile_broadcast is called by the root alone, so it cannot hand its members a host collective: it reaches
- * mapped PEs only (docs/collectives.md, "Tile API"); on a team with a member on another node or under
- * NVSHMEM_DISABLE_P2P=1 it ends the kernel with a message naming the team rather than a fault on an unmapped
- * address. */
-__device__ __noinline__ static void fail_broadcast_remote(int team) {
-  printf(
-      "nvshmemx tile_broadcast on PE %d: a member of team %d is not mapped here (another node, or "
-      "NVSHMEM_DISABLE_P2P=1); tile_broadcast reaches mapped PEs only in this version\n",
-      state().my_pe, team);
   __trap();
 }
 
@@ -254,6 +242,32 @@ __device__ __forceinline__ void remote_team(nvshmem_team_t team, const nvshm_tea
   Group<S>::sync();  // the group is done with the scratch
 }
 
+/* Broadcast on such a team (the root alone calls it, so no host collective serves it): the group packs its tile
+ * into the team's scratch behind a header naming the box's extents and destination strides, and one request
+ * has the proxy put the rows into every member's dst (NVSHM_PROXY_COLL_TILE_PUSH) and complete them. */
+template <Scope S, typename T, int N>
+__device__ __forceinline__ void broadcast_remote(nvshmem_team_t team, const nvshm_team_device &t, const Box<N> &b,
+                                                 const T *s, T *d) {
+  static_assert(2 * N + 1 <= NVSHM_PROXY_TILE_HEADER_WORDS, "nvshmemx tile_broadcast: at most 7 dimensions");
+  constexpr size_t kHeader = NVSHM_PROXY_TILE_HEADER_WORDS * sizeof(uint64_t);
+  if (t.scratch_bytes < kHeader || b.count > (t.scratch_bytes - kHeader) / sizeof(T))
+    fail_tile(
+        "tile_broadcast on a team with remote members: the tile is larger than the team's scratch allows "
+        "(NVSHMEM_REDUCE_SCRATCH_SIZE)");
+  uint64_t *const header = reinterpret_cast<uint64_t *>(t.scratch);
+  T *const in = reinterpret_cast<T *>(t.scratch + kHeader);
+  if (Group<S>::rank() == 0) {
+    header[0] = static_cast<uint64_t>(N) | static_cast<uint64_t>(sizeof(T)) << 8;
+    for (int k = 0; k < N; ++k) {
+      header[1 + k] = b.ext[k];
+      header[1 + N + k] = static_cast<uint64_t>(b.dst[k]);
+    }
+  }
+  for_each<S>(packed_side(b, false), 0, b.count, [&](long long so, long long dof) { in[dof] = s[so]; });
+  proxy_collective<S>(NVSHM_PROXY_COLL_TILE_PUSH, team, d, t.scratch, b.count * sizeof(T),
+                      static_cast<const void *>(s) != static_cast<const void *>(d));
+}
+
 /* Reduction of the tile over the members. Root < 0: all-reduce (every member's dst gets the result),
  * else only the root's dst. One-shot: the PEs that get the result each load the whole tile from
  * every member. Two-shot: the members split the tile; each loads its share from every member and
@@ -368,13 +382,16 @@ __device__ __forceinline__ int broadcast(nvshmem_team_t team, SrcT src, DstT dst
   using T = typename SrcT::value_type;
   constexpr int N = rank_of_tensor<SrcT>;
   const nvshm_team_device &t = team_or_trap(team);
-  if (t.remote) fail_broadcast_remote(team);
   if (t.my_pe < 0) fail_tile("broadcast called by a PE outside the team");
   long long shape[N], sstride[N], dstride[N];
   geometry<N>(src, dst, shape, sstride, dstride);
   const Box<N> box = make_box<N>(shape, sstride, dstride, start, bound);
   const T *s = src.data();
   T *d = dst.data();
+  if (t.remote) {
+    broadcast_remote<S>(team, t, box, s, d);
+    return 0;
+  }
   uintptr_t bits = reinterpret_cast<uintptr_t>(s);
   for (int i = 0; i < t.size; ++i) bits |= reinterpret_cast<uintptr_t>(member_address(t, d, i));
   with_units<T>(box, bits, [&](auto unit, const Box<N> &b, long long) {
