@@ -61,7 +61,7 @@ enum nvshm_proxy_coll {
                                 elements in box order), `local` dst, `bytes` the elements' bytes, `value` 1
                                 when the root's own dst is written too */
 };
-/* The packed tile's header: word 0 dims | element bytes << 8, then the extents and the destination strides
+/* The packed tile's header: word 0 dims (8 bits) | element bytes << 8, then the extents and the destination strides
  * (elements) of each dimension, innermost first; a tile of at most 7 dimensions. */
 #define NVSHM_PROXY_TILE_HEADER_WORDS 16u
 /* Atomic operations (the order of the runtime's nvshm::AtomicOp, which the proxy checks). */

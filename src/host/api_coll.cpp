@@ -105,7 +105,7 @@ Status tile_push(nvshmem_team_t team, void *dest, const void *packed, std::size_
   if (!symmetric(rt, packed, sizeof h + bytes, call, "the packed tile")) return Status::invalid_value;
   NVSHM_TRY(rt.peers->mapped().get(h, packed, sizeof h));
   const int dims = static_cast<int>(h[0] & 0xff);
-  const std::size_t elem = (h[0] >> 8) & 0xff;
+  const std::size_t elem = h[0] >> 8;
   if (dims < 1 || 2 * dims + 1 > static_cast<int>(NVSHM_PROXY_TILE_HEADER_WORDS) || elem == 0 || bytes % elem) {
     log_error(call, "a packed tile of %d dimensions and %zu-byte elements (%zu bytes): not from this library", dims,
               elem, bytes);

@@ -212,6 +212,21 @@ __device__ __forceinline__ Box<N> packed_side(Box<N> b, bool src_side) {
   }
   return b;
 }
+/* An element the proxy's copy wrote, read past the L1 cache: one relaxed load for 1-8 bytes, else relaxed loads
+ * of its 4-byte words (or bytes), so that tiles of any element type (int4, double2, ...) still compile. */
+template <typename T>
+__device__ __forceinline__ T load_written(const T *p) {
+  if constexpr (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8) {
+    return load<Load::relaxed>(p);
+  } else {
+    using W = cuda::std::conditional_t<alignof(T) % 4 == 0, uint32_t, uint8_t>;
+    W w[sizeof(T) / sizeof(W)];
+    for (size_t i = 0; i < sizeof(T) / sizeof(W); ++i) w[i] = load<Load::relaxed>(reinterpret_cast<const W *>(p) + i);
+    T v;
+    memcpy(&v, w, sizeof v);
+    return v;
+  }
+}
 /* index: reduce_index<Op, T>() for a reduction, UINT32_MAX for an all-gather (dst slot m at d + m * slot). */
 template <Scope S, typename T, int N>
 __device__ __forceinline__ void remote_team(nvshmem_team_t team, const nvshm_team_device &t, const Box<N> &b,
@@ -229,16 +244,15 @@ __device__ __forceinline__ void remote_team(nvshmem_team_t team, const nvshm_tea
     proxy_collective<S>(NVSHM_PROXY_COLL_FCOLLECT, team, out, in, n * sizeof(T), 0);
   else
     proxy_collective<S>(NVSHM_PROXY_COLL_REDUCE, team, out, in, n, index);
-  // The result is the proxy's copy: read past the L1 cache.
   const Box<N> from = packed_side(b, true);
   if (gather)
     for (int m = 0; m < t.size; ++m) {
       const T *part = out + static_cast<size_t>(m) * n;
       T *to = d + m * slot;
-      for_each<S>(from, 0, n, [&](long long so, long long dof) { to[dof] = load<Load::relaxed>(part + so); });
+      for_each<S>(from, 0, n, [&](long long so, long long dof) { to[dof] = load_written(part + so); });
     }
   else if (unpacks)
-    for_each<S>(from, 0, n, [&](long long so, long long dof) { d[dof] = load<Load::relaxed>(out + so); });
+    for_each<S>(from, 0, n, [&](long long so, long long dof) { d[dof] = load_written(out + so); });
   Group<S>::sync();  // the group is done with the scratch
 }
 
