@@ -120,7 +120,8 @@ __device__ __forceinline__ bool tma_copy_block(void *dst, const void *src, size_
 template <Scope S, bool Blocking = true>
 __device__ __forceinline__ void put(void *dest, const void *source, size_t nbytes, int pe) {
   if (remote_pe(pe)) {  // blocking: the source may be reused (local completion), docs/proxy.md
-    if constexpr (S == Scope::thread) {  // at most 8 bytes travel in the request: no copy out of GPU memory
+    if constexpr (S == Scope::thread) {
+      // At most 8 bytes travel in the request: no copy out of GPU memory on the proxy's thread.
       if (nbytes <= 8 || !__isGlobal(source)) return proxy_put_private(dest, source, nbytes, pe);
     }
     (void)proxy_call<S>(proxy_code(NVSHM_PROXY_PUT, Blocking ? NVSHM_PROXY_DONE : 0), pe, dest, source, nbytes);
@@ -136,7 +137,8 @@ __device__ __forceinline__ void put(void *dest, const void *source, size_t nbyte
 template <Scope S, bool Blocking>
 __device__ __forceinline__ void get(void *dest, const void *source, size_t nbytes, int pe) {
   if (remote_pe(pe)) {
-    if constexpr (S == Scope::thread) {  // a blocking get of at most 8 bytes returns them in the record, as `g`
+    if constexpr (S == Scope::thread) {
+      // A blocking get of at most 8 bytes returns them in the completion record, as `g`.
       if ((Blocking && nbytes <= 8) || !__isGlobal(dest)) return proxy_get_private(dest, source, nbytes, pe);
     }
     (void)proxy_call<S>(proxy_code(NVSHM_PROXY_GET, Blocking ? NVSHM_PROXY_DONE : 0), pe, source, dest, nbytes);
