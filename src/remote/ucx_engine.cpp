@@ -557,8 +557,8 @@ Status UcxEngine::peer(int pe, const char *op, Peer **out) {
       const ucs_status_t s = api_.ep_create(worker_, &ep, &p.ep);
       // A transport list without one that every endpoint here can use (UCX_TLS=sm,self: UCX's shared memory
       // has no peer failure handling) is the likely cause: say which variable to change.
-      const char *tls = getenv("UCX_TLS");
-      if (s == UCS_ERR_UNREACHABLE && tls)
+      const char *tls = s == UCS_ERR_UNREACHABLE ? getenv("UCX_TLS") : nullptr;
+      if (tls)
         log_error(kWhere,
                   "UCX_TLS=%s: the endpoints to remote PEs need a transport with peer failure handling and "
                   "active messages, such as tcp (UCX_TLS=tcp,%s)",
