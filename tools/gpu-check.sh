@@ -141,15 +141,13 @@ fi
 
 if [ $run_tests = 1 ]; then
   echo "== ctest"
-  if [ ${#mps_env[@]} = 0 ]; then
-    (cd "$BUILD" && ctest --output-on-failure -j 2 --timeout 300 ${ctest_regex:+-R "$ctest_regex"}) >"$OUT/ctest.log" 2>&1
-  else  # the tests labelled mps_unsafe (their PEs exit mid-kernel) after the daemon has stopped
-    (cd "$BUILD" && env "${mps_env[@]}" ctest --output-on-failure -j 2 --timeout 300 -LE mps_unsafe \
-      ${ctest_regex:+-R "$ctest_regex"}) >"$OUT/ctest.log" 2>&1
+  (cd "$BUILD" && env "${mps_env[@]}" ctest --output-on-failure -j 2 --timeout 300 ${mps_env[0]:+-LE mps_unsafe} \
+    ${ctest_regex:+-R "$ctest_regex"}) >"$OUT/ctest.log" 2>&1
+  if [ ${#mps_env[@]} -gt 0 ]; then  # the tests labelled mps_unsafe (their PEs exit mid-kernel) without the daemon
     echo quit | env "${mps_env[@]}" nvidia-cuda-mps-control
     (cd "$BUILD" && ctest --output-on-failure --timeout 300 -L mps_unsafe ${ctest_regex:+-R "$ctest_regex"}) \
       >>"$OUT/ctest.log" 2>&1
-    env "${mps_env[@]}" nvidia-cuda-mps-control -d || mps_env=()  # again for --remote-perf
+    if [ $run_remote_perf = 1 ]; then env "${mps_env[@]}" nvidia-cuda-mps-control -d || mps_env=(); fi
   fi
   grep -E "tests passed|\(Failed\)|\(Timeout\)|\*\*\*Failed|\*\*\*Timeout" "$OUT/ctest.log" | tail -25
   row ctest "$(grep -E 'tests passed' "$OUT/ctest.log" | paste -sd ';' | grep . || echo 'did not finish')"
