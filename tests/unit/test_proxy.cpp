@@ -12,6 +12,7 @@
 #include <cstring>
 #include <random>
 #include <chrono>
+#include <atomic>
 #include <set>
 #include <thread>
 #include <vector>
@@ -108,13 +109,14 @@ class ProxyTest : public ::testing::TestWithParam<bool> {
   // Enqueues `r` on channel `c`; with NVSHM_PROXY_DONE waits for its record and returns its value.
   uint64_t submit(int c, nvshm_proxy_request r) {
     uint64_t ticket = 0, value = 0;
-    EXPECT_EQ(nvshm_proxy_enqueue(&channels_[c], &reserve_[c], &r, &ticket), 1);
+    EXPECT_EQ(nvshm_proxy_enqueue(&channels_[c], &counters_[c].reserve, &r, &ticket), 1);
     if (r.flags & NVSHM_PROXY_DONE) {
       EXPECT_EQ(nvshm_proxy_wait_done(&channels_[c], ticket, &value), 1);
     }
     return value;
   }
-  void quiet(int c) { submit(c, nvshm_proxy_request{NVSHM_PROXY_QUIET, NVSHM_PROXY_DONE, 0, 0, 0, 0, 0, 0, 0, 0}); }
+  // A quiet as the device makes it (nvshm_proxy_quiet: a marker, shared with concurrent quiets).
+  void quiet(int c) { EXPECT_EQ(nvshm_proxy_quiet(&channels_[c], &counters_[c]), 1); }
   char *heap() { return reinterpret_cast<char *>(slot_.data()); }
   static uint64_t at(const void *p) { return reinterpret_cast<uint64_t>(p); }
 
@@ -123,7 +125,7 @@ class ProxyTest : public ::testing::TestWithParam<bool> {
   std::unique_ptr<Transport> local_;
   std::unique_ptr<RemoteEngine> engine_;
   nvshm_proxy_channel *channels_ = nullptr;
-  unsigned long long reserve_[kChannels] = {};
+  nvshm_proxy_counters counters_[kChannels] = {};
   std::unique_ptr<Proxy> proxy_;
 };
 
@@ -230,6 +232,64 @@ TEST_P(ProxyTest, QuietCoversEveryChannel) {
   for (uint64_t i = 0; i < 200; ++i) ASSERT_EQ(words[i], ~i) << i;
 }
 
+// nvshm_proxy_quiet: a caller issues a marker unless another caller that saw at least the same tickets is
+// about to (then it waits for that marker), so concurrent quiets share markers and each still returns only after
+// its own requests completed.
+TEST_P(ProxyTest, ConcurrentQuietsShareMarkers) {
+  nvshm_proxy_counters &k = counters_[1];
+  // Alone: one marker, claimed after the call began.
+  submit(1, {NVSHM_PROXY_PUT_INLINE, 0, 0, 0, 1650000, 0, 8, 0x1234, 0, 0});
+  const uint64_t before = k.reserve;
+  ASSERT_EQ(nvshm_proxy_quiet(&channels_[1], &k), 1);
+  EXPECT_EQ(k.reserve, before + 1);
+  EXPECT_EQ(k.quiet_done, before + 1);
+  EXPECT_EQ(*reinterpret_cast<const uint64_t *>(heap() + 1650000), 0x1234u);
+  // Nothing new since: a later quiet still issues its own marker (the marker must follow the call).
+  ASSERT_EQ(nvshm_proxy_quiet(&channels_[1], &k), 1);
+  EXPECT_EQ(k.reserve, before + 2);
+
+  // A caller that saw the tickets another quiet is about to cover waits for that marker and issues none.
+  const uint64_t seen = k.reserve;
+  k.quiet_wanted = seen + 1;  // the other quiet saw `seen` tickets and has not claimed its marker yet
+  std::atomic<int> follower{-1};
+  std::thread t([&] { follower = nvshm_proxy_quiet(&channels_[1], &k); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(follower.load(), -1) << "returned before the marker it waits for";
+  uint64_t ticket = 0, value = 0;  // the other quiet's marker
+  const nvshm_proxy_request marker{NVSHM_PROXY_QUIET, NVSHM_PROXY_DONE, 0, -1, 0, 0, 0, 0, 0, 0};
+  ASSERT_EQ(nvshm_proxy_enqueue(&channels_[1], &k.reserve, &marker, &ticket), 1);
+  ASSERT_EQ(nvshm_proxy_wait_done(&channels_[1], ticket, &value), 1);
+  nvshm_proxy_counter_max(&k.quiet_done, ticket + 1);
+  t.join();
+  EXPECT_EQ(follower.load(), 1);
+  EXPECT_EQ(k.reserve, seen + 1) << "the follower issued a marker of its own";
+
+  // Rounds of 8 threads: each puts, all meet, all quiet at once, each checks its own put; markers <= quiets
+  // (shared where quiets overlap: on the device the 1024 threads of a block, here 8 threads on few cores).
+  constexpr int kThreads = 8, kRounds = 200;
+  const uint64_t start = counters_[2].reserve + counters_[3].reserve;
+  std::atomic<int> arrived{0}, wrong{0};
+  std::vector<std::thread> threads;
+  for (int th = 0; th < kThreads; ++th)
+    threads.emplace_back([&, th] {
+      const int c = 2 + th % 2;
+      const uint64_t at = 1660000 + 8u * th;
+      for (uint64_t i = 1; i <= kRounds; ++i) {
+        submit(c, {NVSHM_PROXY_PUT_INLINE, 0, 0, 0, at, 0, 8, i << 8 | th, 0, 0});
+        arrived.fetch_add(1);
+        while (arrived.load() < static_cast<int>(i) * kThreads) std::this_thread::yield();
+        if (nvshm_proxy_quiet(&channels_[c], &counters_[c]) != 1 ||
+            __atomic_load_n(reinterpret_cast<const uint64_t *>(heap() + at), __ATOMIC_ACQUIRE) != (i << 8 | th))
+          ++wrong;
+      }
+    });
+  for (std::thread &th : threads) th.join();
+  EXPECT_EQ(wrong.load(), 0);
+  const uint64_t markers = counters_[2].reserve + counters_[3].reserve - start - uint64_t{kThreads} * kRounds;
+  EXPECT_LE(markers, uint64_t{kThreads} * kRounds);
+  printf("%llu markers for %d quiets\n", static_cast<unsigned long long>(markers), kThreads * kRounds);
+}
+
 // Proxy::settle (the host's quiet, barriers and free): returns once every request written before it, on
 // every channel, was executed, with no marker in the channels; with nothing written it returns at once.
 // A slow request first (a collective of 200 ms) holds channel 0's puts back until settle has waited for it; a
@@ -256,10 +316,10 @@ TEST_P(ProxyTest, BadRequestsFailTheirWait) {
   uint64_t ticket = 0, value = 0;
   const nvshm_proxy_request bad_pe{
       NVSHM_PROXY_ATOMIC, NVSHM_PROXY_DONE, NVSHM_PROXY_AMO_ADD | 8u << 8, 3, 0, 0, 0, 1, 0, 0};
-  ASSERT_EQ(nvshm_proxy_enqueue(&channels_[2], &reserve_[2], &bad_pe, &ticket), 1);
+  ASSERT_EQ(nvshm_proxy_enqueue(&channels_[2], &counters_[2].reserve, &bad_pe, &ticket), 1);
   EXPECT_EQ(nvshm_proxy_wait_done(&channels_[2], ticket, &value), 0);
   const nvshm_proxy_request bad_inline{NVSHM_PROXY_PUT_INLINE, NVSHM_PROXY_DONE, 0, 0, 0, 0, 9, 0, 0, 0};
-  ASSERT_EQ(nvshm_proxy_enqueue(&channels_[3], &reserve_[3], &bad_inline, &ticket), 1);
+  ASSERT_EQ(nvshm_proxy_enqueue(&channels_[3], &counters_[3].reserve, &bad_inline, &ticket), 1);
   EXPECT_EQ(nvshm_proxy_wait_done(&channels_[3], ticket, &value), 0);
   // A producer whose record never comes times out instead of hanging.
   channels_[1].timeout_ns = 1000000;
@@ -286,7 +346,7 @@ TEST_P(ProxyTest, CollectivesGoToTheHook) {
   uint64_t ticket = 0, value = 0;
   const nvshm_proxy_request failing{
       NVSHM_PROXY_COLLECTIVE, NVSHM_PROXY_DONE, NVSHM_PROXY_COLL_SYNC, 13, 0, 0, 0, 0, 0, 0};
-  ASSERT_EQ(nvshm_proxy_enqueue(&channels_[3], &reserve_[3], &failing, &ticket), 1);
+  ASSERT_EQ(nvshm_proxy_enqueue(&channels_[3], &counters_[3].reserve, &failing, &ticket), 1);
   EXPECT_EQ(nvshm_proxy_wait_done(&channels_[3], ticket, &value), 0);
 }
 
