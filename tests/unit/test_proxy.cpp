@@ -13,6 +13,7 @@
 #include <random>
 #include <chrono>
 #include <atomic>
+#include <mutex>
 #include <set>
 #include <thread>
 #include <vector>
@@ -71,17 +72,64 @@ TEST(ProxyRing, EncodingRoundTripsAndLapsAreTold) {
   _exit(status);
 }
 
-// The proxies' collective hook here: records each request's team and kind; team 13 fails.
+// The proxies' collective hook here (it runs on the proxy's team threads): records each request's team and
+// kind; team 13 fails; team kSlowTeam takes 500 ms; team kWaitingTeam returns once team kAwaitedTeam's
+// collective has started (a collective that waits for another team's, as on a PE whose blocks each use
+// their own team), failing after 5 s.
+std::mutex g_collectives_mutex;
 std::vector<std::pair<int, uint32_t>> g_collectives;
-constexpr int kSlowTeam = 21;  // its collective takes 200 ms (SettleExecutesWhatWasWrittenBefore)
+constexpr int kSlowTeam = 21, kWaitingTeam = 22, kAwaitedTeam = 23;
+std::atomic<bool> g_awaited_started{false};
 Status record_collective(const nvshm_proxy_request &r) {
   if (r.pe == kSlowTeam) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
     return Status::ok;
   }
+  if (r.pe == kAwaitedTeam) g_awaited_started = true;
+  if (r.pe == kWaitingTeam) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (!g_awaited_started && std::chrono::steady_clock::now() < until) std::this_thread::yield();
+    if (!g_awaited_started) return Status::timeout;
+  }
+  std::lock_guard<std::mutex> lock(g_collectives_mutex);
   g_collectives.emplace_back(r.pe, r.aux);
   return r.pe == 13 ? Status::invalid_value : Status::ok;
 }
+
+// The engine of the tests: the real one, with atomics on the word at kSlowOffset taking 200 ms (a request
+// that holds its channel back).
+constexpr std::size_t kSlowOffset = 1800000;
+class SlowWordEngine : public RemoteEngine {
+ public:
+  explicit SlowWordEngine(std::unique_ptr<RemoteEngine> inner) : inner_(std::move(inner)) {}
+  const char *name() const override { return inner_->name(); }
+  Status put(int pe, std::size_t offset, const void *local, std::size_t bytes) override {
+    return inner_->put(pe, offset, local, bytes);
+  }
+  Status get(void *local, int pe, std::size_t offset, std::size_t bytes) override {
+    return inner_->get(local, pe, offset, bytes);
+  }
+  Status put_local(int pe, std::size_t offset, const void *local, std::size_t bytes) override {
+    return inner_->put_local(pe, offset, local, bytes);
+  }
+  Status put_nbi(int pe, std::size_t offset, const void *local, std::size_t bytes) override {
+    return inner_->put_nbi(pe, offset, local, bytes);
+  }
+  Status get_nbi(void *local, int pe, std::size_t offset, std::size_t bytes) override {
+    return inner_->get_nbi(local, pe, offset, bytes);
+  }
+  Status atomic(int pe, std::size_t offset, const AtomicArgs &args, uint64_t *old) override {
+    if (offset == kSlowOffset) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    return inner_->atomic(pe, offset, args, old);
+  }
+  Status set_words(const std::vector<WordWrite> &writes) override { return inner_->set_words(writes); }
+  Status fence() override { return inner_->fence(); }
+  Status quiet() override { return inner_->quiet(); }
+  void prepare_finalize() override { inner_->prepare_finalize(); }
+
+ private:
+  std::unique_ptr<RemoteEngine> inner_;
+};
 
 // A proxy over `channels` channels, on the UCX engine reaching this process's own slot.
 class ProxyTest : public ::testing::TestWithParam<bool> {
@@ -93,7 +141,9 @@ class ProxyTest : public ::testing::TestWithParam<bool> {
     o.timeout_s = 30;
     o.staged = GetParam();
     OneRank boot;
-    ASSERT_EQ(make_ucx_engine(boot, slot_.data(), slot_.size() * 8, *local_, o, &engine_), Status::ok);
+    std::unique_ptr<RemoteEngine> ucx;
+    ASSERT_EQ(make_ucx_engine(boot, slot_.data(), slot_.size() * 8, *local_, o, &ucx), Status::ok);
+    engine_ = std::make_unique<SlowWordEngine>(std::move(ucx));
     void *mem = nullptr;
     ASSERT_EQ(posix_memalign(&mem, 64, sizeof(nvshm_proxy_channel) * kChannels), 0);
     memset(mem, 0, sizeof(nvshm_proxy_channel) * kChannels);
@@ -292,11 +342,11 @@ TEST_P(ProxyTest, ConcurrentQuietsShareMarkers) {
 
 // Proxy::settle (the host's quiet, barriers and free): returns once every request written before it, on
 // every channel, was executed, with no marker in the channels; with nothing written it returns at once.
-// A slow request first (a collective of 200 ms) holds channel 0's puts back until settle has waited for it; a
+// A slow request first (an atomic of 200 ms) holds channel 0's puts back until settle has waited for it; a
 // settle that runs past the channels' timeout says so.
 TEST_P(ProxyTest, SettleExecutesWhatWasWrittenBefore) {
   EXPECT_EQ(proxy_->settle("test (idle)"), Status::ok);
-  submit(0, {NVSHM_PROXY_COLLECTIVE, 0, NVSHM_PROXY_COLL_SYNC, kSlowTeam, 0, 0, 0, 0, 0, 0});
+  submit(0, {NVSHM_PROXY_ATOMIC, 0, NVSHM_PROXY_AMO_ADD | 8u << 8, 0, kSlowOffset, 0, 0, 1, 0, 0});
   for (uint64_t i = 0; i < 3 * NVSHM_PROXY_ENTRIES; ++i)
     submit(static_cast<int>(i % kChannels), {NVSHM_PROXY_PUT_INLINE, 0, 0, 0, 1700000 + 8 * i, 0, 8, i * 3 + 1, 0, 0});
   ASSERT_EQ(proxy_->settle("test"), Status::ok);
@@ -305,7 +355,7 @@ TEST_P(ProxyTest, SettleExecutesWhatWasWrittenBefore) {
   for (uint64_t i = 0; i < 3 * NVSHM_PROXY_ENTRIES; ++i) ASSERT_EQ(words[i], i * 3 + 1) << i;
 
   channels_[3].timeout_ns = 20000000;  // 20 ms
-  submit(3, {NVSHM_PROXY_COLLECTIVE, 0, NVSHM_PROXY_COLL_SYNC, kSlowTeam, 0, 0, 0, 0, 0, 0});
+  submit(3, {NVSHM_PROXY_ATOMIC, 0, NVSHM_PROXY_AMO_ADD | 8u << 8, 0, kSlowOffset, 0, 0, 1, 0, 0});
   EXPECT_EQ(proxy_->settle("test (timeout)"), Status::timeout);
   channels_[3].timeout_ns = 30ull * 1000000000ull;
   EXPECT_EQ(proxy_->settle("test (after the timeout)"), Status::ok);
@@ -348,6 +398,49 @@ TEST_P(ProxyTest, CollectivesGoToTheHook) {
       NVSHM_PROXY_COLLECTIVE, NVSHM_PROXY_DONE, NVSHM_PROXY_COLL_SYNC, 13, 0, 0, 0, 0, 0, 0};
   ASSERT_EQ(nvshm_proxy_enqueue(&channels_[3], &counters_[3].reserve, &failing, &ticket), 1);
   EXPECT_EQ(nvshm_proxy_wait_done(&channels_[3], ticket, &value), 0);
+}
+
+// A collective runs on its team's thread: the requests after it, on its channel and the others, and another
+// team's collective go ahead meanwhile (a collective that waits for another team's ends), a team's
+// collectives run in the order taken, and settle does not wait for a running collective.
+TEST_P(ProxyTest, CollectivesRunBesideOtherWork) {
+  using Clock = std::chrono::steady_clock;
+  g_collectives.clear();
+  g_awaited_started = false;
+  const auto began = Clock::now();
+  uint64_t slow = 0, waiting = 0, awaited = 0, value = 0;
+  const nvshm_proxy_request slow_sync{
+      NVSHM_PROXY_COLLECTIVE, NVSHM_PROXY_DONE, NVSHM_PROXY_COLL_SYNC, kSlowTeam, 0, 0, 0, 0, 0, 0};
+  ASSERT_EQ(nvshm_proxy_enqueue(&channels_[0], &counters_[0].reserve, &slow_sync, &slow), 1);
+  // Behind it on its channel and on another: a put and a quiet, a `g`.
+  submit(0, {NVSHM_PROXY_PUT_INLINE, 0, 0, 0, 1900000, 0, 8, 0xC0FFEE, 0, 0});
+  quiet(0);
+  EXPECT_EQ(submit(1, {NVSHM_PROXY_GET, NVSHM_PROXY_DONE, 0, 0, 1900000, 0, 8, 0, 0, 0}), 0xC0FFEEu);
+  EXPECT_EQ(proxy_->settle("test (a collective running)"), Status::ok);
+  EXPECT_LT(Clock::now() - began, std::chrono::milliseconds(400)) << "the collective held the other requests back";
+  ASSERT_EQ(nvshm_proxy_wait_done(&channels_[0], slow, &value), 1);
+
+  // One team's collective waits for another's to start; each team's in order.
+  const nvshm_proxy_request wait_sync{
+      NVSHM_PROXY_COLLECTIVE, NVSHM_PROXY_DONE, NVSHM_PROXY_COLL_SYNC, kWaitingTeam, 0, 0, 0, 0, 0, 0};
+  const nvshm_proxy_request awaited_barrier{
+      NVSHM_PROXY_COLLECTIVE, NVSHM_PROXY_DONE, NVSHM_PROXY_COLL_BARRIER, kAwaitedTeam, 0, 0, 0, 0, 0, 0};
+  ASSERT_EQ(nvshm_proxy_enqueue(&channels_[2], &counters_[2].reserve, &wait_sync, &waiting), 1);
+  ASSERT_EQ(nvshm_proxy_enqueue(&channels_[2], &counters_[2].reserve, &awaited_barrier, &awaited), 1);
+  std::vector<uint64_t> tickets;
+  for (uint32_t kind = NVSHM_PROXY_COLL_BROADCAST; kind <= NVSHM_PROXY_COLL_REDUCESCATTER; ++kind) {
+    const nvshm_proxy_request r{NVSHM_PROXY_COLLECTIVE, NVSHM_PROXY_DONE, kind, 5, 0, 0, 0, 0, 0, 0};
+    ASSERT_EQ(nvshm_proxy_enqueue(&channels_[3], &counters_[3].reserve, &r, &tickets.emplace_back()), 1);
+  }
+  EXPECT_EQ(nvshm_proxy_wait_done(&channels_[2], waiting, &value), 1) << "one team's collective waited for another's";
+  EXPECT_EQ(nvshm_proxy_wait_done(&channels_[2], awaited, &value), 1);
+  for (uint64_t t : tickets) EXPECT_EQ(nvshm_proxy_wait_done(&channels_[3], t, &value), 1);
+  std::vector<uint32_t> team5;
+  for (const auto &[team, kind] : g_collectives)
+    if (team == 5) team5.push_back(kind);
+  EXPECT_EQ(team5,
+            (std::vector<uint32_t>{NVSHM_PROXY_COLL_BROADCAST, NVSHM_PROXY_COLL_FCOLLECT, NVSHM_PROXY_COLL_ALLTOALL,
+                                   NVSHM_PROXY_COLL_REDUCE, NVSHM_PROXY_COLL_REDUCESCATTER}));
 }
 
 INSTANTIATE_TEST_SUITE_P(Paths, ProxyTest, ::testing::Bool(),
