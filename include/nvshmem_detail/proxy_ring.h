@@ -321,11 +321,15 @@ NVSHM_HOSTDEVICE static inline int nvshm_proxy_quiet(struct nvshm_proxy_channel 
     if (!nvshm_proxy_claim(ch, &k->reserve, &ticket)) return 0;
     nvshm_proxy_write(ch, ticket, NVSHM_PROXY_QUIET | NVSHM_PROXY_DONE << 8, -1, 0, 0, 0, 0, 0, 0);
     const int ok = nvshm_proxy_wait_done(ch, ticket, &value);
+    /* Also after a failure the proxy reported (the others then fail too); not after a timeout of this wait. A
+     * release: what the proxy wrote before the record (a get's data) is visible to those who read it. */
+    if (ok || nvshm_proxy_load(&ch->error) != 0) {
 #if defined(__CUDA_ARCH__)
-    asm volatile("fence.acq_rel.sys;" ::: "memory"); /* what the proxy wrote (a get's data) before the others see it */
+      asm volatile("red.release.gpu.global.max.u64 [%0], %1;" ::"l"(&k->quiet_done), "l"(ticket + 1) : "memory");
+#else
+      (void)nvshm_proxy_counter_max(&k->quiet_done, ticket + 1);
 #endif
-    /* Also after a failure the proxy reported (the others then fail too); not after a timeout of this wait. */
-    if (ok || nvshm_proxy_load(&ch->error) != 0) (void)nvshm_proxy_counter_max(&k->quiet_done, ticket + 1);
+    }
     return ok;
   }
 #if defined(__CUDA_ARCH__)
