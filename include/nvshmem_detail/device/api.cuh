@@ -537,10 +537,10 @@ NVSHM_HD_DEF void nvshmemx_signal_counted_reset(uint64_t *signal_addr) {
  * sources, so the group synchronises (NVSHMEM documents the group sync as part of these calls), plus a quiet
  * marker where this PE runs a proxy. */
 NVSHM_DEV_DEF void nvshmemx_flush_warp(void) {
-  nvshm_dev::proxy_flush<nvshm_dev::Scope::warp>();
+  nvshm_dev::proxy_group_quiet<nvshm_dev::Scope::warp>();
 }
 NVSHM_DEV_DEF void nvshmemx_flush_block(void) {
-  nvshm_dev::proxy_flush<nvshm_dev::Scope::block>();
+  nvshm_dev::proxy_group_quiet<nvshm_dev::Scope::block>();
 }
 
 /* RMA regions of a block (NVSHMEM 3.8, "Regions"): collective over the block, every thread gets the same

@@ -450,7 +450,7 @@ __device__ __forceinline__ void copy_remote(const Box<N> &b, const T *s, T *d, i
       (void)proxy_call<Scope::thread>(proxy_code(op, 0, rows_contiguous ? 0 : sizeof(T)), pe, Put ? to : from,
                                       Put ? from : to, bytes, 0, remote_stride, local_stride);
     }
-    proxy_marker(proxy_code(NVSHM_PROXY_QUIET, NVSHM_PROXY_DONE));
+    proxy_quiet_now();
   }
   Group<S>::sync();
 }
