@@ -216,6 +216,17 @@ NVSHM_HOSTDEVICE static inline uint64_t nvshm_proxy_now_ns(void) {
 #endif
 }
 
+/* A counter's value, read by an atomic add of 0 that orders the caller's earlier accesses before whatever
+ * a later atomic on the counter orders after itself (release, system scope). */
+NVSHM_HOSTDEVICE static inline uint64_t nvshm_proxy_counter_read_release(unsigned long long *p) {
+#if defined(__CUDA_ARCH__)
+  unsigned long long v;
+  asm volatile("atom.release.sys.global.add.u64 %0, [%1], 0;" : "=l"(v) : "l"(p) : "memory");
+  return v;
+#else
+  return __atomic_fetch_add(p, 0ull, __ATOMIC_RELEASE);
+#endif
+}
 /* A counter's value (acquire). */
 NVSHM_HOSTDEVICE static inline uint64_t nvshm_proxy_counter_load(const unsigned long long *p) {
 #if defined(__CUDA_ARCH__)
@@ -315,17 +326,24 @@ NVSHM_HOSTDEVICE static inline int nvshm_proxy_wait_done(struct nvshm_proxy_chan
 
 /* A quiet on channel `ch` (counters `k`): returns once a QUIET marker claimed after the call began has come
  * back, so the proxy has completed every request taken before the call, on every channel (docs/proxy.md,
- * "Quiet"). Concurrent callers share one marker: the first to raise k->quiet_wanted past the tickets it saw
- * issues it, the others wait for k->quiet_done to pass their `seen` (the 1024 threads of a block that each
- * call nvshmem_quiet issue one marker or a few, not 1024). A marker's ticket is at least its issuer's `seen`,
- * and a caller follows only an issuer that saw no fewer tickets than itself, whose marker was therefore not
- * yet claimed when the caller read `reserve`. 0 on a timeout (host producers) or when the proxy reported a
- * request of the channel failed. */
+ * "Concurrent quiets share a marker"). Concurrent callers share one marker: the first to raise k->quiet_wanted past the
+ * tickets it saw issues it, the others wait for k->quiet_done to pass their `seen` (the 1024 threads of a block that
+ * each call nvshmem_quiet issue one marker or a few, not 1024). A marker's ticket is at least its issuer's `seen`, and
+ * a caller follows only an issuer that saw no fewer tickets than itself, whose marker was therefore not yet claimed
+ * when the caller read `reserve`. 0 on a timeout (host producers) or when the proxy reported a request of the channel
+ * failed. */
 NVSHM_HOSTDEVICE static inline int nvshm_proxy_quiet(struct nvshm_proxy_channel *ch, struct nvshm_proxy_counters *k) {
-  const uint64_t seen = nvshm_proxy_counter_load(&k->reserve);
+  /* A release: the requests this caller's accesses depend on (other channels' requests it synchronised with)
+   * are visible to the proxy before the marker, which its issuer writes after an acquire fence. */
+  const uint64_t seen = nvshm_proxy_counter_read_release(&k->reserve);
   if (nvshm_proxy_counter_max(&k->quiet_wanted, seen + 1) <= seen) {
     uint64_t ticket, value;
     if (!nvshm_proxy_claim(ch, &k->reserve, &ticket)) return 0;
+#if defined(__CUDA_ARCH__)
+    asm volatile("fence.acq_rel.sys;" ::: "memory");
+#else
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+#endif
     nvshm_proxy_write(ch, ticket, NVSHM_PROXY_QUIET | NVSHM_PROXY_DONE << 8, -1, 0, 0, 0, 0, 0, 0);
     const int ok = nvshm_proxy_wait_done(ch, ticket, &value);
     /* Also after a failure the proxy reported (the others then fail too); not after a timeout of this wait. A

@@ -106,7 +106,8 @@ void Proxy::team_loop(TeamWorker &w) {
 }
 
 void Proxy::loop() {
-  ContextGuard guard(context_);  // the staged path copies to and from GPU memory on this thread
+  loop_id_.store(std::this_thread::get_id());  // settle() on this thread returns at once
+  ContextGuard guard(context_);                // the staged path copies to and from GPU memory on this thread
   unsigned idle = 0;
   for (;;) {
     const bool stopping = stop_.load(std::memory_order_acquire);
@@ -163,7 +164,7 @@ int Proxy::drain(int c) {
 }
 
 Status Proxy::settle(const char *call) const {
-  if (std::this_thread::get_id() == thread_.get_id()) return Status::ok;
+  if (std::this_thread::get_id() == loop_id_.load()) return Status::ok;
   for (int c = 0; c < n_channels_; ++c) {
     const nvshm_proxy_channel &ch = channels_[c];
     const std::atomic<uint64_t> &head = cursors_[c].head;

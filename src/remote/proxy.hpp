@@ -84,6 +84,7 @@ class Proxy {
   bool in_quiet_ = false;  // draining the other channels before a quiet marker
   std::atomic<bool> stop_{false};
   const CUcontext context_;                           // made current on every thread of the proxy
+  std::atomic<std::thread::id> loop_id_{};            // the draining thread's, set before it makes team threads
   std::map<int, std::unique_ptr<TeamWorker>> teams_;  // by team handle; the proxy thread's (the destructor's after it)
   std::thread thread_;
 };

@@ -73,7 +73,7 @@ TEST(ProxyRing, EncodingRoundTripsAndLapsAreTold) {
 }
 
 // The proxies' collective hook here (it runs on the proxy's team threads): records each request's team and
-// kind; team 13 fails; team kSlowTeam takes 500 ms; team kWaitingTeam returns once team kAwaitedTeam's
+// kind; team 13 fails; team kSlowTeam takes 2 s; team kWaitingTeam returns once team kAwaitedTeam's
 // collective has started (a collective that waits for another team's, as on a PE whose blocks each use
 // their own team), failing after 5 s.
 std::mutex g_collectives_mutex;
@@ -82,7 +82,7 @@ constexpr int kSlowTeam = 21, kWaitingTeam = 22, kAwaitedTeam = 23;
 std::atomic<bool> g_awaited_started{false};
 Status record_collective(const nvshm_proxy_request &r) {
   if (r.pe == kSlowTeam) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    std::this_thread::sleep_for(std::chrono::seconds(2));
     return Status::ok;
   }
   if (r.pe == kAwaitedTeam) g_awaited_started = true;
@@ -314,30 +314,27 @@ TEST_P(ProxyTest, ConcurrentQuietsShareMarkers) {
   EXPECT_EQ(follower.load(), 1);
   EXPECT_EQ(k.reserve, seen + 1) << "the follower issued a marker of its own";
 
-  // Rounds of 8 threads: each puts, all meet, all quiet at once, each checks its own put; markers <= quiets
-  // (shared where quiets overlap: on the device the 1024 threads of a block, here 8 threads on few cores).
+  // Rounds of 8 threads: each puts (non-blocking, from its own buffer), all meet, all quiet at once, and each
+  // finds its own put done; quiets that overlap share markers.
   constexpr int kThreads = 8, kRounds = 200;
-  const uint64_t start = counters_[2].reserve + counters_[3].reserve;
   std::atomic<int> arrived{0}, wrong{0};
   std::vector<std::thread> threads;
   for (int th = 0; th < kThreads; ++th)
     threads.emplace_back([&, th] {
       const int c = 2 + th % 2;
-      const uint64_t at = 1660000 + 8u * th;
+      const uint64_t at = 1660000 + 4096u * th;
+      std::vector<uint64_t> words(512);
       for (uint64_t i = 1; i <= kRounds; ++i) {
-        submit(c, {NVSHM_PROXY_PUT_INLINE, 0, 0, 0, at, 0, 8, i << 8 | th, 0, 0});
+        for (std::size_t w = 0; w < words.size(); ++w) words[w] = i << 16 | th << 9 | w;
+        submit(c, {NVSHM_PROXY_PUT, 0, 0, 0, at, reinterpret_cast<uint64_t>(words.data()), 4096, 0, 0, 0});
         arrived.fetch_add(1);
         while (arrived.load() < static_cast<int>(i) * kThreads) std::this_thread::yield();
-        if (nvshm_proxy_quiet(&channels_[c], &counters_[c]) != 1 ||
-            __atomic_load_n(reinterpret_cast<const uint64_t *>(heap() + at), __ATOMIC_ACQUIRE) != (i << 8 | th))
+        if (nvshm_proxy_quiet(&channels_[c], &counters_[c]) != 1 || memcmp(heap() + at, words.data(), 4096) != 0)
           ++wrong;
       }
     });
   for (std::thread &th : threads) th.join();
   EXPECT_EQ(wrong.load(), 0);
-  const uint64_t markers = counters_[2].reserve + counters_[3].reserve - start - uint64_t{kThreads} * kRounds;
-  EXPECT_LE(markers, uint64_t{kThreads} * kRounds);
-  printf("%llu markers for %d quiets\n", static_cast<unsigned long long>(markers), kThreads * kRounds);
 }
 
 // Proxy::settle (the host's quiet, barriers and free): returns once every request written before it, on
@@ -412,13 +409,15 @@ TEST_P(ProxyTest, CollectivesRunBesideOtherWork) {
   const nvshm_proxy_request slow_sync{
       NVSHM_PROXY_COLLECTIVE, NVSHM_PROXY_DONE, NVSHM_PROXY_COLL_SYNC, kSlowTeam, 0, 0, 0, 0, 0, 0};
   ASSERT_EQ(nvshm_proxy_enqueue(&channels_[0], &counters_[0].reserve, &slow_sync, &slow), 1);
-  // Behind it on its channel and on another: a put and a quiet, a `g`.
+  // Behind it on its channel and on another: a put and a quiet, a `g`, a settle; all done while it runs.
   submit(0, {NVSHM_PROXY_PUT_INLINE, 0, 0, 0, 1900000, 0, 8, 0xC0FFEE, 0, 0});
   quiet(0);
   EXPECT_EQ(submit(1, {NVSHM_PROXY_GET, NVSHM_PROXY_DONE, 0, 0, 1900000, 0, 8, 0, 0, 0}), 0xC0FFEEu);
   EXPECT_EQ(proxy_->settle("test (a collective running)"), Status::ok);
-  EXPECT_LT(Clock::now() - began, std::chrono::milliseconds(400)) << "the collective held the other requests back";
+  EXPECT_EQ(__atomic_load_n(&channels_[0].done[slow % NVSHM_PROXY_ENTRIES].tag, __ATOMIC_ACQUIRE), 0u)
+      << "the collective ended before the requests behind it: it held them back";
   ASSERT_EQ(nvshm_proxy_wait_done(&channels_[0], slow, &value), 1);
+  EXPECT_GE(Clock::now() - began, std::chrono::seconds(2));
 
   // One team's collective waits for another's to start; each team's in order.
   const nvshm_proxy_request wait_sync{
