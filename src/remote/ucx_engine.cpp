@@ -219,6 +219,9 @@ class UcxEngine final : public RemoteEngine {
     // One-sided path: operations issued and not flushed yet (quiet flushes these endpoints), and a fence
     // after them (the next write to the PE first flushes its endpoint: fence orders per PE).
     std::atomic<bool> unflushed{false}, fence_due{false};
+    // Flushes in flight (under flush_mutex_) that serve a fence due on the PE: a write that finds the fence
+    // taken by such a flush waits for it.
+    std::atomic<int> flushing{0};
     // Staged path: requests sent to the PE, replies received from it, and replies that said the PE
     // failed to execute the request (reported by the next wait on the PE).
     std::atomic<uint64_t> issued{0}, completed{0}, errors{0};
@@ -300,6 +303,10 @@ class UcxEngine final : public RemoteEngine {
   ucp_mem_h memh_ = nullptr;
   std::vector<Peer> peers_;
   std::mutex connect_mutex_;
+  // One-sided path: one endpoint flush at a time (quiet, or a fence's before the next write), so that a
+  // caller whose flags another flush took (the proxy's thread, its team threads and the application's
+  // threads quiet at once) returns only after that flush.
+  std::mutex flush_mutex_;
   std::thread progress_;
   std::atomic<bool> stop_{false};
   std::atomic<bool> closing_{false};
@@ -577,10 +584,18 @@ Status UcxEngine::peer(int pe, const char *op, Peer **out) {
 
 Status UcxEngine::writer(int pe, const char *op, Peer **out) {
   NVSHM_TRY(peer(pe, op, out));
-  if (!(*out)->fence_due.exchange(false, std::memory_order_acq_rel)) return Status::ok;
-  (*out)->unflushed.store(false, std::memory_order_relaxed);
-  ucp_request_param_t param{};
-  return wait(api_.ep_flush_nbx((*out)->ep, &param), "fence (endpoint flush before the next write)", pe);
+  Peer &p = **out;
+  if (!p.fence_due.load() && p.flushing.load() == 0) return Status::ok;
+  std::lock_guard<std::mutex> lock(flush_mutex_);  // a flush that took this PE's fence ends first
+  p.flushing.fetch_add(1);                         // before the flag: a writer that finds it clear sees this
+  Status st = Status::ok;
+  if (p.fence_due.exchange(false)) {
+    p.unflushed.store(false, std::memory_order_relaxed);
+    ucp_request_param_t param{};
+    st = wait(api_.ep_flush_nbx(p.ep, &param), "fence (endpoint flush before the next write)", pe);
+  }
+  p.flushing.fetch_sub(1);
+  return st;
 }
 
 template <class Done>
@@ -846,10 +861,16 @@ Status UcxEngine::quiet() {
     return Status::ok;
   }
   // One endpoint flush per PE with operations since its last flush, all in flight at once, one deadline.
+  std::lock_guard<std::mutex> lock(flush_mutex_);
   std::vector<std::pair<int, ucs_status_ptr_t>> flushes;
+  std::vector<int> fences;  // PEs whose due fence this flush serves: their writers wait for it (writer())
   for (Peer &p : peers_) {
     if (!p.unflushed.exchange(false, std::memory_order_acq_rel)) continue;
-    p.fence_due.store(false, std::memory_order_relaxed);
+    if (p.fence_due.load()) {
+      p.flushing.fetch_add(1);  // before the flag: a writer that finds it clear sees this
+      p.fence_due.store(false);
+      fences.push_back(p.pe);
+    }
     ucp_request_param_t param{};
     flushes.emplace_back(p.pe, p.ep ? api_.ep_flush_nbx(p.ep, &param) : UCS_STATUS_PTR(UCS_ERR_CANCELED));
   }
@@ -859,6 +880,7 @@ Status UcxEngine::quiet() {
     const Status s = wait(request, "quiet (endpoint flush)", pe, until);
     if (st == Status::ok) st = s;
   }
+  for (int pe : fences) peers_[pe].flushing.fetch_sub(1);
   return st;
 }
 

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -215,6 +216,38 @@ TEST_P(UcxEngineOps, SetWordsWritesEveryWordOfTheBatch) {
   }
   ASSERT_EQ(engine->set_words({}), Status::ok);
   EXPECT_EQ(slot[0], 0x0123456789ABCDEFull);
+}
+
+// Several threads quiet at once (the proxy, its team threads and the application's threads share the engine):
+// each finds its own non-blocking puts complete when its quiet returns, also when another thread's flush took
+// the PE's flags first.
+TEST_P(UcxEngineOps, ConcurrentQuietsEachCompleteTheirOwnPuts) {
+  constexpr int kThreads = 4, kRounds = 60;
+  constexpr std::size_t kBytes = 256 * 1024;
+  std::vector<uint64_t> slot(kThreads * kBytes / sizeof(uint64_t));
+  FakeBootstrap boot(0, 1);
+  std::unique_ptr<Transport> local = make_host_transport();
+  std::unique_ptr<RemoteEngine> engine;
+  ASSERT_EQ(make_ucx_engine(boot, slot.data(), slot.size() * sizeof(uint64_t), *local, options(GetParam()), &engine),
+            Status::ok);
+  const char *base = reinterpret_cast<const char *>(slot.data());
+  std::atomic<int> wrong{0}, failed{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      std::vector<uint64_t> data(kBytes / sizeof(uint64_t));
+      for (uint64_t round = 1; round <= kRounds; ++round) {
+        for (std::size_t w = 0; w < data.size(); ++w) data[w] = round << 40 | static_cast<uint64_t>(t) << 32 | w;
+        if (engine->put_nbi(0, t * kBytes, data.data(), kBytes) != Status::ok || engine->fence() != Status::ok ||
+            engine->quiet() != Status::ok)
+          ++failed;
+        else if (memcmp(base + t * kBytes, data.data(), kBytes) != 0)
+          ++wrong;
+      }
+    });
+  for (std::thread &t : threads) t.join();
+  EXPECT_EQ(failed.load(), 0);
+  EXPECT_EQ(wrong.load(), 0) << "a quiet returned before its own puts were complete";
 }
 
 // Local buffers registered with the engine (nvshmemx_buffer_register on a job with remote PEs) are mapped
