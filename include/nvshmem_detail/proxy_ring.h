@@ -324,15 +324,25 @@ NVSHM_HOSTDEVICE static inline int nvshm_proxy_wait_done(struct nvshm_proxy_chan
   return nvshm_proxy_load(&ch->error) == 0;
 }
 
-/* A quiet on channel `ch` (counters `k`): returns once a QUIET marker claimed after the call began has come
- * back, so the proxy has completed every request taken before the call, on every channel (docs/proxy.md,
- * "Concurrent quiets share a marker"). Concurrent callers share one marker: the first to raise k->quiet_wanted past the
- * tickets it saw issues it, the others wait for k->quiet_done to pass their `seen` (the 1024 threads of a block that
- * each call nvshmem_quiet issue one marker or a few, not 1024). A marker's ticket is at least its issuer's `seen`, and
- * a caller follows only an issuer that saw no fewer tickets than itself, whose marker was therefore not yet claimed
- * when the caller read `reserve`. 0 on a timeout (host producers) or when the proxy reported a request of the channel
- * failed. */
-NVSHM_HOSTDEVICE static inline int nvshm_proxy_quiet(struct nvshm_proxy_channel *ch, struct nvshm_proxy_counters *k) {
+/* A quiet on channel `c` of the `n` channels `channels` (counters `counters`): returns at once when every
+ * channel's last ticket is a QUIET marker that came back (nothing taken since is pending anywhere), else once
+ * a QUIET marker claimed on channel `c` after the call began has come back, so the proxy has completed every
+ * request taken before the call, on every channel (docs/proxy.md, "Concurrent quiets share a marker"). Concurrent
+ * callers share one marker: the first to raise k->quiet_wanted past the tickets it saw issues it, the others wait for
+ * k->quiet_done to pass their `seen` (the 1024 threads of a block that each call nvshmem_quiet issue one marker or a
+ * few, not 1024). A marker's ticket is at least its issuer's `seen`, and a caller follows only an issuer that saw no
+ * fewer tickets than itself, whose marker was therefore not yet claimed when the caller read `reserve`. 0 on a timeout
+ * (host producers) or when the proxy reported a request of the channel failed. */
+NVSHM_HOSTDEVICE static inline int nvshm_proxy_quiet(struct nvshm_proxy_channel *channels,
+                                                     struct nvshm_proxy_counters *counters, unsigned n, unsigned c) {
+  struct nvshm_proxy_channel *ch = channels + c;
+  struct nvshm_proxy_counters *k = counters + c;
+  unsigned idle = 0;
+  for (; idle < n; ++idle) { /* quiet_done first: equal to a later `reserve`, no ticket was taken after that marker */
+    const uint64_t done = nvshm_proxy_counter_load(&counters[idle].quiet_done);
+    if (nvshm_proxy_counter_load(&counters[idle].reserve) != done) break;
+  }
+  if (idle == n) return nvshm_proxy_load(&ch->error) == 0;
   /* A release: the requests this caller's accesses depend on (other channels' requests it synchronised with)
    * are visible to the proxy before the marker, which its issuer writes after an acquire fence. */
   const uint64_t seen = nvshm_proxy_counter_read_release(&k->reserve);

@@ -166,7 +166,7 @@ class ProxyTest : public ::testing::TestWithParam<bool> {
     return value;
   }
   // A quiet as the device makes it (nvshm_proxy_quiet: a marker, shared with concurrent quiets).
-  void quiet(int c) { EXPECT_EQ(nvshm_proxy_quiet(&channels_[c], &counters_[c]), 1); }
+  void quiet(int c) { EXPECT_EQ(nvshm_proxy_quiet(channels_, counters_, kChannels, c), 1); }
   char *heap() { return reinterpret_cast<char *>(slot_.data()); }
   static uint64_t at(const void *p) { return reinterpret_cast<uint64_t>(p); }
 
@@ -282,27 +282,32 @@ TEST_P(ProxyTest, QuietCoversEveryChannel) {
   for (uint64_t i = 0; i < 200; ++i) ASSERT_EQ(words[i], ~i) << i;
 }
 
-// nvshm_proxy_quiet: a caller issues a marker unless another caller that saw at least the same tickets is
-// about to (then it waits for that marker), so concurrent quiets share markers and each still returns only after
-// its own requests completed.
+// nvshm_proxy_quiet: nothing pending on any channel, it returns at once; else a caller issues a marker unless
+// another caller that saw at least the same tickets is about to (then it waits for that marker), so concurrent
+// quiets share markers and each still returns only after its own requests completed.
 TEST_P(ProxyTest, ConcurrentQuietsShareMarkers) {
   nvshm_proxy_counters &k = counters_[1];
   // Alone: one marker, claimed after the call began.
   submit(1, {NVSHM_PROXY_PUT_INLINE, 0, 0, 0, 1650000, 0, 8, 0x1234, 0, 0});
   const uint64_t before = k.reserve;
-  ASSERT_EQ(nvshm_proxy_quiet(&channels_[1], &k), 1);
+  ASSERT_EQ(nvshm_proxy_quiet(channels_, counters_, kChannels, 1), 1);
   EXPECT_EQ(k.reserve, before + 1);
   EXPECT_EQ(k.quiet_done, before + 1);
   EXPECT_EQ(*reinterpret_cast<const uint64_t *>(heap() + 1650000), 0x1234u);
-  // Nothing new since: a later quiet still issues its own marker (the marker must follow the call).
-  ASSERT_EQ(nvshm_proxy_quiet(&channels_[1], &k), 1);
+  // Nothing taken since on any channel (each one's last ticket a marker that came back, or none): at once.
+  ASSERT_EQ(nvshm_proxy_quiet(channels_, counters_, kChannels, 1), 1);
+  EXPECT_EQ(k.reserve, before + 1) << "a marker with nothing pending";
+  // A request on another channel since: a marker on the caller's channel, which completes it.
+  submit(2, {NVSHM_PROXY_PUT_INLINE, 0, 0, 0, 1650008, 0, 8, 0x5678, 0, 0});
+  ASSERT_EQ(nvshm_proxy_quiet(channels_, counters_, kChannels, 1), 1);
   EXPECT_EQ(k.reserve, before + 2);
+  EXPECT_EQ(*reinterpret_cast<const uint64_t *>(heap() + 1650008), 0x5678u);
 
   // A caller that saw the tickets another quiet is about to cover waits for that marker and issues none.
   const uint64_t seen = k.reserve;
   k.quiet_wanted = seen + 1;  // the other quiet saw `seen` tickets and has not claimed its marker yet
   std::atomic<int> follower{-1};
-  std::thread t([&] { follower = nvshm_proxy_quiet(&channels_[1], &k); });
+  std::thread t([&] { follower = nvshm_proxy_quiet(channels_, counters_, kChannels, 1); });
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   EXPECT_EQ(follower.load(), -1) << "returned before the marker it waits for";
   uint64_t ticket = 0, value = 0;  // the other quiet's marker
@@ -329,7 +334,7 @@ TEST_P(ProxyTest, ConcurrentQuietsShareMarkers) {
         submit(c, {NVSHM_PROXY_PUT, 0, 0, 0, at, reinterpret_cast<uint64_t>(words.data()), 4096, 0, 0, 0});
         arrived.fetch_add(1);
         while (arrived.load() < static_cast<int>(i) * kThreads) std::this_thread::yield();
-        if (nvshm_proxy_quiet(&channels_[c], &counters_[c]) != 1 || memcmp(heap() + at, words.data(), 4096) != 0)
+        if (nvshm_proxy_quiet(channels_, counters_, kChannels, c) != 1 || memcmp(heap() + at, words.data(), 4096) != 0)
           ++wrong;
       }
     });

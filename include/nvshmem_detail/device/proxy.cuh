@@ -115,7 +115,7 @@ __device__ __forceinline__ void proxy_get_private(void *dest, const void *source
 __device__ __forceinline__ void proxy_quiet_now() {
   const nvshm_device_state &st = call_state();
   const unsigned c = proxy_channel_index();
-  if (!nvshm_proxy_quiet(st.proxy_channels + c, st.proxy_counters + c)) __trap();
+  if (!nvshm_proxy_quiet(st.proxy_channels, st.proxy_counters, NVSHM_PROXY_CHANNELS, c)) __trap();
 }
 /* A thread's quiet and fence: a quiet, or a fence marker (an order point of the proxy's engine) on the block's
  * channel, issued only where this PE runs a proxy. */
