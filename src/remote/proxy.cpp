@@ -34,6 +34,13 @@ void store_release(uint64_t *p, uint64_t v) {
   __atomic_store_n(p, v, __ATOMIC_RELEASE);
 }
 
+// The completion record of `ticket`: its value, then its tag (the producer waits for the tag).
+void write_record(nvshm_proxy_channel &ch, uint64_t ticket, uint64_t value) {
+  nvshm_proxy_done &d = ch.done[ticket % NVSHM_PROXY_ENTRIES];
+  __atomic_store_n(&d.value, value, __ATOMIC_RELAXED);
+  store_release(&d.tag, ticket + 1);
+}
+
 }  // namespace
 
 Proxy::Proxy(RemoteEngine &engine, nvshm_proxy_channel *channels, int n_channels, int n_pes, int batch_max,
@@ -97,10 +104,7 @@ void Proxy::team_loop(TeamWorker &w) {
     // The host collective's own messages name it, the team and the cause.
     if (collective_(job.request) != Status::ok) __atomic_store_n(&ch.error, 1, __ATOMIC_RELAXED);
     const unsigned e = job.ticket % NVSHM_PROXY_ENTRIES;
-    if (job.request.flags & NVSHM_PROXY_DONE) {
-      __atomic_store_n(&ch.done[e].value, 0, __ATOMIC_RELAXED);
-      store_release(&ch.done[e].tag, job.ticket + 1);
-    }
+    if (job.request.flags & NVSHM_PROXY_DONE) write_record(ch, job.ticket, 0);
     cursors_[job.channel].collective_running[e].store(false, std::memory_order_release);
   }
 }
@@ -153,9 +157,7 @@ int Proxy::drain(int c) {
     }
     if (execute(r, &value) != Status::ok) __atomic_store_n(&ch.error, 1, __ATOMIC_RELAXED);
     if (r.flags & NVSHM_PROXY_DONE) {
-      nvshm_proxy_done &d = ch.done[t % NVSHM_PROXY_ENTRIES];
-      __atomic_store_n(&d.value, value, __ATOMIC_RELAXED);
-      store_release(&d.tag, t + 1);
+      write_record(ch, t, value);
       cur.acked_by_producer[t % NVSHM_PROXY_ENTRIES] = false;
     }
     cur.head.store(t + 1, std::memory_order_release);
