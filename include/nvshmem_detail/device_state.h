@@ -90,10 +90,10 @@ struct nvshm_device_state {
    * every acquire load (each wait of the previous collective) invalidates (docs/teams.md). */
   struct nvshm_team_device predefined_teams[NVSHM_PREDEFINED_TEAMS];
   /* The host proxy's channels (docs/proxy.md), NULL when this PE has no remote peer or its heap is in host
-   * memory: NVSHM_PROXY_CHANNELS channels in mapped host memory (device addresses), and their reservation
-   * counters in GPU memory, one per channel. */
+   * memory: NVSHM_PROXY_CHANNELS channels in mapped host memory (device addresses), and their counters
+   * (reservation, shared quiets) in GPU memory, one set per channel. */
   struct nvshm_proxy_channel *proxy_channels;
-  unsigned long long *proxy_reserve;
+  struct nvshm_proxy_counters *proxy_counters;
 };
 
 NVSHM_EXTERN_C_BEGIN

@@ -55,8 +55,15 @@ enum nvshm_proxy_coll {
   NVSHM_PROXY_COLL_FCOLLECT,
   NVSHM_PROXY_COLL_ALLTOALL,
   NVSHM_PROXY_COLL_REDUCE,
-  NVSHM_PROXY_COLL_REDUCESCATTER
+  NVSHM_PROXY_COLL_REDUCESCATTER,
+  NVSHM_PROXY_COLL_TILE_PUSH /* tile_broadcast to a team with remote members, from its root alone: `extra` the
+                                root's packed tile (a header of NVSHM_PROXY_TILE_HEADER_WORDS words, then the
+                                elements in box order), `local` dst, `bytes` the elements' bytes, `value` 1
+                                when the root's own dst is written too */
 };
+/* The packed tile's header: word 0 dims (8 bits) | element bytes << 8, then the extents and the destination strides
+ * (elements) of each dimension, innermost first; a tile of at most 7 dimensions. */
+#define NVSHM_PROXY_TILE_HEADER_WORDS 16u
 /* Atomic operations (the order of the runtime's nvshm::AtomicOp, which the proxy checks). */
 enum nvshm_proxy_amo {
   NVSHM_PROXY_AMO_FETCH,
@@ -97,6 +104,15 @@ struct nvshm_proxy_channel {
   uint64_t released;   /* proxy: entries of tickets below this one may be written again */
   uint64_t error;      /* proxy: nonzero once a request of this channel failed (the proxy logged it) */
   uint64_t timeout_ns; /* runtime: how long a producer waits for space or a completion (NVSHMEM_BOOTSTRAP_TIMEOUT) */
+};
+
+/* A channel's counters, in GPU memory for device producers (their atomics): the reservation counter, and
+ * the two words by which concurrent quiets share one QUIET marker (nvshm_proxy_quiet). Zero at creation. */
+struct nvshm_proxy_counters {
+  unsigned long long reserve;      /* tickets taken so far */
+  unsigned long long quiet_wanted; /* 1 + the `reserve` value read by the latest quiet that issues a marker */
+  unsigned long long quiet_done;   /* 1 + the largest ticket of a QUIET marker whose record came back */
+  unsigned long long unused;       /* pads the counters to 32 bytes, one L2 sector */
 };
 
 NVSHM_HOSTDEVICE static inline uint64_t nvshm_proxy_lap_bit(uint64_t ticket) {
@@ -200,6 +216,39 @@ NVSHM_HOSTDEVICE static inline uint64_t nvshm_proxy_now_ns(void) {
 #endif
 }
 
+/* A counter's value, read by an atomic add of 0 that orders the caller's earlier accesses before whatever
+ * a later atomic on the counter orders after itself (release, system scope). */
+NVSHM_HOSTDEVICE static inline uint64_t nvshm_proxy_counter_read_release(unsigned long long *p) {
+#if defined(__CUDA_ARCH__)
+  unsigned long long v;
+  asm volatile("atom.release.sys.global.add.u64 %0, [%1], 0;" : "=l"(v) : "l"(p) : "memory");
+  return v;
+#else
+  return __atomic_fetch_add(p, 0ull, __ATOMIC_RELEASE);
+#endif
+}
+/* A counter's value (acquire). */
+NVSHM_HOSTDEVICE static inline uint64_t nvshm_proxy_counter_load(const unsigned long long *p) {
+#if defined(__CUDA_ARCH__)
+  unsigned long long v;
+  asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+#else
+  return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+#endif
+}
+/* Atomic max of a counter; returns the value before (host: acquire and release; device: relaxed). */
+NVSHM_HOSTDEVICE static inline uint64_t nvshm_proxy_counter_max(unsigned long long *p, uint64_t v) {
+#if defined(__CUDA_ARCH__)
+  return atomicMax(p, (unsigned long long)v);
+#else
+  unsigned long long old = __atomic_load_n(p, __ATOMIC_RELAXED);
+  while (old < v && !__atomic_compare_exchange_n(p, &old, v, 1, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+  }
+  return old;
+#endif
+}
+
 /* One round of a producer's wait: host producers (tests) leave the core to the proxy. */
 NVSHM_HOSTDEVICE static inline void nvshm_proxy_pause(void) {
 #if !defined(__CUDA_ARCH__)
@@ -272,6 +321,62 @@ NVSHM_HOSTDEVICE static inline int nvshm_proxy_wait_done(struct nvshm_proxy_chan
 #endif
   *value = nvshm_proxy_load(&d->value);
   nvshm_proxy_store(&d->tag, 0);
+  return nvshm_proxy_load(&ch->error) == 0;
+}
+
+/* A quiet on channel `c` of the `n` channels `channels` (counters `counters`): returns at once when every
+ * channel's last ticket is a QUIET marker that came back (nothing taken since is pending anywhere), else once
+ * a QUIET marker claimed on channel `c` after the call began has come back, so the proxy has completed every
+ * request taken before the call, on every channel (docs/proxy.md, "Concurrent quiets share a marker"). Concurrent
+ * callers share one marker: the first to raise k->quiet_wanted past the tickets it saw issues it, the others wait for
+ * k->quiet_done to pass their `seen` (the 1024 threads of a block that each call nvshmem_quiet issue one marker or a
+ * few, not 1024). A marker's ticket is at least its issuer's `seen`, and a caller follows only an issuer that saw no
+ * fewer tickets than itself, whose marker was therefore not yet claimed when the caller read `reserve`. 0 on a timeout
+ * (host producers) or when the proxy reported a request of the channel failed. */
+NVSHM_HOSTDEVICE static inline int nvshm_proxy_quiet(struct nvshm_proxy_channel *channels,
+                                                     struct nvshm_proxy_counters *counters, unsigned n, unsigned c) {
+  struct nvshm_proxy_channel *ch = channels + c;
+  struct nvshm_proxy_counters *k = counters + c;
+  unsigned idle = 0;
+  for (; idle < n; ++idle) { /* quiet_done first: equal to a later `reserve`, no ticket was taken after that marker */
+    const uint64_t done = nvshm_proxy_counter_load(&counters[idle].quiet_done);
+    if (nvshm_proxy_counter_load(&counters[idle].reserve) != done) break;
+  }
+  if (idle == n) return nvshm_proxy_load(&ch->error) == 0;
+  /* A release: the requests this caller's accesses depend on (other channels' requests it synchronised with)
+   * are visible to the proxy before the marker, which its issuer writes after an acquire fence. */
+  const uint64_t seen = nvshm_proxy_counter_read_release(&k->reserve);
+  if (nvshm_proxy_counter_max(&k->quiet_wanted, seen + 1) <= seen) {
+    uint64_t ticket, value;
+    if (!nvshm_proxy_claim(ch, &k->reserve, &ticket)) return 0;
+#if defined(__CUDA_ARCH__)
+    asm volatile("fence.acq_rel.sys;" ::: "memory");
+#else
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+#endif
+    nvshm_proxy_write(ch, ticket, NVSHM_PROXY_QUIET | NVSHM_PROXY_DONE << 8, -1, 0, 0, 0, 0, 0, 0);
+    const int ok = nvshm_proxy_wait_done(ch, ticket, &value);
+    /* Also after a failure the proxy reported (the others then fail too); not after a timeout of this wait. A
+     * release: what the proxy wrote before the record (a get's data) is visible to those who read it. */
+    if (ok || nvshm_proxy_load(&ch->error) != 0) {
+#if defined(__CUDA_ARCH__)
+      asm volatile("red.release.gpu.global.max.u64 [%0], %1;" ::"l"(&k->quiet_done), "l"(ticket + 1) : "memory");
+#else
+      (void)nvshm_proxy_counter_max(&k->quiet_done, ticket + 1);
+#endif
+    }
+    return ok;
+  }
+#if defined(__CUDA_ARCH__)
+  while (nvshm_proxy_counter_load(&k->quiet_done) <= seen) {
+  }
+#else
+  const uint64_t start = nvshm_proxy_now_ns();
+  while (nvshm_proxy_counter_load(&k->quiet_done) <= seen) {
+    if (nvshm_proxy_now_ns() - start > ch->timeout_ns) return 0;
+    nvshm_proxy_pause();
+  }
+#endif
   return nvshm_proxy_load(&ch->error) == 0;
 }
 

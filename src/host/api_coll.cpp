@@ -89,6 +89,66 @@ struct Relay {
   }
 };
 
+// tile_broadcast to a team with remote members (NVSHM_PROXY_COLL_TILE_PUSH, on the proxy's thread): the root's
+// packed tile at `packed` (header, then the elements in box order; proxy_ring.h) into `dest` on every member, one
+// transfer per row of the box (a put where the destination row is contiguous, else a strided put), then a quiet.
+// Not a team synchronisation: the root alone calls it; the members' tile_collective_wait is one.
+Status tile_push(nvshmem_team_t team, void *dest, const void *packed, std::size_t bytes, bool self, const char *call) {
+  Runtime &rt = require_init(call);
+  ContextGuard guard(rt.context);
+  const Team *t = rt.teams->find(team);
+  if (!t) {
+    log_error(call, "team %d is not a valid team of this PE", team);
+    return Status::invalid_value;
+  }
+  uint64_t h[NVSHM_PROXY_TILE_HEADER_WORDS];
+  if (!symmetric(rt, packed, sizeof h + bytes, call, "the packed tile")) return Status::invalid_value;
+  NVSHM_TRY(rt.peers->mapped().get(h, packed, sizeof h));
+  const int dims = static_cast<int>(h[0] & 0xff);
+  const std::size_t elem = h[0] >> 8;
+  if (dims < 1 || 2 * dims + 1 > static_cast<int>(NVSHM_PROXY_TILE_HEADER_WORDS) || elem == 0 || bytes % elem) {
+    log_error(call, "a packed tile of %d dimensions and %zu-byte elements (%zu bytes): not from this library", dims,
+              elem, bytes);
+    return Status::invalid_value;
+  }
+  // The rows: dimension 0 of the box; the offsets (elements) of the destination's first and last elements.
+  const uint64_t *ext = h + 1;
+  const auto *stride = reinterpret_cast<const int64_t *>(h + 1 + dims);
+  std::size_t count = 1;
+  int64_t lo = 0, hi = 0;
+  for (int k = 0; k < dims; ++k) {
+    count *= ext[k];
+    const int64_t span = static_cast<int64_t>(ext[k] ? ext[k] - 1 : 0) * stride[k];
+    (span < 0 ? lo : hi) += span;
+  }
+  if (count * elem != bytes) {
+    log_error(call, "a packed tile of %zu elements in %zu bytes: not from this library", count, bytes);
+    return Status::invalid_value;
+  }
+  if (count == 0) return Status::ok;
+  char *const d = static_cast<char *>(dest);
+  if (!symmetric(rt, d + lo * static_cast<int64_t>(elem), static_cast<std::size_t>(hi - lo + 1) * elem, call, "dst"))
+    return Status::invalid_value;
+  const char *const data = static_cast<const char *>(packed) + sizeof h;
+  const std::size_t row = ext[0], rows = count / row;
+  for (int k = 0; k < t->size; ++k) {
+    const int pe = t->world_pe((t->my_index + 1 + k) % t->size);
+    if (pe == rt.boot->rank() && !self) continue;
+    for (std::size_t r = 0; r < rows; ++r) {
+      int64_t at = 0;  // the row's first element in dst
+      for (std::size_t rest = r, k2 = 1; k2 < static_cast<std::size_t>(dims); rest /= ext[k2], ++k2)
+        at += static_cast<int64_t>(rest % ext[k2]) * stride[k2];
+      const Target to = rt.peers->target(d + at * static_cast<int64_t>(elem), pe);
+      const char *from = data + r * row * elem;
+      NVSHM_TRY(stride[0] == 1
+                    ? rt.peers->put_nbi(to, from, row * elem)
+                    : rt.peers->strided(true, to, stride[0] * static_cast<int64_t>(elem), const_cast<char *>(from),
+                                        static_cast<std::ptrdiff_t>(elem), elem, row));
+    }
+  }
+  return quiet_pe(rt, call);
+}
+
 }  // namespace
 
 namespace nvshm {
@@ -324,6 +384,9 @@ Status proxy_collective(const nvshm_proxy_request &r) {
       return host_fcollect(team, dest, source, r.bytes, "nvshmem fcollect (device, through the proxy)");
     case NVSHM_PROXY_COLL_ALLTOALL:
       return host_alltoall(team, dest, source, r.bytes, "nvshmem alltoall (device, through the proxy)");
+    case NVSHM_PROXY_COLL_TILE_PUSH:
+      return tile_push(team, dest, source, r.bytes, r.value != 0,
+                       "nvshmemx tile_broadcast (device, through the proxy)");
     case NVSHM_PROXY_COLL_REDUCE:
     case NVSHM_PROXY_COLL_REDUCESCATTER:
       if (index < sizeof kReduce / sizeof kReduce[0])

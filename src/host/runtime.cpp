@@ -148,14 +148,14 @@ Status make_device_transport(Runtime &rt) {
 }
 
 // Starts the host proxy (docs/proxy.md) when this PE has remote peers and a GPU heap (or NVSHMEM_REMOTE_PROXY=host):
-// NVSHM_PROXY_CHANNELS zeroed channels in pinned host memory mapped to the device, reservation counters
+// NVSHM_PROXY_CHANNELS zeroed channels in pinned host memory mapped to the device, their counters
 // in GPU memory, and the device state's view of both.
 Status start_proxy(Runtime &rt) {
   RemoteEngine *engine = rt.peers->remote();
   const bool wanted = rt.on_device() || !strcasecmp(rt.env.remote_proxy.c_str(), "host");
   if (!engine || !wanted || rt.mapped.pes.size() == static_cast<std::size_t>(rt.boot->size())) return Status::ok;
   const std::size_t bytes = NVSHM_PROXY_CHANNELS * sizeof(nvshm_proxy_channel);
-  const std::size_t reserve_bytes = NVSHM_PROXY_CHANNELS * sizeof(unsigned long long);
+  const std::size_t counter_bytes = NVSHM_PROXY_CHANNELS * sizeof(nvshm_proxy_counters);
   nvshm_proxy_channel *device_view = nullptr;
   if (rt.on_device()) {
     void *host = nullptr, *dev = nullptr;
@@ -167,8 +167,8 @@ Status start_proxy(Runtime &rt) {
     rt.proxy_channels = static_cast<nvshm_proxy_channel *>(host);
     memset(host, 0, bytes);
     if (cudaHostGetDevicePointer(&dev, host, 0) != cudaSuccess ||
-        cudaMalloc(reinterpret_cast<void **>(&rt.proxy_reserve), reserve_bytes) != cudaSuccess ||
-        cudaMemset(rt.proxy_reserve, 0, reserve_bytes) != cudaSuccess || cudaDeviceSynchronize() != cudaSuccess) {
+        cudaMalloc(reinterpret_cast<void **>(&rt.proxy_counters), counter_bytes) != cudaSuccess ||
+        cudaMemset(rt.proxy_counters, 0, counter_bytes) != cudaSuccess || cudaDeviceSynchronize() != cudaSuccess) {
       log_error(kInit, "mapping the proxy's channels to the device or allocating their counters failed: %s",
                 cudaGetErrorString(cudaGetLastError()));
       return Status::out_of_memory;
@@ -180,8 +180,8 @@ Status start_proxy(Runtime &rt) {
     }
   } else {  // no device code reaches these: the proxy runs for tests of its start and stop
     rt.proxy_channels = static_cast<nvshm_proxy_channel *>(calloc(1, bytes));
-    rt.proxy_reserve = static_cast<unsigned long long *>(calloc(1, reserve_bytes));
-    if (!rt.proxy_channels || !rt.proxy_reserve) {
+    rt.proxy_counters = static_cast<nvshm_proxy_counters *>(calloc(1, counter_bytes));
+    if (!rt.proxy_channels || !rt.proxy_counters) {
       log_error(kInit, "no memory for the proxy's channels (%zu bytes)", bytes);
       return Status::out_of_memory;
     }
@@ -193,7 +193,7 @@ Status start_proxy(Runtime &rt) {
                                      rt.on_device() ? rt.context : nullptr, nvshmem_global_exit, proxy_collective);
   if (rt.on_device()) {
     rt.device_state.proxy_channels = device_view;
-    rt.device_state.proxy_reserve = rt.proxy_reserve;
+    rt.device_state.proxy_counters = rt.proxy_counters;
   }
   NVSHM_INFO(kInit, "host proxy started: %u channels of %u requests (%zu bytes of %s memory)", NVSHM_PROXY_CHANNELS,
              NVSHM_PROXY_ENTRIES, bytes, rt.on_device() ? "mapped pinned host" : "host");
@@ -205,18 +205,18 @@ Status start_proxy(Runtime &rt) {
 void stop_proxy(Runtime &rt) {
   rt.proxy.reset();
   rt.device_state.proxy_channels = nullptr;
-  rt.device_state.proxy_reserve = nullptr;
+  rt.device_state.proxy_counters = nullptr;
   if (rt.on_device()) {
     if (rt.proxy_channels) cudaFreeHost(rt.proxy_channels);
-    if (rt.proxy_reserve) cudaFree(rt.proxy_reserve);
+    if (rt.proxy_counters) cudaFree(rt.proxy_counters);
     free_result_word(rt.remote_g_word);
     rt.remote_g_word = nullptr;
   } else {
     free(rt.proxy_channels);
-    free(rt.proxy_reserve);
+    free(rt.proxy_counters);
   }
   rt.proxy_channels = nullptr;
-  rt.proxy_reserve = nullptr;
+  rt.proxy_counters = nullptr;
 }
 
 Status init_device_state(Runtime &rt) {

@@ -36,9 +36,9 @@ struct Runtime {
   std::unique_ptr<Peers> peers;          // every peer: `transport` or the remote engine (remote/peers.hpp)
   std::unique_ptr<TeamTable> teams;
   // The host proxy (docs/proxy.md) while it runs: its channels (host view; cudaHostAlloc'd and mapped on a
-  // GPU heap, calloc'd on a host heap) and the channels' reservation counters (GPU memory on a GPU heap).
+  // GPU heap, calloc'd on a host heap) and the channels' counters (GPU memory on a GPU heap).
   nvshm_proxy_channel *proxy_channels = nullptr;
-  unsigned long long *proxy_reserve = nullptr;
+  nvshm_proxy_counters *proxy_counters = nullptr;
   std::unique_ptr<Proxy> proxy;
   // g_on_stream to a remote PE on a GPU heap (api_stream.cu): the word its kernel writes the value to
   // (mapped pinned host memory, allocated with the proxy: allocating it per call may wait for the device,

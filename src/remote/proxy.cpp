@@ -34,6 +34,13 @@ void store_release(uint64_t *p, uint64_t v) {
   __atomic_store_n(p, v, __ATOMIC_RELEASE);
 }
 
+// The completion record of `ticket`: its value, then its tag (the producer waits for the tag).
+void write_record(nvshm_proxy_channel &ch, uint64_t ticket, uint64_t value) {
+  nvshm_proxy_done &d = ch.done[ticket % NVSHM_PROXY_ENTRIES];
+  __atomic_store_n(&d.value, value, __ATOMIC_RELAXED);
+  store_release(&d.tag, ticket + 1);
+}
+
 }  // namespace
 
 Proxy::Proxy(RemoteEngine &engine, nvshm_proxy_channel *channels, int n_channels, int n_pes, int batch_max,
@@ -45,18 +52,66 @@ Proxy::Proxy(RemoteEngine &engine, nvshm_proxy_channel *channels, int n_channels
       n_channels_(n_channels),
       n_pes_(n_pes),
       batch_max_(batch_max),
-      cursors_(n_channels) {
-  for (Cursor &c : cursors_) c.acked_by_producer.assign(NVSHM_PROXY_ENTRIES, true);
-  thread_ = std::thread([this, context] { loop(context); });
+      cursors_(n_channels),
+      context_(context) {
+  for (Cursor &c : cursors_) {
+    c.acked_by_producer.assign(NVSHM_PROXY_ENTRIES, true);
+    c.collective_running.reset(new std::atomic<bool>[NVSHM_PROXY_ENTRIES]());
+  }
+  thread_ = std::thread([this] { loop(); });
 }
 
 Proxy::~Proxy() {
   stop_.store(true, std::memory_order_release);
   thread_.join();
+  for (auto &[team, w] : teams_) {  // each runs what it holds, then ends
+    {
+      std::lock_guard<std::mutex> lock(w->mutex);
+      w->stop = true;
+    }
+    w->wake.notify_one();
+    w->thread.join();
+  }
 }
 
-void Proxy::loop(CUcontext context) {
-  ContextGuard guard(context);  // the staged path copies to and from GPU memory on this thread
+void Proxy::start_collective(int c, uint64_t ticket, const nvshm_proxy_request &r) {
+  std::unique_ptr<TeamWorker> &w = teams_[r.pe];
+  if (!w) {
+    w = std::make_unique<TeamWorker>();
+    w->thread = std::thread([this, worker = w.get()] { team_loop(*worker); });
+  }
+  cursors_[c].collective_running[ticket % NVSHM_PROXY_ENTRIES].store(true, std::memory_order_relaxed);
+  if (r.flags & NVSHM_PROXY_DONE) cursors_[c].acked_by_producer[ticket % NVSHM_PROXY_ENTRIES] = false;
+  {
+    std::lock_guard<std::mutex> lock(w->mutex);
+    w->jobs.push_back({r, c, ticket});
+  }
+  w->wake.notify_one();
+}
+
+void Proxy::team_loop(TeamWorker &w) {
+  ContextGuard guard(context_);  // host collectives copy to and from GPU memory
+  for (;;) {
+    TeamWorker::Job job;
+    {
+      std::unique_lock<std::mutex> lock(w.mutex);
+      w.wake.wait(lock, [&] { return w.stop || !w.jobs.empty(); });
+      if (w.jobs.empty()) return;  // stopping, and everything handed over ran
+      job = w.jobs.front();
+      w.jobs.pop_front();
+    }
+    nvshm_proxy_channel &ch = channels_[job.channel];
+    // The host collective's own messages name it, the team and the cause.
+    if (collective_(job.request) != Status::ok) __atomic_store_n(&ch.error, 1, __ATOMIC_RELAXED);
+    const unsigned e = job.ticket % NVSHM_PROXY_ENTRIES;
+    if (job.request.flags & NVSHM_PROXY_DONE) write_record(ch, job.ticket, 0);
+    cursors_[job.channel].collective_running[e].store(false, std::memory_order_release);
+  }
+}
+
+void Proxy::loop() {
+  loop_id_.store(std::this_thread::get_id());  // settle() on this thread returns at once
+  ContextGuard guard(context_);                // the staged path copies to and from GPU memory on this thread
   unsigned idle = 0;
   for (;;) {
     const bool stopping = stop_.load(std::memory_order_acquire);
@@ -95,11 +150,14 @@ int Proxy::drain(int c) {
           }
       in_quiet_ = false;
     }
+    if (r.op == NVSHM_PROXY_COLLECTIVE) {  // waits for other PEs: on its team's thread
+      start_collective(c, t, r);
+      cur.head.store(t + 1, std::memory_order_release);
+      continue;
+    }
     if (execute(r, &value) != Status::ok) __atomic_store_n(&ch.error, 1, __ATOMIC_RELAXED);
     if (r.flags & NVSHM_PROXY_DONE) {
-      nvshm_proxy_done &d = ch.done[t % NVSHM_PROXY_ENTRIES];
-      __atomic_store_n(&d.value, value, __ATOMIC_RELAXED);
-      store_release(&d.tag, t + 1);
+      write_record(ch, t, value);
       cur.acked_by_producer[t % NVSHM_PROXY_ENTRIES] = false;
     }
     cur.head.store(t + 1, std::memory_order_release);
@@ -108,7 +166,7 @@ int Proxy::drain(int c) {
 }
 
 Status Proxy::settle(const char *call) const {
-  if (std::this_thread::get_id() == thread_.get_id()) return Status::ok;
+  if (std::this_thread::get_id() == loop_id_.load()) return Status::ok;
   for (int c = 0; c < n_channels_; ++c) {
     const nvshm_proxy_channel &ch = channels_[c];
     const std::atomic<uint64_t> &head = cursors_[c].head;
@@ -139,6 +197,7 @@ void Proxy::release(int c) {
   const uint64_t before = cur.released;
   while (cur.released < cur.head.load(std::memory_order_relaxed)) {
     const unsigned e = cur.released % NVSHM_PROXY_ENTRIES;
+    if (cur.collective_running[e].load(std::memory_order_acquire)) break;  // its record is not written yet
     if (!cur.acked_by_producer[e]) {
       if (__atomic_load_n(&ch.done[e].tag, __ATOMIC_ACQUIRE) != 0) break;  // its producer has not read it yet
       cur.acked_by_producer[e] = true;
@@ -150,8 +209,7 @@ void Proxy::release(int c) {
 
 Status Proxy::execute(const nvshm_proxy_request &r, uint64_t *value) {
   const bool done = r.flags & NVSHM_PROXY_DONE;
-  const bool needs_pe = r.op != NVSHM_PROXY_FENCE && r.op != NVSHM_PROXY_QUIET && r.op != NVSHM_PROXY_GLOBAL_EXIT &&
-                        r.op != NVSHM_PROXY_COLLECTIVE;
+  const bool needs_pe = r.op != NVSHM_PROXY_FENCE && r.op != NVSHM_PROXY_QUIET && r.op != NVSHM_PROXY_GLOBAL_EXIT;
   if (needs_pe && (r.pe < 0 || r.pe >= n_pes_)) {
     log_error(kWhere, "a request (%s) names PE %d of %d", op_name(r.op), r.pe, n_pes_);
     return Status::invalid_value;
@@ -210,8 +268,6 @@ Status Proxy::execute(const nvshm_proxy_request &r, uint64_t *value) {
       if (st == Status::ok && done) st = engine_.quiet();
       break;
     }
-    case NVSHM_PROXY_COLLECTIVE:  // the host collective's own messages name it, the team and the cause
-      return collective_(r);
     case NVSHM_PROXY_FENCE:
       st = engine_.fence();
       break;

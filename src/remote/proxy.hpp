@@ -7,7 +7,12 @@
 #include <cuda.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -22,18 +27,21 @@ class Proxy {
   // each channel's timeout_ns, which the caller sets; `batch_max` requests of a channel are taken per
   // round (NVSHMEM_PROXY_REQUEST_BATCH_MAX); `context` is made current on the thread (GPU heap);
   // `global_exit` ends the process with a status (nvshmem_global_exit), for a GLOBAL_EXIT request;
-  // `collective` runs a COLLECTIVE request (a host collective on the request's team) and returns its status.
+  // `collective` runs a COLLECTIVE request (a host collective on the request's team) and returns its status:
+  // on a thread of the request's team, which runs that team's collectives in the order the proxy takes them,
+  // while the proxy goes on with the other requests and other teams' collectives run on their own threads.
   Proxy(RemoteEngine &engine, nvshm_proxy_channel *channels, int n_channels, int n_pes, int batch_max,
         CUcontext context, void (*global_exit)(int), Status (*collective)(const nvshm_proxy_request &));
-  ~Proxy();  // stops the thread once it has executed every request written before the call
+  ~Proxy();  // stops the threads once they have executed every request written before the call
   Proxy(const Proxy &) = delete;
   Proxy &operator=(const Proxy &) = delete;
 
   // Returns once the thread has executed every request written into a channel before the call (those of
   // kernels that completed before a host quiet or barrier: the host's quiet then covers them, as a user
   // of NVSHMEM expects after a kernel, a stream synchronisation and nvshmem_barrier_all). A request still
-  // being written is not waited for. On the proxy's own thread (a host collective it runs for a device
-  // one) returns at once. Status::timeout, logged with `call`, after the channels' timeout_ns.
+  // being written is not waited for, nor a collective still running (its kernel waits for it; the host
+  // collective that runs it settles too). On the proxy's own thread returns at once. Status::timeout,
+  // logged with `call`, after the channels' timeout_ns.
   Status settle(const char *call) const;
 
  private:
@@ -41,8 +49,25 @@ class Proxy {
     std::atomic<uint64_t> head{0};        // next ticket to take: those below it are executed (settle)
     uint64_t released = 0;                // tickets below it are free (published in the channel)
     std::vector<bool> acked_by_producer;  // per entry: no completion record is waiting to be read
+    std::unique_ptr<std::atomic<bool>[]> collective_running;  // per entry: its collective has not finished
   };
-  void loop(CUcontext context);
+  // The collectives of one team, run in order on the team's thread.
+  struct TeamWorker {
+    struct Job {
+      nvshm_proxy_request request;
+      int channel;
+      uint64_t ticket;
+    };
+    std::mutex mutex;
+    std::condition_variable wake;
+    std::deque<Job> jobs;
+    bool stop = false;
+    std::thread thread;
+  };
+  void loop();
+  // Hands the collective of `ticket` on channel `c` to its team's thread (made at the team's first one).
+  void start_collective(int c, uint64_t ticket, const nvshm_proxy_request &r);
+  void team_loop(TeamWorker &w);
   // Takes up to batch_max requests of channel `c`; returns how many.
   int drain(int c);
   // Executes `r`; *value receives an atomic's old value. Logs failures with the operation and the PE.
@@ -58,6 +83,9 @@ class Proxy {
   std::vector<Cursor> cursors_;
   bool in_quiet_ = false;  // draining the other channels before a quiet marker
   std::atomic<bool> stop_{false};
+  const CUcontext context_;                           // made current on every thread of the proxy
+  std::atomic<std::thread::id> loop_id_{};            // the draining thread's, set before it makes team threads
+  std::map<int, std::unique_ptr<TeamWorker>> teams_;  // by team handle; the proxy thread's (the destructor's after it)
   std::thread thread_;
 };
 

@@ -910,7 +910,7 @@ Status UcxEngine::staged_put(int pe, std::size_t offset, const void *local, std:
     const std::size_t n = std::min(kStagedChunk, bytes - done);
     if (st != Status::ok) c.bounce.leak();  // UCX may still read it (a wait that gave up)
     if (st == Status::ok && !c.bounce.data()) st = bounces_->take(op, &c.bounce);
-    if (st == Status::ok) st = local_.get(c.bounce.data(), src + done, n);
+    if (st == Status::ok) st = local_.to_host(c.bounce.data(), src + done, n);
     if (st != Status::ok) break;
     c.header = StagedHeader{StagedOp::put, my_pe_, offset + done, n, 0, 0, 0, 0, 0};
     c.request = staged_request(*p, c.header, c.bounce.data(), n);
@@ -1054,7 +1054,7 @@ void UcxEngine::staged_serve(const StagedHeader &h, const void *data, std::size_
     if (h.width) from.errors.fetch_add(1);
     if (h.op == StagedOp::get_reply) {
       auto *g = reinterpret_cast<GetRecord *>(h.token);
-      if (length && local_.put(g->dst + h.offset, data, length) != Status::ok) from.errors.fetch_add(1);
+      if (length && local_.from_host(g->dst + h.offset, data, length) != Status::ok) from.errors.fetch_add(1);
       const bool detached = g->detached;  // read before the last byte count lets a waiter free it
       from.completed.fetch_add(1, std::memory_order_release);
       if (g->remaining.fetch_sub(h.bytes, std::memory_order_acq_rel) == h.bytes && detached) delete g;
@@ -1089,10 +1089,10 @@ void UcxEngine::staged_serve(const StagedHeader &h, const void *data, std::size_
     log_error(kWhere, "PE %d asked for %zu bytes in one get message, more than the %zu of the staged path", h.from,
               bytes, bounces_->block_bytes());
   } else if (h.op == StagedOp::put) {
-    st = local_.put(slot_ + h.offset, data, length);
+    st = local_.from_host(slot_ + h.offset, data, length);
   } else if (h.op == StagedOp::get) {
     st = bounces_->take(name, &r->data);
-    if (st == Status::ok) st = local_.get(r->data.data(), slot_ + h.offset, h.bytes);
+    if (st == Status::ok) st = local_.to_host(r->data.data(), slot_ + h.offset, h.bytes);
   } else {
     const AtomicArgs args{static_cast<AtomicOp>(h.atomic_op), h.width, h.value, h.cond};
     st = local_.atomic(slot_ + h.offset, args, &r->header.value);

@@ -33,6 +33,14 @@ class CudaTransport final : public Transport {
 
   Status put(void *remote, const void *local, std::size_t bytes) override { return blocking(remote, local, bytes); }
   Status get(void *local, const void *remote, std::size_t bytes) override { return blocking(local, remote, bytes); }
+  // Between two host buffers (a remote `g`'s reply into the proxy's word, a host source into a bounce buffer):
+  // a memcpy, not a copy that waits for the stream's earlier work and its synchronisation.
+  Status to_host(void *host, const void *local, std::size_t bytes) override {
+    return with_host(host, local, local, bytes);
+  }
+  Status from_host(void *local, const void *host, std::size_t bytes) override {
+    return with_host(local, host, local, bytes);
+  }
   Status put_nbi(void *remote, const void *local, std::size_t bytes) override { return async(remote, local, bytes); }
   Status get_nbi(void *local, const void *remote, std::size_t bytes) override { return async(local, remote, bytes); }
   Status quiet() override {
@@ -120,16 +128,15 @@ class CudaTransport final : public Transport {
     const CUresult r = driver().cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, addr(p));
     return r == CUDA_ERROR_INVALID_VALUE || (r == CUDA_SUCCESS && type == CU_MEMORYTYPE_HOST);
   }
-  // A copy between two host buffers (the staged remote path's bounce buffers, a remote `g`'s reply into
-  // the proxy's word) is a memcpy, not a copy that waits for the stream's earlier work and its
-  // synchronisation.
   Status blocking(void *dst, const void *src, std::size_t bytes) {
-    if (host_memory(dst) && host_memory(src)) {
-      memcpy(dst, src, bytes);
-      return Status::ok;
-    }
     NVSHM_TRY(async(dst, src, bytes));
     return quiet();
+  }
+  // A copy whose other side is a host buffer: memcpy where `local` is host memory too.
+  Status with_host(void *dst, const void *src, const void *local, std::size_t bytes) {
+    if (!host_memory(local)) return blocking(dst, src, bytes);
+    memcpy(dst, src, bytes);
+    return Status::ok;
   }
 
   CUstream stream_ = nullptr;

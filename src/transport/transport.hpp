@@ -36,6 +36,11 @@ class Transport {
   // Blocking: on return `local` may be reused (put) or holds the data (get).
   virtual Status put(void *remote, const void *local, std::size_t bytes) = 0;
   virtual Status get(void *local, const void *remote, std::size_t bytes) = 0;
+  // Blocking copies between local memory of any kind and a host buffer of the caller's (the staged remote
+  // path's bounce and receive buffers), as get and put; the CUDA transport copies with memcpy where `local` is
+  // host memory too, so that only these copies, not every put and get, ask what kind of memory it is.
+  virtual Status to_host(void *host, const void *local, std::size_t bytes) { return get(host, local, bytes); }
+  virtual Status from_host(void *local, const void *host, std::size_t bytes) { return put(local, host, bytes); }
   // A get of `n` 8-byte words that other PEs or threads update with atomics meanwhile (synchronisation
   // words being polled): each word read whole, as an atomic load where the heap is host memory.
   virtual Status get_words(uint64_t *local, const uint64_t *remote, std::size_t n) {

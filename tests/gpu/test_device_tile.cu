@@ -268,6 +268,8 @@ float to_f(T v) {
     return __half2float(v);
   else if constexpr (std::is_same<T, __nv_bfloat16>::value)
     return __bfloat162float(v);
+  else if constexpr (std::is_same<T, int4>::value)
+    return static_cast<float>(v.x) / 16.0f;
   else
     return static_cast<float>(v);
 }
@@ -277,7 +279,10 @@ T from_f(float v) {
     return __float2half_rn(v);
   else if constexpr (std::is_same<T, __nv_bfloat16>::value)
     return __float2bfloat16_rn(v);
-  else
+  else if constexpr (std::is_same<T, int4>::value) {  // data movement only: four different words
+    const int i = static_cast<int>(v * 16.0f);
+    return make_int4(i, i + 1000, -i, i ^ 0x5a5a);
+  } else
     return static_cast<T>(v);
 }
 const char *type_name(float) {
@@ -288,6 +293,9 @@ const char *type_name(half) {
 }
 const char *type_name(__nv_bfloat16) {
   return "bfloat16";
+}
+const char *type_name(int4) {
+  return "int4";
 }
 
 // What the library computes: half and bfloat16 combine in float and round once per step.
@@ -552,6 +560,13 @@ TEST(TileAllgather, HalfPush) {
 TEST(TileAllgather, HalfPull) {
   allgather_every_scope<half, kTwoShotPull>();
 }
+// A 16-byte element type: no 16-byte unit grouping; on a team with remote members the results are read
+// back as 4-byte words (any element type, as the API promises).
+TEST(TileAllgather, Int4) {
+  const int n = nvshmem_n_pes();
+  run_case<kAllgather, kBlock, int4, kSum, kOneShotPush>(col_major(1, n), 0);
+  run_case<kAllgather, kWarp, int4, kSum, kOneShotPull>(row_major(0, n), 0);
+}
 TEST(TileAllgather, TeamOfOnePe) {
   run_case<kAllgather, kBlock, float, kSum, kOneShotPush>(col_major(1, 1), 0, NVSHMEMX_TEAM_SAME_MYPE_NODE);
 }
@@ -573,6 +588,10 @@ TEST(TileBroadcast, Float) {
 }
 TEST(TileBroadcast, Half) {
   broadcast_every_scope<half>();
+}
+TEST(TileBroadcast, Int4) {
+  for (int root = 0; root < nvshmem_n_pes(); ++root)
+    run_case<kBroadcast, kBlock, int4, kSum, kOneShotPush>(gaps(), root);
 }
 TEST(TileBroadcast, TeamOfOnePe) {
   run_case<kBroadcast, kWarp, half, kSum, kOneShotPush>(row_major(), 0, NVSHMEMX_TEAM_SAME_MYPE_NODE);

@@ -106,6 +106,37 @@ TEST(RemoteDevice, GetEveryScope) {
   nvshmem_free(src);
 }
 
+// Every thread gets one int (nbi) and quiets, then reads what it got into `seen`: the threads of a block that
+// quiet together share a quiet marker through the proxy (docs/proxy.md, "Concurrent quiets share a marker"),
+// and each must see its own data after its quiet, whichever thread issued the marker.
+__global__ void get_nbi_then_quiet(int *dst, const int *src, int *seen, int n, int pe) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) nvshmem_int_get_nbi(dst + i, src + i, 1, pe);
+  nvshmem_quiet();
+  if (i < n) seen[i] = *static_cast<volatile int *>(dst + i);
+}
+
+TEST(RemoteDevice, EveryThreadQuietsItsOwnGet) {
+  int *src = static_cast<int *>(nvshmem_malloc(kInts * sizeof(int)));
+  ASSERT_NE(src, nullptr);
+  int *dst = nullptr, *seen = nullptr;
+  CUDA_CHECK(cudaMalloc(&dst, kInts * sizeof(int)));
+  CUDA_CHECK(cudaMalloc(&seen, kInts * sizeof(int)));
+  CUDA_CHECK(cudaMemset(dst, gpu_test::kPoison, kInts * sizeof(int)));
+  CUDA_CHECK(cudaMemset(seen, gpu_test::kPoison, kInts * sizeof(int)));
+  fill<<<4, 128>>>(src, kInts);
+  LAUNCH_CHECK();
+  gpu_test::barrier();
+  get_nbi_then_quiet<<<(kInts + 511) / 512, 512>>>(dst, src, seen, kInts, right());
+  LAUNCH_CHECK();
+  CUDA_CHECK(cudaDeviceSynchronize());
+  expect_values(seen, kInts, right());
+  gpu_test::barrier();
+  CUDA_CHECK(cudaFree(seen));
+  CUDA_CHECK(cudaFree(dst));
+  nvshmem_free(src);
+}
+
 // p then g back, and g of the neighbour's own word; out[0..2]: the values read.
 __global__ void p_and_g(long *words, long *out, int pe) {
   const int me = nvshmem_my_pe();

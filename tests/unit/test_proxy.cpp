@@ -12,6 +12,8 @@
 #include <cstring>
 #include <random>
 #include <chrono>
+#include <atomic>
+#include <mutex>
 #include <set>
 #include <thread>
 #include <vector>
@@ -70,17 +72,64 @@ TEST(ProxyRing, EncodingRoundTripsAndLapsAreTold) {
   _exit(status);
 }
 
-// The proxies' collective hook here: records each request's team and kind; team 13 fails.
+// The proxies' collective hook here (it runs on the proxy's team threads): records each request's team and
+// kind; team 13 fails; team kSlowTeam takes 2 s; team kWaitingTeam returns once team kAwaitedTeam's
+// collective has started (a collective that waits for another team's, as on a PE whose blocks each use
+// their own team), failing after 5 s.
+std::mutex g_collectives_mutex;
 std::vector<std::pair<int, uint32_t>> g_collectives;
-constexpr int kSlowTeam = 21;  // its collective takes 200 ms (SettleExecutesWhatWasWrittenBefore)
+constexpr int kSlowTeam = 21, kWaitingTeam = 22, kAwaitedTeam = 23;
+std::atomic<bool> g_awaited_started{false};
 Status record_collective(const nvshm_proxy_request &r) {
   if (r.pe == kSlowTeam) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    std::this_thread::sleep_for(std::chrono::seconds(2));
     return Status::ok;
   }
+  if (r.pe == kAwaitedTeam) g_awaited_started = true;
+  if (r.pe == kWaitingTeam) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (!g_awaited_started && std::chrono::steady_clock::now() < until) std::this_thread::yield();
+    if (!g_awaited_started) return Status::timeout;
+  }
+  std::lock_guard<std::mutex> lock(g_collectives_mutex);
   g_collectives.emplace_back(r.pe, r.aux);
   return r.pe == 13 ? Status::invalid_value : Status::ok;
 }
+
+// The engine of the tests: the real one, with atomics on the word at kSlowOffset taking 200 ms (a request
+// that holds its channel back).
+constexpr std::size_t kSlowOffset = 1800000;
+class SlowWordEngine : public RemoteEngine {
+ public:
+  explicit SlowWordEngine(std::unique_ptr<RemoteEngine> inner) : inner_(std::move(inner)) {}
+  const char *name() const override { return inner_->name(); }
+  Status put(int pe, std::size_t offset, const void *local, std::size_t bytes) override {
+    return inner_->put(pe, offset, local, bytes);
+  }
+  Status get(void *local, int pe, std::size_t offset, std::size_t bytes) override {
+    return inner_->get(local, pe, offset, bytes);
+  }
+  Status put_local(int pe, std::size_t offset, const void *local, std::size_t bytes) override {
+    return inner_->put_local(pe, offset, local, bytes);
+  }
+  Status put_nbi(int pe, std::size_t offset, const void *local, std::size_t bytes) override {
+    return inner_->put_nbi(pe, offset, local, bytes);
+  }
+  Status get_nbi(void *local, int pe, std::size_t offset, std::size_t bytes) override {
+    return inner_->get_nbi(local, pe, offset, bytes);
+  }
+  Status atomic(int pe, std::size_t offset, const AtomicArgs &args, uint64_t *old) override {
+    if (offset == kSlowOffset) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    return inner_->atomic(pe, offset, args, old);
+  }
+  Status set_words(const std::vector<WordWrite> &writes) override { return inner_->set_words(writes); }
+  Status fence() override { return inner_->fence(); }
+  Status quiet() override { return inner_->quiet(); }
+  void prepare_finalize() override { inner_->prepare_finalize(); }
+
+ private:
+  std::unique_ptr<RemoteEngine> inner_;
+};
 
 // A proxy over `channels` channels, on the UCX engine reaching this process's own slot.
 class ProxyTest : public ::testing::TestWithParam<bool> {
@@ -92,7 +141,9 @@ class ProxyTest : public ::testing::TestWithParam<bool> {
     o.timeout_s = 30;
     o.staged = GetParam();
     OneRank boot;
-    ASSERT_EQ(make_ucx_engine(boot, slot_.data(), slot_.size() * 8, *local_, o, &engine_), Status::ok);
+    std::unique_ptr<RemoteEngine> ucx;
+    ASSERT_EQ(make_ucx_engine(boot, slot_.data(), slot_.size() * 8, *local_, o, &ucx), Status::ok);
+    engine_ = std::make_unique<SlowWordEngine>(std::move(ucx));
     void *mem = nullptr;
     ASSERT_EQ(posix_memalign(&mem, 64, sizeof(nvshm_proxy_channel) * kChannels), 0);
     memset(mem, 0, sizeof(nvshm_proxy_channel) * kChannels);
@@ -108,13 +159,14 @@ class ProxyTest : public ::testing::TestWithParam<bool> {
   // Enqueues `r` on channel `c`; with NVSHM_PROXY_DONE waits for its record and returns its value.
   uint64_t submit(int c, nvshm_proxy_request r) {
     uint64_t ticket = 0, value = 0;
-    EXPECT_EQ(nvshm_proxy_enqueue(&channels_[c], &reserve_[c], &r, &ticket), 1);
+    EXPECT_EQ(nvshm_proxy_enqueue(&channels_[c], &counters_[c].reserve, &r, &ticket), 1);
     if (r.flags & NVSHM_PROXY_DONE) {
       EXPECT_EQ(nvshm_proxy_wait_done(&channels_[c], ticket, &value), 1);
     }
     return value;
   }
-  void quiet(int c) { submit(c, nvshm_proxy_request{NVSHM_PROXY_QUIET, NVSHM_PROXY_DONE, 0, 0, 0, 0, 0, 0, 0, 0}); }
+  // A quiet as the device makes it (nvshm_proxy_quiet: a marker, shared with concurrent quiets).
+  void quiet(int c) { EXPECT_EQ(nvshm_proxy_quiet(channels_, counters_, kChannels, c), 1); }
   char *heap() { return reinterpret_cast<char *>(slot_.data()); }
   static uint64_t at(const void *p) { return reinterpret_cast<uint64_t>(p); }
 
@@ -123,7 +175,7 @@ class ProxyTest : public ::testing::TestWithParam<bool> {
   std::unique_ptr<Transport> local_;
   std::unique_ptr<RemoteEngine> engine_;
   nvshm_proxy_channel *channels_ = nullptr;
-  unsigned long long reserve_[kChannels] = {};
+  nvshm_proxy_counters counters_[kChannels] = {};
   std::unique_ptr<Proxy> proxy_;
 };
 
@@ -230,13 +282,73 @@ TEST_P(ProxyTest, QuietCoversEveryChannel) {
   for (uint64_t i = 0; i < 200; ++i) ASSERT_EQ(words[i], ~i) << i;
 }
 
+// nvshm_proxy_quiet: nothing pending on any channel, it returns at once; else a caller issues a marker unless
+// another caller that saw at least the same tickets is about to (then it waits for that marker), so concurrent
+// quiets share markers and each still returns only after its own requests completed.
+TEST_P(ProxyTest, ConcurrentQuietsShareMarkers) {
+  nvshm_proxy_counters &k = counters_[1];
+  // Alone: one marker, claimed after the call began.
+  submit(1, {NVSHM_PROXY_PUT_INLINE, 0, 0, 0, 1650000, 0, 8, 0x1234, 0, 0});
+  const uint64_t before = k.reserve;
+  ASSERT_EQ(nvshm_proxy_quiet(channels_, counters_, kChannels, 1), 1);
+  EXPECT_EQ(k.reserve, before + 1);
+  EXPECT_EQ(k.quiet_done, before + 1);
+  EXPECT_EQ(*reinterpret_cast<const uint64_t *>(heap() + 1650000), 0x1234u);
+  // Nothing taken since on any channel (each one's last ticket a marker that came back, or none): at once.
+  ASSERT_EQ(nvshm_proxy_quiet(channels_, counters_, kChannels, 1), 1);
+  EXPECT_EQ(k.reserve, before + 1) << "a marker with nothing pending";
+  // A request on another channel since: a marker on the caller's channel, which completes it.
+  submit(2, {NVSHM_PROXY_PUT_INLINE, 0, 0, 0, 1650008, 0, 8, 0x5678, 0, 0});
+  ASSERT_EQ(nvshm_proxy_quiet(channels_, counters_, kChannels, 1), 1);
+  EXPECT_EQ(k.reserve, before + 2);
+  EXPECT_EQ(*reinterpret_cast<const uint64_t *>(heap() + 1650008), 0x5678u);
+
+  // A caller that saw the tickets another quiet is about to cover waits for that marker and issues none.
+  const uint64_t seen = k.reserve;
+  k.quiet_wanted = seen + 1;  // the other quiet saw `seen` tickets and has not claimed its marker yet
+  std::atomic<int> follower{-1};
+  std::thread t([&] { follower = nvshm_proxy_quiet(channels_, counters_, kChannels, 1); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(follower.load(), -1) << "returned before the marker it waits for";
+  uint64_t ticket = 0, value = 0;  // the other quiet's marker
+  const nvshm_proxy_request marker{NVSHM_PROXY_QUIET, NVSHM_PROXY_DONE, 0, -1, 0, 0, 0, 0, 0, 0};
+  ASSERT_EQ(nvshm_proxy_enqueue(&channels_[1], &k.reserve, &marker, &ticket), 1);
+  ASSERT_EQ(nvshm_proxy_wait_done(&channels_[1], ticket, &value), 1);
+  nvshm_proxy_counter_max(&k.quiet_done, ticket + 1);
+  t.join();
+  EXPECT_EQ(follower.load(), 1);
+  EXPECT_EQ(k.reserve, seen + 1) << "the follower issued a marker of its own";
+
+  // Rounds of 8 threads: each puts (non-blocking, from its own buffer), all meet, all quiet at once, and each
+  // finds its own put done; quiets that overlap share markers.
+  constexpr int kThreads = 8, kRounds = 200;
+  std::atomic<int> arrived{0}, wrong{0};
+  std::vector<std::thread> threads;
+  for (int th = 0; th < kThreads; ++th)
+    threads.emplace_back([&, th] {
+      const int c = 2 + th % 2;
+      const uint64_t at = 1660000 + 4096u * th;
+      std::vector<uint64_t> words(512);
+      for (uint64_t i = 1; i <= kRounds; ++i) {
+        for (std::size_t w = 0; w < words.size(); ++w) words[w] = i << 16 | th << 9 | w;
+        submit(c, {NVSHM_PROXY_PUT, 0, 0, 0, at, reinterpret_cast<uint64_t>(words.data()), 4096, 0, 0, 0});
+        arrived.fetch_add(1);
+        while (arrived.load() < static_cast<int>(i) * kThreads) std::this_thread::yield();
+        if (nvshm_proxy_quiet(channels_, counters_, kChannels, c) != 1 || memcmp(heap() + at, words.data(), 4096) != 0)
+          ++wrong;
+      }
+    });
+  for (std::thread &th : threads) th.join();
+  EXPECT_EQ(wrong.load(), 0);
+}
+
 // Proxy::settle (the host's quiet, barriers and free): returns once every request written before it, on
 // every channel, was executed, with no marker in the channels; with nothing written it returns at once.
-// A slow request first (a collective of 200 ms) holds channel 0's puts back until settle has waited for it; a
+// A slow request first (an atomic of 200 ms) holds channel 0's puts back until settle has waited for it; a
 // settle that runs past the channels' timeout says so.
 TEST_P(ProxyTest, SettleExecutesWhatWasWrittenBefore) {
   EXPECT_EQ(proxy_->settle("test (idle)"), Status::ok);
-  submit(0, {NVSHM_PROXY_COLLECTIVE, 0, NVSHM_PROXY_COLL_SYNC, kSlowTeam, 0, 0, 0, 0, 0, 0});
+  submit(0, {NVSHM_PROXY_ATOMIC, 0, NVSHM_PROXY_AMO_ADD | 8u << 8, 0, kSlowOffset, 0, 0, 1, 0, 0});
   for (uint64_t i = 0; i < 3 * NVSHM_PROXY_ENTRIES; ++i)
     submit(static_cast<int>(i % kChannels), {NVSHM_PROXY_PUT_INLINE, 0, 0, 0, 1700000 + 8 * i, 0, 8, i * 3 + 1, 0, 0});
   ASSERT_EQ(proxy_->settle("test"), Status::ok);
@@ -245,7 +357,7 @@ TEST_P(ProxyTest, SettleExecutesWhatWasWrittenBefore) {
   for (uint64_t i = 0; i < 3 * NVSHM_PROXY_ENTRIES; ++i) ASSERT_EQ(words[i], i * 3 + 1) << i;
 
   channels_[3].timeout_ns = 20000000;  // 20 ms
-  submit(3, {NVSHM_PROXY_COLLECTIVE, 0, NVSHM_PROXY_COLL_SYNC, kSlowTeam, 0, 0, 0, 0, 0, 0});
+  submit(3, {NVSHM_PROXY_ATOMIC, 0, NVSHM_PROXY_AMO_ADD | 8u << 8, 0, kSlowOffset, 0, 0, 1, 0, 0});
   EXPECT_EQ(proxy_->settle("test (timeout)"), Status::timeout);
   channels_[3].timeout_ns = 30ull * 1000000000ull;
   EXPECT_EQ(proxy_->settle("test (after the timeout)"), Status::ok);
@@ -256,10 +368,10 @@ TEST_P(ProxyTest, BadRequestsFailTheirWait) {
   uint64_t ticket = 0, value = 0;
   const nvshm_proxy_request bad_pe{
       NVSHM_PROXY_ATOMIC, NVSHM_PROXY_DONE, NVSHM_PROXY_AMO_ADD | 8u << 8, 3, 0, 0, 0, 1, 0, 0};
-  ASSERT_EQ(nvshm_proxy_enqueue(&channels_[2], &reserve_[2], &bad_pe, &ticket), 1);
+  ASSERT_EQ(nvshm_proxy_enqueue(&channels_[2], &counters_[2].reserve, &bad_pe, &ticket), 1);
   EXPECT_EQ(nvshm_proxy_wait_done(&channels_[2], ticket, &value), 0);
   const nvshm_proxy_request bad_inline{NVSHM_PROXY_PUT_INLINE, NVSHM_PROXY_DONE, 0, 0, 0, 0, 9, 0, 0, 0};
-  ASSERT_EQ(nvshm_proxy_enqueue(&channels_[3], &reserve_[3], &bad_inline, &ticket), 1);
+  ASSERT_EQ(nvshm_proxy_enqueue(&channels_[3], &counters_[3].reserve, &bad_inline, &ticket), 1);
   EXPECT_EQ(nvshm_proxy_wait_done(&channels_[3], ticket, &value), 0);
   // A producer whose record never comes times out instead of hanging.
   channels_[1].timeout_ns = 1000000;
@@ -286,8 +398,53 @@ TEST_P(ProxyTest, CollectivesGoToTheHook) {
   uint64_t ticket = 0, value = 0;
   const nvshm_proxy_request failing{
       NVSHM_PROXY_COLLECTIVE, NVSHM_PROXY_DONE, NVSHM_PROXY_COLL_SYNC, 13, 0, 0, 0, 0, 0, 0};
-  ASSERT_EQ(nvshm_proxy_enqueue(&channels_[3], &reserve_[3], &failing, &ticket), 1);
+  ASSERT_EQ(nvshm_proxy_enqueue(&channels_[3], &counters_[3].reserve, &failing, &ticket), 1);
   EXPECT_EQ(nvshm_proxy_wait_done(&channels_[3], ticket, &value), 0);
+}
+
+// A collective runs on its team's thread: the requests after it, on its channel and the others, and another
+// team's collective go ahead meanwhile (a collective that waits for another team's ends), a team's
+// collectives run in the order taken, and settle does not wait for a running collective.
+TEST_P(ProxyTest, CollectivesRunBesideOtherWork) {
+  using Clock = std::chrono::steady_clock;
+  g_collectives.clear();
+  g_awaited_started = false;
+  const auto began = Clock::now();
+  uint64_t slow = 0, waiting = 0, awaited = 0, value = 0;
+  const nvshm_proxy_request slow_sync{
+      NVSHM_PROXY_COLLECTIVE, NVSHM_PROXY_DONE, NVSHM_PROXY_COLL_SYNC, kSlowTeam, 0, 0, 0, 0, 0, 0};
+  ASSERT_EQ(nvshm_proxy_enqueue(&channels_[0], &counters_[0].reserve, &slow_sync, &slow), 1);
+  // Behind it on its channel and on another: a put and a quiet, a `g`, a settle; all done while it runs.
+  submit(0, {NVSHM_PROXY_PUT_INLINE, 0, 0, 0, 1900000, 0, 8, 0xC0FFEE, 0, 0});
+  quiet(0);
+  EXPECT_EQ(submit(1, {NVSHM_PROXY_GET, NVSHM_PROXY_DONE, 0, 0, 1900000, 0, 8, 0, 0, 0}), 0xC0FFEEu);
+  EXPECT_EQ(proxy_->settle("test (a collective running)"), Status::ok);
+  EXPECT_EQ(__atomic_load_n(&channels_[0].done[slow % NVSHM_PROXY_ENTRIES].tag, __ATOMIC_ACQUIRE), 0u)
+      << "the collective ended before the requests behind it: it held them back";
+  ASSERT_EQ(nvshm_proxy_wait_done(&channels_[0], slow, &value), 1);
+  EXPECT_GE(Clock::now() - began, std::chrono::seconds(2));
+
+  // One team's collective waits for another's to start; each team's in order.
+  const nvshm_proxy_request wait_sync{
+      NVSHM_PROXY_COLLECTIVE, NVSHM_PROXY_DONE, NVSHM_PROXY_COLL_SYNC, kWaitingTeam, 0, 0, 0, 0, 0, 0};
+  const nvshm_proxy_request awaited_barrier{
+      NVSHM_PROXY_COLLECTIVE, NVSHM_PROXY_DONE, NVSHM_PROXY_COLL_BARRIER, kAwaitedTeam, 0, 0, 0, 0, 0, 0};
+  ASSERT_EQ(nvshm_proxy_enqueue(&channels_[2], &counters_[2].reserve, &wait_sync, &waiting), 1);
+  ASSERT_EQ(nvshm_proxy_enqueue(&channels_[2], &counters_[2].reserve, &awaited_barrier, &awaited), 1);
+  std::vector<uint64_t> tickets;
+  for (uint32_t kind = NVSHM_PROXY_COLL_BROADCAST; kind <= NVSHM_PROXY_COLL_REDUCESCATTER; ++kind) {
+    const nvshm_proxy_request r{NVSHM_PROXY_COLLECTIVE, NVSHM_PROXY_DONE, kind, 5, 0, 0, 0, 0, 0, 0};
+    ASSERT_EQ(nvshm_proxy_enqueue(&channels_[3], &counters_[3].reserve, &r, &tickets.emplace_back()), 1);
+  }
+  EXPECT_EQ(nvshm_proxy_wait_done(&channels_[2], waiting, &value), 1) << "one team's collective waited for another's";
+  EXPECT_EQ(nvshm_proxy_wait_done(&channels_[2], awaited, &value), 1);
+  for (uint64_t t : tickets) EXPECT_EQ(nvshm_proxy_wait_done(&channels_[3], t, &value), 1);
+  std::vector<uint32_t> team5;
+  for (const auto &[team, kind] : g_collectives)
+    if (team == 5) team5.push_back(kind);
+  EXPECT_EQ(team5,
+            (std::vector<uint32_t>{NVSHM_PROXY_COLL_BROADCAST, NVSHM_PROXY_COLL_FCOLLECT, NVSHM_PROXY_COLL_ALLTOALL,
+                                   NVSHM_PROXY_COLL_REDUCE, NVSHM_PROXY_COLL_REDUCESCATTER}));
 }
 
 INSTANTIATE_TEST_SUITE_P(Paths, ProxyTest, ::testing::Bool(),

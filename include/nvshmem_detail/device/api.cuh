@@ -121,7 +121,8 @@ template <Scope S, bool Blocking = true>
 __device__ __forceinline__ void put(void *dest, const void *source, size_t nbytes, int pe) {
   if (remote_pe(pe)) {  // blocking: the source may be reused (local completion), docs/proxy.md
     if constexpr (S == Scope::thread) {
-      if (!__isGlobal(source)) return proxy_put_private(dest, source, nbytes, pe);
+      // At most 8 bytes travel in the request: no copy out of GPU memory on the proxy's thread.
+      if (nbytes <= 8 || !__isGlobal(source)) return proxy_put_private(dest, source, nbytes, pe);
     }
     (void)proxy_call<S>(proxy_code(NVSHM_PROXY_PUT, Blocking ? NVSHM_PROXY_DONE : 0), pe, dest, source, nbytes);
     return;
@@ -137,7 +138,8 @@ template <Scope S, bool Blocking>
 __device__ __forceinline__ void get(void *dest, const void *source, size_t nbytes, int pe) {
   if (remote_pe(pe)) {
     if constexpr (S == Scope::thread) {
-      if (!__isGlobal(dest)) return proxy_get_private(dest, source, nbytes, pe);
+      // A blocking get of at most 8 bytes returns them in the completion record, as `g`.
+      if ((Blocking && nbytes <= 8) || !__isGlobal(dest)) return proxy_get_private(dest, source, nbytes, pe);
     }
     (void)proxy_call<S>(proxy_code(NVSHM_PROXY_GET, Blocking ? NVSHM_PROXY_DONE : 0), pe, source, dest, nbytes);
     return;
@@ -535,10 +537,10 @@ NVSHM_HD_DEF void nvshmemx_signal_counted_reset(uint64_t *signal_addr) {
  * sources, so the group synchronises (NVSHMEM documents the group sync as part of these calls), plus a quiet
  * marker where this PE runs a proxy. */
 NVSHM_DEV_DEF void nvshmemx_flush_warp(void) {
-  nvshm_dev::proxy_flush<nvshm_dev::Scope::warp>();
+  nvshm_dev::proxy_group_quiet<nvshm_dev::Scope::warp>();
 }
 NVSHM_DEV_DEF void nvshmemx_flush_block(void) {
-  nvshm_dev::proxy_flush<nvshm_dev::Scope::block>();
+  nvshm_dev::proxy_group_quiet<nvshm_dev::Scope::block>();
 }
 
 /* RMA regions of a block (NVSHMEM 3.8, "Regions"): collective over the block, every thread gets the same

@@ -74,7 +74,7 @@ __device__ __forceinline__ uint64_t proxy_call(uint32_t code, int pe, const void
     nvshm_proxy_channel *ch = st.proxy_channels + c;  // NULL without a proxy: the accesses below fault
     fence_acq_rel_sys();  // the group's stores (after its sync) are visible to the proxy's copies first
     uint64_t t;
-    (void)nvshm_proxy_claim(ch, st.proxy_reserve + c, &t);  // on the device: always 1
+    (void)nvshm_proxy_claim(ch, &st.proxy_counters[c].reserve, &t);  // on the device: always 1
     const uint64_t offset = sym ? slot_offset(sym) : 0, at = reinterpret_cast<uint64_t>(local);
     nvshm_proxy_write(ch, t, code, pe, offset, at, bytes, value, cond, extra);
     if (done && !nvshm_proxy_wait_done(ch, t, &result)) __trap();  // the proxy logged the failed request
@@ -109,32 +109,42 @@ __device__ __forceinline__ void proxy_get_private(void *dest, const void *source
   }
 }
 
-/* Quiet and fence markers on this block's channel (quiet waits for the proxy's remote completion of every
- * channel's earlier requests), issued only where this PE runs a proxy. */
-__device__ __forceinline__ void proxy_marker(uint32_t code) {
-  (void)proxy_call<Scope::thread>(code, -1, nullptr, nullptr, 0);
+/* A quiet through the proxy (nvshm_proxy_quiet: it waits for the proxy's remote completion of every channel's
+ * earlier requests; concurrent quiets on the block's channel share one marker); traps when the proxy reported a
+ * request of the channel failed. Only where this PE runs a proxy. */
+__device__ __forceinline__ void proxy_quiet_now() {
+  const nvshm_device_state &st = call_state();
+  const unsigned c = proxy_channel_index();
+  if (!nvshm_proxy_quiet(st.proxy_channels, st.proxy_counters, NVSHM_PROXY_CHANNELS, c)) __trap();
 }
+/* A thread's quiet and fence: a quiet, or a fence marker (an order point of the proxy's engine) on the block's
+ * channel, issued only where this PE runs a proxy. */
 __device__ __forceinline__ void proxy_quiet() {
-  if (state().proxy_channels != nullptr) proxy_marker(proxy_code(NVSHM_PROXY_QUIET, NVSHM_PROXY_DONE));
+  if (state().proxy_channels != nullptr) proxy_quiet_now();
 }
 __device__ __forceinline__ void proxy_fence() {
-  if (state().proxy_channels != nullptr) proxy_marker(proxy_code(NVSHM_PROXY_FENCE, 0));
+  if (state().proxy_channels != nullptr)
+    (void)proxy_call<Scope::thread>(proxy_code(NVSHM_PROXY_FENCE, 0), -1, nullptr, nullptr, 0);
 }
 
-/* A group's quiet (QUIET with DONE: nvshmemx_flush, the qp quiet forms) or fence (FENCE) marker: the group
- * synchronises and, where this PE runs a proxy, its rank 0 issues one marker for the group (every thread of a
- * block uses the block's channel, and a quiet covers every channel), then the group synchronises again. */
+/* A group's quiet (nvshmemx_flush, the qp quiet forms) or fence: the group synchronises and, where this PE runs
+ * a proxy, its rank 0 issues the quiet or one fence marker for the group (every thread of a block uses the
+ * block's channel, and a quiet covers every channel), then the group synchronises again. */
 template <Scope S>
-__device__ __forceinline__ void proxy_group_marker(uint32_t code) {
+__device__ __forceinline__ void proxy_group_quiet() {
   Group<S>::sync();
   if (state().proxy_channels != nullptr) {
-    if (Group<S>::rank() == 0) proxy_marker(code);
+    if (Group<S>::rank() == 0) proxy_quiet_now();
     Group<S>::sync();
   }
 }
 template <Scope S>
-__device__ __forceinline__ void proxy_flush() {
-  proxy_group_marker<S>(proxy_code(NVSHM_PROXY_QUIET, NVSHM_PROXY_DONE));
+__device__ __forceinline__ void proxy_group_fence() {
+  Group<S>::sync();
+  if (state().proxy_channels != nullptr) {
+    if (Group<S>::rank() == 0) proxy_fence();
+    Group<S>::sync();
+  }
 }
 
 /* The proxy's operation code of a device AMO (Amo in primitives.cuh), and whether it returns a value. */

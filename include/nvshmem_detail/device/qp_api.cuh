@@ -67,22 +67,22 @@ NVSHM_QP_DEF void nvshmemx_qp_quiet(int, nvshmemx_qp_handle_t *, int) {
 }
 NVSHM_QP_DEF void nvshmemx_qp_quiet_warp(int, nvshmemx_qp_handle_t *, int) {
   nvshm_dev::fence_sc_sys();
-  nvshm_dev::proxy_group_marker<nvshm_dev::Scope::warp>(nvshm_dev::proxy_code(NVSHM_PROXY_QUIET, NVSHM_PROXY_DONE));
+  nvshm_dev::proxy_group_quiet<nvshm_dev::Scope::warp>();
 }
 NVSHM_QP_DEF void nvshmemx_qp_quiet_block(int, nvshmemx_qp_handle_t *, int) {
   nvshm_dev::fence_sc_sys();
-  nvshm_dev::proxy_group_marker<nvshm_dev::Scope::block>(nvshm_dev::proxy_code(NVSHM_PROXY_QUIET, NVSHM_PROXY_DONE));
+  nvshm_dev::proxy_group_quiet<nvshm_dev::Scope::block>();
 }
 NVSHM_QP_DEF void nvshmemx_qp_fence(int, nvshmemx_qp_handle_t *, int) {
   nvshmem_fence();
 }
 NVSHM_QP_DEF void nvshmemx_qp_fence_warp(int, nvshmemx_qp_handle_t *, int) {
   nvshm_dev::fence_acq_rel_sys();
-  nvshm_dev::proxy_group_marker<nvshm_dev::Scope::warp>(nvshm_dev::proxy_code(NVSHM_PROXY_FENCE, 0));
+  nvshm_dev::proxy_group_fence<nvshm_dev::Scope::warp>();
 }
 NVSHM_QP_DEF void nvshmemx_qp_fence_block(int, nvshmemx_qp_handle_t *, int) {
   nvshm_dev::fence_acq_rel_sys();
-  nvshm_dev::proxy_group_marker<nvshm_dev::Scope::block>(nvshm_dev::proxy_code(NVSHM_PROXY_FENCE, 0));
+  nvshm_dev::proxy_group_fence<nvshm_dev::Scope::block>();
 }
 
 #undef NVSHM_QP_DEF

@@ -13,7 +13,9 @@
  * Completion (NVIDIA's contract): the collectives may return before the data has moved;
  * tile_collective_wait, called by every member of the team, completes every tile collective this
  * PE issued on the team. Here it is one sync round of the team (collectives.cuh): after it, every
- * member's stores into this PE's dst have landed and no member still reads this PE's src. */
+ * member's stores into this PE's dst have landed and no member still reads this PE's src. On a team with
+ * a member outside the mapped range every tile collective goes through the host proxy (remote_team and
+ * broadcast_remote below) and the wait is a team barrier through it. */
 #ifndef NVSHMEM_DETAIL_DEVICE_TILE_CUH
 #define NVSHMEM_DETAIL_DEVICE_TILE_CUH
 
@@ -61,22 +63,6 @@ struct Box {
 __device__ __noinline__ static void fail_tile(const char *what) {
   printf("nvshmemx tile call on PE %d: %s\n", state().my_pe, what);
   __trap();
-}
-
-/* The tile collectives reach mapped PEs only (docs/proxy.md, "State"): a team with a member on another node
- * or under NVSHMEM_DISABLE_P2P=1 ends the kernel with a message naming it rather than a fault on an
- * unmapped address. (tile_put and tile_get reach remote PEs through the proxy: copy_remote.) */
-__device__ __noinline__ static void fail_tile_remote(const char *call, const char *what, int id) {
-  printf(
-      "nvshmemx %s on PE %d: %s %d is not mapped here (another node, or NVSHMEM_DISABLE_P2P=1); the tile "
-      "collectives reach mapped PEs only in this version\n",
-      call, state().my_pe, what, id);
-  __trap();
-}
-__device__ __forceinline__ const nvshm_team_device &mapped_team_or_trap(nvshmem_team_t team, const char *call) {
-  const nvshm_team_device &t = team_or_trap(team);
-  if (t.remote) fail_tile_remote(call, "a member of team", team);
-  return t;
 }
 
 /* The box of a tile of `shape` (clipped by start/bound) with the given source and destination strides. */
@@ -209,6 +195,93 @@ __device__ __forceinline__ void geometry(const SrcT &src, const DstT &dst, long 
   load_dims<N>(dst.stride(), dstride);
 }
 
+/* ---- Teams with a member outside the mapped range (t.remote: another node, or NVSHMEM_DISABLE_P2P) ----
+ * The group packs its clipped box (elements, in box order) into the team's collective scratch, one proxy request
+ * runs the host collective of the packed elements on the team (an fcollect, or an all-reduce of (Op, T)), and
+ * the group unpacks the result into dst: the work on the host, the kernel's registers within the budget
+ * (docs/collectives.md, "Tile API"). Every member calls (a rooted reduce unpacks on the root only). The
+ * scratch holds the packed input at its start and the result after it, the tile in one piece: packing a
+ * scratch-full at a time kept the whole box in registers across both loops (70 in a block reduce). */
+/* The box with one side's strides made those of its elements packed in box order (unit e at offset e). */
+template <int N>
+__device__ __forceinline__ Box<N> packed_side(Box<N> b, bool src_side) {
+  long long step = 1;
+  for (int k = 0; k < N; ++k) {
+    (src_side ? b.src[k] : b.dst[k]) = step;
+    step *= b.ext[k];
+  }
+  return b;
+}
+/* An element the proxy's copy wrote, read past the L1 cache: one relaxed load for 1-8 bytes, else relaxed loads
+ * of its 4-byte words (or bytes), so that tiles of any element type (int4, double2, ...) still compile. */
+template <typename T>
+__device__ __forceinline__ T load_written(const T *p) {
+  if constexpr (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8) {
+    return load<Load::relaxed>(p);
+  } else {
+    using W = cuda::std::conditional_t<alignof(T) % 4 == 0, uint32_t, uint8_t>;
+    W w[sizeof(T) / sizeof(W)];
+    for (size_t i = 0; i < sizeof(T) / sizeof(W); ++i) w[i] = load<Load::relaxed>(reinterpret_cast<const W *>(p) + i);
+    T v;
+    memcpy(&v, w, sizeof v);
+    return v;
+  }
+}
+/* index: reduce_index<Op, T>() for a reduction, UINT32_MAX for an all-gather (dst slot m at d + m * slot). */
+template <Scope S, typename T, int N>
+__device__ __forceinline__ void remote_team(nvshmem_team_t team, const nvshm_team_device &t, const Box<N> &b,
+                                            const T *s, T *d, uint32_t index, bool unpacks, long long slot) {
+  const bool gather = index == UINT32_MAX;
+  const size_t cap = t.scratch_bytes / sizeof(T) / (gather ? static_cast<size_t>(t.size) + 1 : 2);
+  if (b.count > cap)
+    fail_tile(
+        "a tile collective on a team with remote members: the tile is larger than the team's scratch allows "
+        "(NVSHMEM_REDUCE_SCRATCH_SIZE)");
+  T *const in = reinterpret_cast<T *>(t.scratch), *const out = in + cap;
+  const unsigned n = b.count;
+  for_each<S>(packed_side(b, false), 0, n, [&](long long so, long long dof) { in[dof] = s[so]; });
+  if (gather)
+    proxy_collective<S>(NVSHM_PROXY_COLL_FCOLLECT, team, out, in, n * sizeof(T), 0);
+  else
+    proxy_collective<S>(NVSHM_PROXY_COLL_REDUCE, team, out, in, n, index);
+  const Box<N> from = packed_side(b, true);
+  if (gather)
+    for (int m = 0; m < t.size; ++m) {
+      const T *part = out + static_cast<size_t>(m) * n;
+      T *to = d + m * slot;
+      for_each<S>(from, 0, n, [&](long long so, long long dof) { to[dof] = load_written(part + so); });
+    }
+  else if (unpacks)
+    for_each<S>(from, 0, n, [&](long long so, long long dof) { d[dof] = load_written(out + so); });
+  Group<S>::sync();  // the group is done with the scratch
+}
+
+/* Broadcast on such a team (the root alone calls it, so no host collective serves it): the group packs its tile
+ * into the team's scratch behind a header naming the box's extents and destination strides, and one request
+ * has the proxy put the rows into every member's dst (NVSHM_PROXY_COLL_TILE_PUSH) and complete them. */
+template <Scope S, typename T, int N>
+__device__ __forceinline__ void broadcast_remote(nvshmem_team_t team, const nvshm_team_device &t, const Box<N> &b,
+                                                 const T *s, T *d) {
+  static_assert(2 * N + 1 <= NVSHM_PROXY_TILE_HEADER_WORDS, "nvshmemx tile_broadcast: at most 7 dimensions");
+  constexpr size_t kHeader = NVSHM_PROXY_TILE_HEADER_WORDS * sizeof(uint64_t);
+  if (t.scratch_bytes < kHeader || b.count > (t.scratch_bytes - kHeader) / sizeof(T))
+    fail_tile(
+        "tile_broadcast on a team with remote members: the tile is larger than the team's scratch allows "
+        "(NVSHMEM_REDUCE_SCRATCH_SIZE)");
+  uint64_t *const header = reinterpret_cast<uint64_t *>(t.scratch);
+  T *const in = reinterpret_cast<T *>(t.scratch + kHeader);
+  if (Group<S>::rank() == 0) {
+    header[0] = static_cast<uint64_t>(N) | static_cast<uint64_t>(sizeof(T)) << 8;
+    for (int k = 0; k < N; ++k) {
+      header[1 + k] = b.ext[k];
+      header[1 + N + k] = static_cast<uint64_t>(b.dst[k]);
+    }
+  }
+  for_each<S>(packed_side(b, false), 0, b.count, [&](long long so, long long dof) { in[dof] = s[so]; });
+  proxy_collective<S>(NVSHM_PROXY_COLL_TILE_PUSH, team, d, t.scratch, b.count * sizeof(T),
+                      static_cast<const void *>(s) != static_cast<const void *>(d));
+}
+
 /* Reduction of the tile over the members. Root < 0: all-reduce (every member's dst gets the result),
  * else only the root's dst. One-shot: the PEs that get the result each load the whole tile from
  * every member. Two-shot: the members split the tile; each loads its share from every member and
@@ -219,13 +292,21 @@ __device__ __forceinline__ int reduce(nvshmem_team_t team, SrcT src, DstT dst, c
                                       int root, bool two_shot) {
   using T = typename SrcT::value_type;
   constexpr int N = rank_of_tensor<SrcT>;
-  const nvshm_team_device &t = mapped_team_or_trap(team, "tile_*reduce");
+  const nvshm_team_device &t = team_or_trap(team);
   if (root >= t.size) fail_tile("rooted_reduce with a root outside the team");
   long long shape[N], sstride[N], dstride[N];
   geometry<N>(src, dst, shape, sstride, dstride);
   const Box<N> box = make_box<N>(shape, sstride, dstride, start, bound);
   const T *s = src.data();
   T *d = dst.data();
+  if (t.remote) {
+    constexpr uint32_t index = reduce_index<Op, T>();
+    if constexpr (index == UINT32_MAX)
+      fail_tile("a reduction of this element type on a team with remote members (the host API has none)");
+    else
+      remote_team<S>(team, t, box, s, d, index, root < 0 || t.my_pe == root, 0);
+    return 0;
+  }
   nvshm_dev::sync_round<S>(t); /* every member's src is ready */
   const bool everywhere = root < 0;
   uintptr_t bits = reinterpret_cast<uintptr_t>(d);
@@ -262,7 +343,7 @@ __device__ __forceinline__ int allgather(nvshmem_team_t team, SrcT src, DstT dst
                                          const Coord &bound, bool pull) {
   using T = typename SrcT::value_type;
   constexpr int N = rank_of_tensor<SrcT>;
-  const nvshm_team_device &t = mapped_team_or_trap(team, "tile_allgather");
+  const nvshm_team_device &t = team_or_trap(team);
   long long shape[N], sstride[N], dstride[N], dshape[N];
   geometry<N>(src, dst, shape, sstride, dstride);
   load_dims<N>(dst.shape(), dshape);
@@ -279,6 +360,10 @@ __device__ __forceinline__ int allgather(nvshmem_team_t team, SrcT src, DstT dst
   const Box<N> box = make_box<N>(shape, sstride, dstride, start, bound);
   const T *s = src.data();
   T *d = dst.data();
+  if (t.remote) {
+    remote_team<S>(team, t, box, s, d, UINT32_MAX, true, slot);
+    return 0;
+  }
   if (pull) nvshm_dev::sync_round<S>(t); /* every member's src is ready */
   uintptr_t bits = reinterpret_cast<uintptr_t>(s) | reinterpret_cast<uintptr_t>(d) |
                    static_cast<uintptr_t>(slot * static_cast<long long>(sizeof(T)));
@@ -310,13 +395,17 @@ __device__ __forceinline__ int broadcast(nvshmem_team_t team, SrcT src, DstT dst
                                          const Coord &bound) {
   using T = typename SrcT::value_type;
   constexpr int N = rank_of_tensor<SrcT>;
-  const nvshm_team_device &t = mapped_team_or_trap(team, "tile_broadcast");
+  const nvshm_team_device &t = team_or_trap(team);
   if (t.my_pe < 0) fail_tile("broadcast called by a PE outside the team");
   long long shape[N], sstride[N], dstride[N];
   geometry<N>(src, dst, shape, sstride, dstride);
   const Box<N> box = make_box<N>(shape, sstride, dstride, start, bound);
   const T *s = src.data();
   T *d = dst.data();
+  if (t.remote) {
+    broadcast_remote<S>(team, t, box, s, d);
+    return 0;
+  }
   uintptr_t bits = reinterpret_cast<uintptr_t>(s);
   for (int i = 0; i < t.size; ++i) bits |= reinterpret_cast<uintptr_t>(member_address(t, d, i));
   with_units<T>(box, bits, [&](auto unit, const Box<N> &b, long long) {
@@ -361,7 +450,7 @@ __device__ __forceinline__ void copy_remote(const Box<N> &b, const T *s, T *d, i
       (void)proxy_call<Scope::thread>(proxy_code(op, 0, rows_contiguous ? 0 : sizeof(T)), pe, Put ? to : from,
                                       Put ? from : to, bytes, 0, remote_stride, local_stride);
     }
-    proxy_marker(proxy_code(NVSHM_PROXY_QUIET, NVSHM_PROXY_DONE));
+    proxy_quiet_now();
   }
   Group<S>::sync();
 }
@@ -396,7 +485,8 @@ __device__ __forceinline__ int copy(SrcT src, DstT dst, const Coord &start, cons
 /* tile_collective_wait: one sync round of the team. */
 template <Scope S>
 __device__ __forceinline__ int wait(nvshmem_team_t team) {
-  const nvshm_team_device &t = mapped_team_or_trap(team, "tile_collective_wait");
+  const nvshm_team_device &t = team_or_trap(team);
+  if (t.remote) return nvshm_dev::team_barrier<S>(team, true);
   Group<S>::sync();
   nvshm_dev::sync_round<S>(t);
   return 0;
