@@ -201,8 +201,10 @@ Status start_proxy(Runtime &rt) {
 }
 
 // Stops the proxy after it executed every request written so far, and frees its channels (also those of
-// a start that failed halfway).
+// a start that failed halfway). Stopped before rt.proxy is cleared: a device collective still running on a
+// team thread settles through quiet_pe, which reads rt.proxy.
 void stop_proxy(Runtime &rt) {
+  if (rt.proxy) rt.proxy->stop();
   rt.proxy.reset();
   rt.device_state.proxy_channels = nullptr;
   rt.device_state.proxy_counters = nullptr;

@@ -62,6 +62,11 @@ Proxy::Proxy(RemoteEngine &engine, nvshm_proxy_channel *channels, int n_channels
 }
 
 Proxy::~Proxy() {
+  stop();
+}
+
+void Proxy::stop() {
+  if (!thread_.joinable()) return;
   stop_.store(true, std::memory_order_release);
   thread_.join();
   for (auto &[team, w] : teams_) {  // each runs what it holds, then ends

@@ -32,7 +32,11 @@ class Proxy {
   // while the proxy goes on with the other requests and other teams' collectives run on their own threads.
   Proxy(RemoteEngine &engine, nvshm_proxy_channel *channels, int n_channels, int n_pes, int batch_max,
         CUcontext context, void (*global_exit)(int), Status (*collective)(const nvshm_proxy_request &));
-  ~Proxy();  // stops the threads once they have executed every request written before the call
+  ~Proxy();  // stop()
+  // Stops the threads once they have executed every request written before the call; the object stays
+  // valid meanwhile, so that a collective still running on a team thread may settle (the runtime's host
+  // collectives reach the proxy through the runtime). Idempotent; not concurrent with itself.
+  void stop();
   Proxy(const Proxy &) = delete;
   Proxy &operator=(const Proxy &) = delete;
 

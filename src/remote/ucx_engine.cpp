@@ -156,15 +156,19 @@ struct StagedHeader {
   uint32_t width;        // AtomicArgs::width; replies: 1 when the target failed to execute the request
 };
 // The initiator's state of one staged get or atomic, addressed by the reply's token. On a timeout the
-// waiter leaves it allocated: a late reply may still arrive and write it.
+// waiter leaves it allocated: a late reply may still arrive and write it. `failed`: the target (or the copy
+// into dst) failed to execute it; the waiter reports that itself, so that another thread's completion of the
+// same PE cannot take it (a get_nbi, which no one waits for, counts on the peer's errors instead).
 struct GetRecord {
   char *dst;
   std::atomic<std::size_t> remaining;  // bytes not yet copied to dst
   bool detached;                       // get_nbi: the last reply frees it
+  bool failed = false;                 // written before the byte count that releases it
 };
 struct AtomicRecord {
   std::atomic<bool> done{false};
   uint64_t old = 0;
+  bool failed = false;  // written before done
 };
 class UcxEngine;
 // A reply built in the handler; freed when UCX has sent it, or by the engine's destructor when the
@@ -270,8 +274,9 @@ class UcxEngine final : public RemoteEngine {
   Status staged_get(void *local, int pe, std::size_t offset, std::size_t bytes, const char *op);
   Status staged_atomic(int pe, std::size_t offset, const AtomicArgs &args, uint64_t *old);
   Status staged_set_words(const std::vector<WordWrite> &writes);
-  // Waits until every request sent to `pe` so far has its reply, then reports the PE's failures.
-  Status staged_complete(Peer &p, const char *op);
+  // Waits until every request sent to `pe` so far has its reply, then reports the caller's own request's
+  // failure (`own_failed`, from its record) and those of earlier requests no one waits for (each once).
+  Status staged_complete(Peer &p, const char *op, bool own_failed = false);
   // Sends one message; `h` and `data` must stay valid until the returned request completes.
   ucs_status_ptr_t staged_send(ucp_ep_h ep, const StagedHeader &h, const void *data, std::size_t bytes,
                                ucp_request_param_t param);
@@ -283,6 +288,8 @@ class UcxEngine final : public RemoteEngine {
     return request;
   }
   void staged_reply(ucp_ep_h ep, std::unique_ptr<Reply> r);
+  // The reply to request `h` (its header echoed from this PE, with the reply's operation), not yet sent.
+  std::unique_ptr<Reply> reply_for(const StagedHeader &h) const;
   // Executes a request on this PE's slot (target side), or takes a reply (initiator side).
   void staged_serve(const StagedHeader &h, const void *data, std::size_t length, ucp_ep_h reply_ep);
   static ucs_status_t on_staged(void *arg, const void *header, std::size_t header_length, void *data,
@@ -945,8 +952,9 @@ Status UcxEngine::staged_get(void *local, int pe, std::size_t offset, std::size_
   }
   if (!blocking) return Status::ok;
   NVSHM_TRY(poll_until([&] { return record->remaining.load(std::memory_order_acquire) == 0; }, op, pe, deadline()));
+  const bool failed = record->failed;
   delete record;
-  return staged_complete(*p, op);
+  return staged_complete(*p, op, failed);
 }
 
 Status UcxEngine::staged_atomic(int pe, std::size_t offset, const AtomicArgs &args, uint64_t *old) {
@@ -965,8 +973,9 @@ Status UcxEngine::staged_atomic(int pe, std::size_t offset, const AtomicArgs &ar
   NVSHM_TRY(wait(staged_request(*p, h, nullptr, 0), "atomic", pe));
   NVSHM_TRY(poll_until([&] { return record->done.load(std::memory_order_acquire); }, "atomic", pe, deadline()));
   if (old) *old = record->old;
+  const bool failed = record->failed;
   delete record;
-  return staged_complete(*p, "atomic");
+  return staged_complete(*p, "atomic", failed);
 }
 
 Status UcxEngine::staged_set_words(const std::vector<WordWrite> &writes) {
@@ -997,18 +1006,25 @@ Status UcxEngine::staged_set_words(const std::vector<WordWrite> &writes) {
     st =
         poll_until([r = records[i]] { return r->done.load(std::memory_order_acquire); }, "atomic", writes[i].pe, until);
   if (st != Status::ok) return st;
-  for (AtomicRecord *r : records) delete r;
-  for (int pe : pes) NVSHM_TRY(staged_complete(peers_[pe], "atomic"));
+  std::set<int> failed;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    if (records[i]->failed) failed.insert(writes[i].pe);
+    delete records[i];
+  }
+  for (int pe : pes) NVSHM_TRY(staged_complete(peers_[pe], "atomic", failed.count(pe) != 0));
   return Status::ok;
 }
 
-Status UcxEngine::staged_complete(Peer &p, const char *op) {
+Status UcxEngine::staged_complete(Peer &p, const char *op, bool own_failed) {
   const uint64_t issued = p.issued.load();
   if (p.completed.load(std::memory_order_acquire) < issued)
     NVSHM_TRY(poll_until([&] { return p.completed.load(std::memory_order_acquire) >= issued; }, op, p.pe, deadline()));
-  if (p.errors.exchange(0) == 0) return Status::ok;
-  log_error(kWhere, "%s to PE %d: the PE failed to execute earlier requests (its log says why)", op, p.pe);
-  return Status::internal;
+  if (own_failed) log_error(kWhere, "%s to PE %d: the PE failed to execute it (its log says why)", op, p.pe);
+  // The failures of requests that no one waits for (puts, get_nbi) go to the first completion that covers them.
+  const bool earlier_failed = p.errors.exchange(0) != 0;
+  if (earlier_failed)
+    log_error(kWhere, "%s to PE %d: the PE failed to execute earlier requests (its log says why)", op, p.pe);
+  return own_failed || earlier_failed ? Status::internal : Status::ok;
 }
 
 void UcxEngine::staged_reply(ucp_ep_h ep, std::unique_ptr<Reply> r) {
@@ -1051,11 +1067,16 @@ void UcxEngine::staged_serve(const StagedHeader &h, const void *data, std::size_
   }
   Peer &from = peers_[h.from];
   if (h.op == StagedOp::put_ack || h.op == StagedOp::get_reply || h.op == StagedOp::atomic_reply) {
-    if (h.width) from.errors.fetch_add(1);
+    if (h.op == StagedOp::put_ack && h.width) from.errors.fetch_add(1);
     if (h.op == StagedOp::get_reply) {
       auto *g = reinterpret_cast<GetRecord *>(h.token);
-      if (length && local_.from_host(g->dst + h.offset, data, length) != Status::ok) from.errors.fetch_add(1);
       const bool detached = g->detached;  // read before the last byte count lets a waiter free it
+      if (h.width || (length && local_.from_host(g->dst + h.offset, data, length) != Status::ok)) {
+        if (detached)
+          from.errors.fetch_add(1);
+        else
+          g->failed = true;
+      }
       from.completed.fetch_add(1, std::memory_order_release);
       if (g->remaining.fetch_sub(h.bytes, std::memory_order_acq_rel) == h.bytes && detached) delete g;
       return;
@@ -1063,6 +1084,7 @@ void UcxEngine::staged_serve(const StagedHeader &h, const void *data, std::size_
     if (h.op == StagedOp::atomic_reply) {
       auto *a = reinterpret_cast<AtomicRecord *>(h.token);
       a->old = h.value;
+      a->failed = h.width != 0;
       a->done.store(true, std::memory_order_release);
     }
     from.completed.fetch_add(1, std::memory_order_release);
@@ -1076,10 +1098,7 @@ void UcxEngine::staged_serve(const StagedHeader &h, const void *data, std::size_
     return;
   }
   const char *name = kNames[static_cast<unsigned>(h.op)];
-  auto r = std::make_unique<Reply>();
-  r->header = h;
-  r->header.from = my_pe_;
-  r->header.width = 0;
+  std::unique_ptr<Reply> r = reply_for(h);
   const std::size_t bytes = h.op == StagedOp::put ? length : h.op == StagedOp::get ? h.bytes : h.width;
   Status st = Status::invalid_value;
   if (h.offset > slot_bytes_ || bytes > slot_bytes_ - h.offset) {
@@ -1088,6 +1107,11 @@ void UcxEngine::staged_serve(const StagedHeader &h, const void *data, std::size_
   } else if (h.op == StagedOp::get && bytes > bounces_->block_bytes()) {
     log_error(kWhere, "PE %d asked for %zu bytes in one get message, more than the %zu of the staged path", h.from,
               bytes, bounces_->block_bytes());
+  } else if (h.op == StagedOp::atomic && (h.atomic_op > static_cast<uint32_t>(AtomicOp::float_add) ||
+                                          (h.width != 2 && h.width != 4 && h.width != 8) || h.offset % h.width != 0)) {
+    // Checked here: an unaligned atomic in a kernel would end the target's CUDA context.
+    log_error(kWhere, "PE %d asked for atomic operation %u on %u bytes at offset %llu: not an NVSHMEM atomic", h.from,
+              h.atomic_op, h.width, static_cast<unsigned long long>(h.offset));
   } else if (h.op == StagedOp::put) {
     st = local_.from_host(slot_ + h.offset, data, length);
   } else if (h.op == StagedOp::get) {
@@ -1097,9 +1121,6 @@ void UcxEngine::staged_serve(const StagedHeader &h, const void *data, std::size_
     const AtomicArgs args{static_cast<AtomicOp>(h.atomic_op), h.width, h.value, h.cond};
     st = local_.atomic(slot_ + h.offset, args, &r->header.value);
   }
-  r->header.op = h.op == StagedOp::put   ? StagedOp::put_ack
-                 : h.op == StagedOp::get ? StagedOp::get_reply
-                                         : StagedOp::atomic_reply;
   r->header.offset = h.value;  // get_reply: where the data goes in the destination
   if (st != Status::ok) {
     log_error(kWhere, "executing PE %d's %s of %zu bytes at offset %llu of this PE's slot failed", h.from, name, bytes,
@@ -1108,6 +1129,17 @@ void UcxEngine::staged_serve(const StagedHeader &h, const void *data, std::size_
     r->data.reset();
   }
   staged_reply(reply_ep, std::move(r));
+}
+
+std::unique_ptr<Reply> UcxEngine::reply_for(const StagedHeader &h) const {
+  auto r = std::make_unique<Reply>();
+  r->header = h;
+  r->header.from = my_pe_;
+  r->header.width = 0;
+  r->header.op = h.op == StagedOp::put   ? StagedOp::put_ack
+                 : h.op == StagedOp::get ? StagedOp::get_reply
+                                         : StagedOp::atomic_reply;
+  return r;
 }
 
 ucs_status_t UcxEngine::on_staged(void *arg, const void *header, std::size_t header_length, void *data,

@@ -75,17 +75,26 @@ TEST(ProxyRing, EncodingRoundTripsAndLapsAreTold) {
 // The proxies' collective hook here (it runs on the proxy's team threads): records each request's team and
 // kind; team 13 fails; team kSlowTeam takes 2 s; team kWaitingTeam returns once team kAwaitedTeam's
 // collective has started (a collective that waits for another team's, as on a PE whose blocks each use
-// their own team), failing after 5 s.
+// their own team), failing after 5 s; team kSettlingTeam, once started, waits 300 ms and settles through
+// g_settling_owner (as the runtime's host collectives settle through the runtime's pointer).
 std::mutex g_collectives_mutex;
 std::vector<std::pair<int, uint32_t>> g_collectives;
-constexpr int kSlowTeam = 21, kWaitingTeam = 22, kAwaitedTeam = 23;
-std::atomic<bool> g_awaited_started{false};
+constexpr int kSlowTeam = 21, kWaitingTeam = 22, kAwaitedTeam = 23, kSettlingTeam = 24;
+std::atomic<bool> g_awaited_started{false}, g_settling_started{false};
+std::unique_ptr<Proxy> *g_settling_owner = nullptr;
+std::atomic<int> g_settled{-1};  // the settle's Status
 Status record_collective(const nvshm_proxy_request &r) {
   if (r.pe == kSlowTeam) {
     std::this_thread::sleep_for(std::chrono::seconds(2));
     return Status::ok;
   }
   if (r.pe == kAwaitedTeam) g_awaited_started = true;
+  if (r.pe == kSettlingTeam) {
+    g_settling_started = true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    g_settled = static_cast<int>(*g_settling_owner ? (*g_settling_owner)->settle("test (stopping)") : Status::internal);
+    return Status::ok;
+  }
   if (r.pe == kWaitingTeam) {
     const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
     while (!g_awaited_started && std::chrono::steady_clock::now() < until) std::this_thread::yield();
@@ -445,6 +454,25 @@ TEST_P(ProxyTest, CollectivesRunBesideOtherWork) {
   EXPECT_EQ(team5,
             (std::vector<uint32_t>{NVSHM_PROXY_COLL_BROADCAST, NVSHM_PROXY_COLL_FCOLLECT, NVSHM_PROXY_COLL_ALLTOALL,
                                    NVSHM_PROXY_COLL_REDUCE, NVSHM_PROXY_COLL_REDUCESCATTER}));
+}
+
+// A collective still running when the proxy stops (finalize) may settle: stop() returns after it ended, with
+// the proxy still in its owner's pointer (the runtime's stop_proxy clears the pointer only after).
+TEST_P(ProxyTest, StopWaitsForARunningCollectiveThatSettles) {
+  g_settled = -1;
+  g_settling_started = false;
+  g_settling_owner = &proxy_;
+  uint64_t ticket = 0;
+  const nvshm_proxy_request sync{NVSHM_PROXY_COLLECTIVE, 0, NVSHM_PROXY_COLL_SYNC, kSettlingTeam, 0, 0, 0, 0, 0, 0};
+  ASSERT_EQ(nvshm_proxy_enqueue(&channels_[1], &counters_[1].reserve, &sync, &ticket), 1);
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!g_settling_started && std::chrono::steady_clock::now() < until) std::this_thread::yield();
+  ASSERT_TRUE(g_settling_started);
+  proxy_->stop();
+  EXPECT_EQ(g_settled.load(), static_cast<int>(Status::ok)) << "stop() returned before the collective settled";
+  proxy_->stop();  // idempotent: the destructor stops again
+  proxy_.reset();
+  g_settling_owner = nullptr;
 }
 
 INSTANTIATE_TEST_SUITE_P(Paths, ProxyTest, ::testing::Bool(),

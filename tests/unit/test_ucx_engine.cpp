@@ -315,8 +315,46 @@ TEST(UcxEngine, StagedRequestPastTheSlotFails) {
   EXPECT_EQ(engine->put(0, slot_bytes - 4, &word, sizeof word), Status::internal);
   EXPECT_EQ(engine->get(&back, 0, slot_bytes, sizeof back), Status::internal);
   EXPECT_EQ(engine->atomic(0, slot_bytes, AtomicArgs{AtomicOp::add, 8, 1, 0}, nullptr), Status::internal);
+  EXPECT_EQ(engine->atomic(0, 4, AtomicArgs{AtomicOp::add, 8, 1, 0}, nullptr), Status::internal);  // unaligned
+  EXPECT_EQ(engine->atomic(0, 0, AtomicArgs{AtomicOp::add, 3, 1, 0}, nullptr), Status::internal);  // no such width
   EXPECT_EQ(engine->put(0, slot_bytes - 8, &word, sizeof word), Status::ok);  // the engine still works
   EXPECT_EQ(slot.back(), word);
+}
+
+// A blocking call's own failure at the target is reported to that call, also while other threads complete
+// requests to the same PE (the failure once went to a PE-wide count that any completion took: another
+// thread's good atomic failed, and the failed one returned success with the old value unset).
+TEST(UcxEngine, StagedFailureGoesToItsOwnCaller) {
+  constexpr int kRounds = 300;
+  std::vector<uint64_t> slot(1 << 10, 0);
+  const std::size_t slot_bytes = slot.size() * sizeof(uint64_t);
+  FakeBootstrap boot(0, 1);
+  std::unique_ptr<Transport> local = make_host_transport();
+  std::unique_ptr<RemoteEngine> engine;
+  ASSERT_EQ(make_ucx_engine(boot, slot.data(), slot_bytes, *local, options(true), &engine), Status::ok);
+  std::atomic<int> bad_succeeded{0}, good_failed{0};
+  std::thread bad([&] {
+    uint64_t back = 0;
+    for (int i = 0; i < kRounds; ++i) {
+      if (engine->atomic(0, slot_bytes, AtomicArgs{AtomicOp::add, 8, 1, 0}, &back) == Status::ok) ++bad_succeeded;
+      if (engine->get(&back, 0, slot_bytes, sizeof back) == Status::ok) ++bad_succeeded;
+    }
+  });
+  std::thread good([&] {
+    uint64_t old = 0;
+    for (int i = 0; i < 2 * kRounds; ++i)
+      if (engine->atomic(0, 0, AtomicArgs{AtomicOp::add, 8, 1, 0}, &old) != Status::ok) ++good_failed;
+  });
+  bad.join();
+  good.join();
+  EXPECT_EQ(bad_succeeded.load(), 0) << "a request the target refused returned success";
+  EXPECT_EQ(good_failed.load(), 0) << "a good atomic reported another call's failure";
+  EXPECT_EQ(slot[0], 2u * kRounds);
+  // A get_nbi's failure, which no one waits for, goes to the next completion of the PE: the quiet.
+  uint64_t back = 0;
+  ASSERT_EQ(engine->get_nbi(&back, 0, slot_bytes, sizeof back), Status::ok);
+  EXPECT_EQ(engine->quiet(), Status::internal);
+  EXPECT_EQ(engine->quiet(), Status::ok);  // reported once
 }
 
 INSTANTIATE_TEST_SUITE_P(Paths, UcxEngineOps, ::testing::Bool(),
