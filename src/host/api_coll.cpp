@@ -43,11 +43,8 @@ Status collective(nvshmem_team_t team, const char *call, std::initializer_list<C
                   Gather gather, Finish finish) {
   Runtime &rt = require_init(call);
   ContextGuard guard(rt.context);
-  const Team *t = rt.teams->find(team);
-  if (!t) {
-    log_error(call, "team %d is not a valid team of this PE", team);
-    return Status::invalid_value;
-  }
+  const Team *t = rt.teams->find(team, call);
+  if (!t) return Status::invalid_value;
   if (!check(rt, *t)) return Status::invalid_value;
   NVSHM_TRY(rt.teams->sync(team, call, args));
   NVSHM_TRY(gather(rt, *t));
@@ -96,11 +93,8 @@ struct Relay {
 Status tile_push(nvshmem_team_t team, void *dest, const void *packed, std::size_t bytes, bool self, const char *call) {
   Runtime &rt = require_init(call);
   ContextGuard guard(rt.context);
-  const Team *t = rt.teams->find(team);
-  if (!t) {
-    log_error(call, "team %d is not a valid team of this PE", team);
-    return Status::invalid_value;
-  }
+  const Team *t = rt.teams->find(team, call);
+  if (!t) return Status::invalid_value;
   uint64_t h[NVSHM_PROXY_TILE_HEADER_WORDS];
   if (!symmetric(rt, packed, sizeof h + bytes, call, "the packed tile")) return Status::invalid_value;
   NVSHM_TRY(rt.peers->mapped().get(h, packed, sizeof h));

@@ -237,6 +237,12 @@ const Team *TeamTable::find(nvshmem_team_t team) const {
   return &slots_[team];
 }
 
+const Team *TeamTable::find(nvshmem_team_t team, const char *call) const {
+  const Team *t = find(team);
+  if (!t) log_error(call, "team %d is not a valid team of this PE", team);
+  return t;
+}
+
 int TeamTable::translate(nvshmem_team_t src, int src_pe, nvshmem_team_t dest) const {
   const Team *s = find(src), *d = find(dest);
   if (!s || !d || src_pe < 0 || src_pe >= s->size) return -1;
@@ -415,10 +421,7 @@ uint32_t digest(const char *call, std::initializer_list<CollArg> args) {
 }  // namespace
 
 Status TeamTable::sync(nvshmem_team_t team, const char *call, std::initializer_list<CollArg> args) {
-  if (!find(team)) {
-    log_error(call, "team %d is not a valid team of this PE", team);
-    return Status::invalid_value;
-  }
+  if (!find(team, call)) return Status::invalid_value;
   const uint32_t mine = digest(call, args);
   std::vector<uint32_t> values;
   NVSHM_TRY(exchange(team, mine, &values, call));
@@ -588,10 +591,7 @@ Status TeamTable::split_2d(nvshmem_team_t parent, int xrange, const nvshmem_team
 
 Status TeamTable::destroy(nvshmem_team_t team, const char *call) {
   if (team == NVSHMEM_TEAM_INVALID) return Status::ok;
-  if (!find(team)) {
-    log_error(call, "team %d is not a valid team of this PE", team);
-    return Status::invalid_value;
-  }
+  if (!find(team, call)) return Status::invalid_value;
   if (team < NVSHMEM_TEAMS_MIN) {
     log_error(call,
               "team %d is a predefined team; only teams created by a split or nvshmemx_team_init can be destroyed",

@@ -68,6 +68,8 @@ class TeamTable {
   nvshm_team_device device_entry(int slot) const;
   // The team, or nullptr when `team` is not a valid team of this PE.
   const Team *find(nvshmem_team_t team) const;
+  // find(), with a message naming `call` when the team is not valid.
+  const Team *find(nvshmem_team_t team, const char *call) const;
   // nvshmem_team_translate_pe: -1 for an invalid team or PE, or a PE that is not in `dest`.
   int translate(nvshmem_team_t src, int src_pe, nvshmem_team_t dest) const;
 
