@@ -117,34 +117,41 @@ __device__ __forceinline__ void proxy_quiet_now() {
   const unsigned c = proxy_channel_index();
   if (!nvshm_proxy_quiet(st.proxy_channels, st.proxy_counters, NVSHM_PROXY_CHANNELS, c)) __trap();
 }
-/* A thread's quiet and fence: a quiet, or a fence marker (an order point of the proxy's engine) on the block's
- * channel, issued only where this PE runs a proxy. */
+/* A fence marker (an order point of the proxy's engine) on the block's channel. Only where this PE runs a proxy. */
+__device__ __forceinline__ void proxy_fence_now() {
+  (void)proxy_call<Scope::thread>(proxy_code(NVSHM_PROXY_FENCE, 0), -1, nullptr, nullptr, 0);
+}
+/* A thread's quiet and fence, issued only where this PE runs a proxy. */
 __device__ __forceinline__ void proxy_quiet() {
   if (state().proxy_channels != nullptr) proxy_quiet_now();
 }
 __device__ __forceinline__ void proxy_fence() {
-  if (state().proxy_channels != nullptr)
-    (void)proxy_call<Scope::thread>(proxy_code(NVSHM_PROXY_FENCE, 0), -1, nullptr, nullptr, 0);
+  if (state().proxy_channels != nullptr) proxy_fence_now();
 }
 
-/* A group's quiet (nvshmemx_flush, the qp quiet forms) or fence: the group synchronises and, where this PE runs
- * a proxy, its rank 0 issues the quiet or one fence marker for the group (every thread of a block uses the
+/* A group's quiet (Quiet: nvshmemx_flush, the qp quiet forms) or fence: the group synchronises and, where this PE
+ * runs a proxy, its rank 0 issues the quiet or one fence marker for the group (every thread of a block uses the
  * block's channel, and a quiet covers every channel), then the group synchronises again. */
-template <Scope S>
-__device__ __forceinline__ void proxy_group_quiet() {
+template <Scope S, bool Quiet>
+__device__ __forceinline__ void proxy_group_order() {
   Group<S>::sync();
   if (state().proxy_channels != nullptr) {
-    if (Group<S>::rank() == 0) proxy_quiet_now();
+    if (Group<S>::rank() == 0) {
+      if constexpr (Quiet)
+        proxy_quiet_now();
+      else
+        proxy_fence_now();
+    }
     Group<S>::sync();
   }
+}
+template <Scope S>
+__device__ __forceinline__ void proxy_group_quiet() {
+  proxy_group_order<S, true>();
 }
 template <Scope S>
 __device__ __forceinline__ void proxy_group_fence() {
-  Group<S>::sync();
-  if (state().proxy_channels != nullptr) {
-    if (Group<S>::rank() == 0) proxy_fence();
-    Group<S>::sync();
-  }
+  proxy_group_order<S, false>();
 }
 
 /* The proxy's operation code of a device AMO (Amo in primitives.cuh), and whether it returns a value. */
