@@ -39,3 +39,17 @@ function(nvshm_add_fake_hosts_test name hosts ppn)
                        FAIL_REGULAR_EXPRESSION "is unreachable"
                        ENVIRONMENT "NVSHMEM_SYMMETRIC_SIZE=64m;NVSHMEM_BOOTSTRAP_TIMEOUT=60;NVSHMEM_HEAP_KIND=SYSMEM")
 endfunction()
+
+# nvshm_add_cliques_test(NAME NODES PPN command...): `command` as NODES x PPN PEs on this one host split into
+# NODES nodes by NVSHMEM_NUM_CLIQUES (mapped inside a node, UCX over TCP loopback between nodes): what
+# fake hosts test, without namespaces or privileges, so also where those cannot be made (the GPU machine).
+# Label `remote`; a PE reported unreachable fails the test. Left out of a build without UCX's headers.
+function(nvshm_add_cliques_test name nodes ppn)
+  if(NOT NVSHMEM_HAVE_UCX)
+    return()
+  endif()
+  math(EXPR npes "${nodes} * ${ppn}")
+  nvshm_add_pe_test(${name} ${npes} ${ARGN})
+  set_tests_properties(${name} PROPERTIES LABELS remote FAIL_REGULAR_EXPRESSION "is unreachable"
+                       ENVIRONMENT "NVSHMEM_SYMMETRIC_SIZE=64m;NVSHMEM_BOOTSTRAP_TIMEOUT=60;NVSHMEM_NUM_CLIQUES=${nodes};PE_TEST_PES_PER_HOST=${ppn};NVSHMEM_HEAP_KIND=SYSMEM;UCX_TLS=tcp;UCX_NET_DEVICES=lo;NVSHMEM_REMOTE_PROGRESS=event")
+endfunction()

@@ -5,12 +5,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <map>
 #include <string>
 #include <utility>
+
+#include "common/log.hpp"
 
 namespace nvshm {
 namespace {
@@ -23,34 +26,55 @@ uint64_t namespace_id(const char *kind) {
 }
 }  // namespace
 
-Status node_discover(Bootstrap &boot, NodeInfo *out) {
+Status node_discover(Bootstrap &boot, int cliques, NodeInfo *out) {
   constexpr std::size_t kNameBytes = 256;
   struct Record {
     char host[kNameBytes];
     int64_t pid;
     uint64_t pid_ns;  // inode of /proc/self/ns/pid, 0 when unknown
     uint64_t net_ns;  // inode of /proc/self/ns/net, 0 when unknown
+    int64_t cliques;
   } mine{};
   gethostname(mine.host, kNameBytes - 1);
   mine.pid = getpid();
   mine.pid_ns = namespace_id("pid");
   mine.net_ns = namespace_id("net");
+  mine.cliques = cliques;
   std::vector<Record> all(boot.size());
   NVSHM_TRY(boot.allgather(&mine, all.data(), sizeof mine));
-  NodeInfo info;
-  // A node is one host name and one network namespace: the heap's descriptors travel over abstract Unix
-  // sockets, which exist per network namespace (docs/remote.md).
-  std::map<std::pair<std::string, uint64_t>, int> nodes;  // node -> its index
-  info.group_of.resize(all.size());
   for (int pe = 0; pe < boot.size(); ++pe) {
-    const Record &r = all[pe];
-    const auto at = nodes.emplace(std::make_pair(std::string(r.host, strnlen(r.host, kNameBytes)), r.net_ns),
-                                  static_cast<int>(nodes.size()));
-    info.group_of[pe] = at.first->second;
-    if (strncmp(r.host, mine.host, kNameBytes) == 0 && r.net_ns == mine.net_ns) {
+    if (all[pe].cliques != cliques) {
+      log_error("nvshmem_init", "PEs disagree on NVSHMEM_NUM_CLIQUES: PE %d set %lld, PE %d (this PE) %d", pe,
+                static_cast<long long>(all[pe].cliques), boot.rank(), cliques);
+      return Status::symmetry;
+    }
+  }
+  // A node is one host name and one network namespace: the heap's descriptors travel over abstract Unix
+  // sockets, which exist per network namespace (docs/remote.md). With `cliques` > 1 (NVSHMEM_NUM_CLIQUES),
+  // each node's PEs, in ascending order, are split into that many nodes of consecutive PEs.
+  using Host = std::pair<std::string, uint64_t>;
+  std::vector<Host> host_of(all.size());
+  std::map<Host, int> host_pes;  // host -> its PE count
+  std::vector<int> index_on_host(all.size());
+  for (std::size_t pe = 0; pe < all.size(); ++pe) {
+    host_of[pe] = {std::string(all[pe].host, strnlen(all[pe].host, kNameBytes)), all[pe].net_ns};
+    index_on_host[pe] = host_pes[host_of[pe]]++;
+  }
+  std::vector<std::pair<Host, int>> node_of(all.size());  // (host, clique)
+  for (std::size_t pe = 0; pe < all.size(); ++pe) {
+    const int64_t n = host_pes[host_of[pe]];
+    node_of[pe] = {host_of[pe], static_cast<int>(index_on_host[pe] * std::min<int64_t>(cliques, n) / n)};
+  }
+  NodeInfo info;
+  std::map<std::pair<Host, int>, int> nodes;  // node -> its index, in the order of their first PE
+  info.group_of.resize(all.size());
+  const std::pair<Host, int> &my_node = node_of[boot.rank()];
+  for (int pe = 0; pe < boot.size(); ++pe) {
+    info.group_of[pe] = nodes.emplace(node_of[pe], static_cast<int>(nodes.size())).first->second;
+    if (node_of[pe] == my_node) {
       if (pe == boot.rank()) info.my_index = static_cast<int>(info.pes.size());
       info.pes.push_back(pe);
-      info.pids.push_back(mine.pid_ns != 0 && r.pid_ns == mine.pid_ns ? r.pid : 0);
+      info.pids.push_back(mine.pid_ns != 0 && all[pe].pid_ns == mine.pid_ns ? all[pe].pid : 0);
     }
   }
   info.n_nodes = static_cast<int>(nodes.size());

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Which PEs share this PE's node (same host name and network namespace) and their process ids, from one
-// bootstrap allgather.
+// Which PEs share this PE's node (same host name and network namespace, and clique where NVSHMEM_NUM_CLIQUES
+// splits hosts) and their process ids, from one bootstrap allgather.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -25,7 +25,9 @@ struct NodeInfo {
   bool has_exited(int index) const;
 };
 
-Status node_discover(Bootstrap &boot, NodeInfo *out);
+// `cliques` (NVSHMEM_NUM_CLIQUES, at least 1): each host's PEs split into that many nodes of consecutive PEs,
+// for tests of several nodes on one machine.
+Status node_discover(Bootstrap &boot, int cliques, NodeInfo *out);
 // This PE alone as a node (the heap maps only its own slot: NVSHMEM_DISABLE_P2P); n_nodes is kept, and
 // every PE is a group of its own.
 NodeInfo node_self(const NodeInfo &node);

@@ -304,7 +304,7 @@ Status init_steps(Runtime &rt, unsigned flags, const nvshmemx_init_attr_t *attr)
   if (rt.boot->rank() == 0 && (rt.env.version || log_enabled(LogLevel::version)))
     fprintf(stderr, "nvshmem version %s (NVSHMEM API level %d.%d.%d), %d PEs\n", NVSHM_RELEASE_STRING,
             NVSHMEM_VENDOR_MAJOR_VERSION, NVSHMEM_VENDOR_MINOR_VERSION, NVSHMEM_VENDOR_PATCH_VERSION, rt.boot->size());
-  NVSHM_TRY(node_discover(*rt.boot, &rt.node));
+  NVSHM_TRY(node_discover(*rt.boot, static_cast<int>(rt.env.num_cliques), &rt.node));
   rt.mapped = rt.env.disable_p2p ? node_self(rt.node) : rt.node;
   const bool my_remote = rt.mapped.pes.size() < static_cast<std::size_t>(rt.boot->size());
   NVSHM_TRY(agree(*rt.boot, my_remote ? check_remote_transport(rt) : Status::ok));

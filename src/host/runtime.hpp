@@ -24,7 +24,7 @@ namespace nvshm {
 struct Runtime {
   Env env;
   std::unique_ptr<Bootstrap> boot;
-  NodeInfo node;    // the PEs of this host and network namespace
+  NodeInfo node;    // the PEs of this host and network namespace (and clique: NVSHMEM_NUM_CLIQUES)
   NodeInfo mapped;  // the PEs whose heaps this process maps: `node`, or this PE alone (NVSHMEM_DISABLE_P2P)
   int device = -1;  // CUDA device ordinal, -1 for the host heap
   CUcontext context = nullptr;
