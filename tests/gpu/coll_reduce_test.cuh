@@ -22,21 +22,38 @@ template <typename T>
 constexpr bool kFloating =
     std::is_floating_point<T>::value || std::is_same<T, half>::value || std::is_same<T, __nv_bfloat16>::value;
 
+// A floating value as a double, and a double rounded to T: through float for float, half and bfloat16 (the device
+// combines those in float), directly for double.
+template <typename T>
+double as_double(T v) {
+  if constexpr (std::is_same<T, double>::value)
+    return v;
+  else
+    return static_cast<float>(v);
+}
+template <typename T>
+T from_double(double v) {
+  if constexpr (std::is_same<T, double>::value)
+    return v;
+  else
+    return T(static_cast<float>(v));
+}
+
 // The host reference, computed in double for floating types and rounded to T once per step (as
 // every step of the device rounds); integers in their own type.
 template <typename T>
 T ref(Op op, T a, T b) {
   if constexpr (kFloating<T>) {
-    const double x = static_cast<double>(static_cast<float>(a)), y = static_cast<double>(static_cast<float>(b));
+    const double x = as_double(a), y = as_double(b);
     switch (op) {
       case kMin:
         return y < x ? b : a;
       case kMax:
         return x < y ? b : a;
       case kSum:
-        return T(static_cast<float>(x + y));
+        return from_double<T>(x + y);
       default:
-        return T(static_cast<float>(x * y));
+        return from_double<T>(x * y);
     }
   } else {
     switch (op) {
@@ -81,7 +98,7 @@ std::vector<T> input(Op op, int member, size_t n, int salt) {
 template <typename T>
 bool close(T got, T want) {
   if constexpr (kFloating<T>) {
-    const double g = static_cast<float>(got), w = static_cast<float>(want);
+    const double g = as_double(got), w = as_double(want);
     const double tolerance = sizeof(T) == 2 ? 2e-2 : sizeof(T) == 4 ? 1e-5 : 1e-12;
     return std::fabs(g - w) <= tolerance * std::fabs(w);
   } else {

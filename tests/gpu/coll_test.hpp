@@ -15,15 +15,36 @@
 
 namespace coll_test {
 
-// The teams every collective is tested on: the world, a predefined team of one PE, a split of the
-// world with every PE (a team slot made at run time, its members in world order), and this PE's
-// team of the two stride-2 splits (the PEs of its parity: one PE with 2 PEs, two with 4). The splits
-// are made once per process, at the first call, which every PE reaches in the same test.
+// True when `local` is true on any PE: a host reduction over the world, which every PE calls.
+inline bool on_any_pe(bool local) {
+  static int *words = static_cast<int *>(nvshmem_malloc(2 * sizeof(int)));
+  const int mine = local ? 1 : 0;
+  int any = 1;
+  EXPECT_EQ(cudaMemcpy(words, &mine, sizeof mine, cudaMemcpyHostToDevice), cudaSuccess);
+  EXPECT_EQ(nvshmem_int_max_reduce(NVSHMEM_TEAM_WORLD, words + 1, words, 1), 0);
+  EXPECT_EQ(cudaMemcpy(&any, words + 1, sizeof any, cudaMemcpyDeviceToHost), cudaSuccess);
+  return any != 0;
+}
+
+// Whether a member of `team` is outside NVSHMEM_TEAM_SHARED (another node), on this PE.
+inline bool has_remote_member(nvshmem_team_t team) {
+  for (int i = 0; i < nvshmem_team_n_pes(team); ++i)
+    if (nvshmem_team_translate_pe(team, i, NVSHMEM_TEAM_SHARED) < 0) return true;
+  return false;
+}
+
+// The teams every collective is tested on: the world, the predefined team of the PEs with this PE's index on
+// their node (this PE alone on one node), a split of the world with every PE (a team slot made at run time,
+// its members in world order), this PE's team of the two stride-2 splits (the PEs of its parity: one PE with
+// 2 PEs, two with 4) and, in a job of several nodes of more than one PE (NVSHMEM_NUM_CLIQUES), NVSHMEMX_TEAM_NODE:
+// a team of mapped members beside remote PEs. The list is the same on every PE; it is made once per process, at
+// the first call, which every PE reaches in the same test.
 inline std::vector<nvshmem_team_t> teams() {
   static const std::vector<nvshmem_team_t> list = [] {
     std::vector<nvshmem_team_t> l{NVSHMEM_TEAM_WORLD, NVSHMEMX_TEAM_SAME_MYPE_NODE};
-    const int n = nvshmem_n_pes();
+    const int n = nvshmem_n_pes(), node = nvshmem_team_n_pes(NVSHMEMX_TEAM_NODE);
     if (n < 2) return l;
+    if (!on_any_pe(node < 2 || node == n)) l.push_back(NVSHMEMX_TEAM_NODE);
     nvshmem_team_t all = NVSHMEM_TEAM_INVALID, even = NVSHMEM_TEAM_INVALID, odd = NVSHMEM_TEAM_INVALID;
     const int rc = nvshmem_team_split_strided(NVSHMEM_TEAM_WORLD, 0, 1, n, nullptr, 0, &all) |
                    nvshmem_team_split_strided(NVSHMEM_TEAM_WORLD, 0, 2, (n + 1) / 2, nullptr, 0, &even) |

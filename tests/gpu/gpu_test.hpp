@@ -69,12 +69,16 @@ inline int skip_code() {
     printf("no GPU visible: skipping GPU tests\n");
     return 77;  // CTest SKIP_RETURN_CODE
   }
-  // Forced remote (NVSHMEM_DISABLE_P2P=1: every peer through UCX): skipped where libucp cannot be loaded.
-  const char *no_p2p = getenv("NVSHMEM_DISABLE_P2P");
-  if (no_p2p && (no_p2p[0] == '1' || no_p2p[0] == 't' || no_p2p[0] == 'T' || no_p2p[0] == 'y' || no_p2p[0] == 'Y')) {
+  // Remote peers on one machine (NVSHMEM_DISABLE_P2P=1: every peer through UCX; NVSHMEM_NUM_CLIQUES above 1:
+  // the other cliques' PEs): skipped where libucp cannot be loaded.
+  const char *no_p2p = getenv("NVSHMEM_DISABLE_P2P"), *cliques = getenv("NVSHMEM_NUM_CLIQUES");
+  const bool forced =
+      no_p2p && (no_p2p[0] == '1' || no_p2p[0] == 't' || no_p2p[0] == 'T' || no_p2p[0] == 'y' || no_p2p[0] == 'Y');
+  if (forced || (cliques && atoi(cliques) > 1)) {
     void *ucp = dlopen("libucp.so.0", RTLD_NOW | RTLD_LOCAL);
     if (!ucp) {
-      printf("NVSHMEM_DISABLE_P2P=1 but libucp.so.0 cannot be loaded (%s): skipping GPU tests\n", dlerror());
+      printf("%s but libucp.so.0 cannot be loaded (%s): skipping GPU tests\n",
+             forced ? "NVSHMEM_DISABLE_P2P=1" : "NVSHMEM_NUM_CLIQUES > 1", dlerror());
       return 77;
     }
     dlclose(ucp);
