@@ -68,7 +68,7 @@ Status select_gpu(Runtime &rt, const nvshmemx_init_attr_t *attr) {
     NVSHM_CU(kInit, cuCtxGetDevice(&d));
     device = static_cast<int>(d);
   } else {
-    device = rt.node.my_index % count;
+    device = rt.node.host_index % count;
   }
   if (device >= count) {
     log_error(kInit, "CUDA device %d requested, but only %d are visible", device, count);
@@ -277,7 +277,7 @@ RemoteOptions remote_options(const Runtime &rt, HeapKind kind) {
   o.hca_list = rt.env.hca_list;
   o.hca_pe_mapping = rt.env.hca_pe_mapping;
   o.nic_pe_mapping = rt.env.enable_nic_pe_mapping;
-  o.local_rank = rt.node.my_index;
+  o.local_rank = rt.node.host_index;
   o.ib_gid_index = rt.env.ib_gid_index;
   o.ib_sl = rt.env.ib_sl;
   o.ib_traffic_class = rt.env.ib_traffic_class;
