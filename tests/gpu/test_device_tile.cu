@@ -347,9 +347,8 @@ void run_case(Geom g, int root, nvshmem_team_t team = NVSHMEM_TEAM_WORLD) {
   const int n_pes = nvshmem_n_pes(), me = nvshmem_my_pe();
   const int size = nvshmem_team_n_pes(team), my_index = nvshmem_team_my_pe(team);
   ASSERT_GT(size, 0);
-  std::vector<int> members(size);
+  std::vector<int> members(size);  // world PE of each member
   for (int m = 0; m < size; ++m) members[m] = nvshmem_team_translate_pe(team, m, NVSHMEM_TEAM_WORLD);
-  auto world_pe = [&](int member) { return members[member]; };
   ASSERT_EQ(g.members, K == kAllgather ? size : g.members);
   const size_t sn = storage(g, false), dn = storage(g, true);
   ASSERT_LE(sn * sizeof(T), kBufferBytes);
@@ -389,14 +388,14 @@ void run_case(Geom g, int root, nvshmem_team_t team = NVSHMEM_TEAM_WORLD) {
           }
           if (!inside) continue;
           if (K == kReduce || K == kAllreduce || ((K == kRooted || K == kReduceRoot) && my_index == root)) {
-            T acc = in[world_pe(0)][si];
-            for (int m = 1; m < size; ++m) acc = host_combine<T>(O, acc, in[world_pe(m)][si]);
+            T acc = in[members[0]][si];
+            for (int m = 1; m < size; ++m) acc = host_combine<T>(O, acc, in[members[m]][si]);
             expected[di] = acc;
           } else if (K == kAllgather) {
             const long long slot = g.gather < 0 ? 0 : static_cast<long long>(g.tile[g.gather]) * g.dstride[g.gather];
-            for (int m = 0; m < size; ++m) expected[di + m * slot] = in[world_pe(m)][si];
+            for (int m = 0; m < size; ++m) expected[di + m * slot] = in[members[m]][si];
           } else if (K == kBroadcast) {
-            expected[di] = in[world_pe(root)][si];
+            expected[di] = in[members[root]][si];
           } else if (K == kPut) {
             expected[di] = in[(me + n_pes - 1) % n_pes][si];
           } else if (K == kGet) {
