@@ -34,6 +34,13 @@ class RemoteEngine {
   // Blocking atomic on the word at `offset` of `pe`'s heap, atomic with the target's own atomics on a
   // host heap; *old (if not null) receives the previous value, zero-extended.
   virtual Status atomic(int pe, std::size_t offset, const AtomicArgs &args, uint64_t *old) = 0;
+  // Non-fetching atomic (NVSHMEM's non-fetching AMOs: set, add, and, or, xor; a device signal) that
+  // completes at the next quiet() (remote completion) and is ordered after earlier puts and atomics to
+  // `pe` by fence(), as a put_nbi. Its failure is reported by the next quiet(). The proxy issues atomics
+  // that the device does not wait for with it. The default: atomic(), complete on return.
+  virtual Status atomic_nbi(int pe, std::size_t offset, const AtomicArgs &args) {
+    return atomic(pe, offset, args, nullptr);
+  }
   // One write of a batch to set_words: the 8-byte word at `offset` of `pe`'s heap becomes `value`.
   struct WordWrite {
     int pe;
@@ -72,6 +79,9 @@ class RemoteEngine {
     (void)pe;
     return false;
   }
+  // How many PEs have been reported unreachable so far (each once; none after prepare_finalize()): the
+  // proxy fails the device's waits when it grows.
+  virtual int unreachable_count() const { return 0; }
   // Every PE calls it at finalize before the last barrier: after it, a peer that goes away is expected
   // (its endpoints closing are not reported as failures).
   virtual void prepare_finalize() = 0;

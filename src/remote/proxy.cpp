@@ -125,9 +125,15 @@ void Proxy::loop() {
       taken += drain(c);
       release(c);
     }
+    watch_unreachable();
     if (stopping && !taken) break;  // every request written before the stop was executed
     if (taken) {
       idle = 0;
+    } else if (nbi_pending_) {
+      // Turning idle after atomics issued without waiting: complete them now, so that a failure (a PE that
+      // refused one, or stopped answering) reaches the device's waits within the engine's timeout.
+      nbi_pending_ = false;
+      if (engine_.quiet() != Status::ok) fail_every_channel("an atomic or signal issued without waiting failed");
     } else if (++idle < 1024) {
       sched_yield();
     } else {  // long idle: give the cores back, at 50 us of added latency for the next request
@@ -196,6 +202,18 @@ Status Proxy::settle(const char *call) const {
   return Status::ok;
 }
 
+void Proxy::fail_every_channel(const char *why) {
+  log_error(kWhere, "%s: every device wait on the proxy fails from now on", why);
+  for (int c = 0; c < n_channels_; ++c) __atomic_store_n(&channels_[c].error, 1, __ATOMIC_RELAXED);
+}
+
+void Proxy::watch_unreachable() {
+  const int lost = engine_.unreachable_count();
+  if (lost == unreachable_seen_) return;
+  unreachable_seen_ = lost;
+  fail_every_channel("a remote PE became unreachable (logged above)");
+}
+
 void Proxy::release(int c) {
   nvshm_proxy_channel &ch = channels_[c];
   Cursor &cur = cursors_[c];
@@ -248,16 +266,20 @@ Status Proxy::execute(const nvshm_proxy_request &r, uint64_t *value) {
       }
       st = engine_.put_local(r.pe, r.offset, &r.value, r.bytes);  // the value lives in this frame
       break;
-    case NVSHM_PROXY_ATOMIC:
-      st = engine_.atomic(r.pe, r.offset, AtomicArgs{static_cast<AtomicOp>(r.aux & 0xff), r.aux >> 8, r.value, r.cond},
-                          done ? value : nullptr);
+    case NVSHM_PROXY_ATOMIC: {  // without DONE: non-fetching, complete at the next quiet
+      const AtomicArgs args{static_cast<AtomicOp>(r.aux & 0xff), r.aux >> 8, r.value, r.cond};
+      st = done ? engine_.atomic(r.pe, r.offset, args, value) : engine_.atomic_nbi(r.pe, r.offset, args);
+      nbi_pending_ |= !done;
       break;
+    }
     case NVSHM_PROXY_PUT_SIGNAL:
       // The signal is ordered after the data: an order point for the PE between the two.
       st = done ? engine_.put_local(r.pe, r.offset, local, r.bytes) : engine_.put_nbi(r.pe, r.offset, local, r.bytes);
       if (st == Status::ok) st = engine_.fence();
-      if (st == Status::ok)
-        st = engine_.atomic(r.pe, r.extra, AtomicArgs{static_cast<AtomicOp>(r.aux), 8, r.value, 0}, nullptr);
+      if (st == Status::ok) {
+        st = engine_.atomic_nbi(r.pe, r.extra, AtomicArgs{static_cast<AtomicOp>(r.aux), 8, r.value, 0});
+        nbi_pending_ = true;
+      }
       break;
     case NVSHM_PROXY_IPUT:
     case NVSHM_PROXY_IGET: {
@@ -278,6 +300,7 @@ Status Proxy::execute(const nvshm_proxy_request &r, uint64_t *value) {
       break;
     case NVSHM_PROXY_QUIET:
       st = engine_.quiet();
+      nbi_pending_ = false;  // completed (or failed into this channel)
       break;
     default:
       log_error(kWhere, "a request with operation %u (not one of this library's)", r.op);

@@ -150,7 +150,7 @@ struct StagedHeader {
   int32_t from;          // PE that sent the message
   uint64_t offset;       // request: byte offset in the target's slot; get_reply: offset in the destination
   uint64_t bytes;        // put, get: bytes of the chunk
-  uint64_t token;        // get, atomic: the initiator's record, returned in the reply
+  uint64_t token;        // get, atomic: the initiator's record, returned in the reply (0: atomic_nbi, none)
   uint64_t value, cond;  // atomic: operands; atomic_reply: the old value; get: offset in the destination
   uint32_t atomic_op;    // AtomicOp
   uint32_t width;        // AtomicArgs::width; replies: 1 when the target failed to execute the request
@@ -169,6 +169,74 @@ struct AtomicRecord {
   std::atomic<bool> done{false};
   uint64_t old = 0;
   bool failed = false;  // written before done
+};
+// A 4- or 8-byte atomic as UCP takes it: the opcode, the operand and the reply buffer (compare-swap takes
+// the compare value as operand and the new value in the reply buffer, which returns the old one);
+// `fetches`: UCP writes the old value into `reply` (always for swap and compare-swap). Both buffers stay
+// untouched until the operation completes.
+struct UcpAtomic {
+  union Word {
+    uint32_t w4;
+    uint64_t w8;
+  };
+  ucp_atomic_op_t op = UCP_ATOMIC_OP_ADD;
+  Word operand{}, reply{};
+  bool fetches = false;
+  std::size_t width = 8;
+  // `args` of an operation other than float_add, on a 4- or 8-byte word; `want_old`: the caller reads it.
+  UcpAtomic(const AtomicArgs &args, bool want_old) : fetches(want_old), width(args.width) {
+    switch (args.op) {
+      case AtomicOp::fetch:  // OR with 0 reads the word atomically
+        op = UCP_ATOMIC_OP_OR;
+        fetches = true;
+        break;
+      case AtomicOp::set:
+      case AtomicOp::swap:
+        op = UCP_ATOMIC_OP_SWAP;
+        set(&operand, args.value);
+        fetches = true;
+        break;
+      case AtomicOp::compare_swap:
+        op = UCP_ATOMIC_OP_CSWAP;
+        set(&operand, args.cond);
+        set(&reply, args.value);
+        fetches = true;
+        break;
+      case AtomicOp::add:
+      case AtomicOp::float_add:  // not taken here: update_by_cas
+        set(&operand, args.value);
+        break;
+      case AtomicOp::and_:
+        op = UCP_ATOMIC_OP_AND;
+        set(&operand, args.value);
+        break;
+      case AtomicOp::or_:
+        op = UCP_ATOMIC_OP_OR;
+        set(&operand, args.value);
+        break;
+      case AtomicOp::xor_:
+        op = UCP_ATOMIC_OP_XOR;
+        set(&operand, args.value);
+        break;
+    }
+  }
+  void set(Word *w, uint64_t v) const {
+    if (width == 4)
+      w->w4 = static_cast<uint32_t>(v);
+    else
+      w->w8 = v;
+  }
+  uint64_t old() const { return width == 4 ? reply.w4 : reply.w8; }
+  ucp_request_param_t param() {
+    ucp_request_param_t p{};
+    p.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE;
+    p.datatype = ucp_dt_make_contig(width);
+    if (fetches) {
+      p.op_attr_mask |= UCP_OP_ATTR_FIELD_REPLY_BUFFER;
+      p.reply_buffer = &reply;
+    }
+    return p;
+  }
 };
 class UcxEngine;
 // A reply built in the handler; freed when UCX has sent it, or by the engine's destructor when the
@@ -196,6 +264,7 @@ class UcxEngine final : public RemoteEngine {
   Status put_nbi(int pe, std::size_t offset, const void *local, std::size_t bytes) override;
   Status get_nbi(void *local, int pe, std::size_t offset, std::size_t bytes) override;
   Status atomic(int pe, std::size_t offset, const AtomicArgs &args, uint64_t *old) override;
+  Status atomic_nbi(int pe, std::size_t offset, const AtomicArgs &args) override;
   Status update_by_cas(int pe, std::size_t offset, const AtomicArgs &args, uint64_t *old);
   Status set_words(const std::vector<WordWrite> &writes) override;
   Status fence() override;
@@ -206,6 +275,7 @@ class UcxEngine final : public RemoteEngine {
   bool registered_local(const void *addr, std::size_t bytes) const override {
     return local_memh(addr, bytes) != nullptr;
   }
+  int unreachable_count() const override { return lost_.load(std::memory_order_acquire); }
   bool unreachable(int pe) const override {
     return pe >= 0 && static_cast<std::size_t>(pe) < peers_.size() && peers_[pe].failed.load(std::memory_order_relaxed);
   }
@@ -226,8 +296,9 @@ class UcxEngine final : public RemoteEngine {
     // Flushes in flight (under flush_mutex_) that serve a fence due on the PE: a write that finds the fence
     // taken by such a flush waits for it.
     std::atomic<int> flushing{0};
-    // Staged path: requests sent to the PE, replies received from it, and replies that said the PE
-    // failed to execute the request (reported by the next wait on the PE).
+    // Staged path: requests sent to the PE, replies received from it. `errors`: operations no one waits
+    // for that failed (replies that said the PE failed to execute the request, atomic_nbi's completions
+    // with an error), reported by the next wait on the PE (staged) or the next quiet.
     std::atomic<uint64_t> issued{0}, completed{0}, errors{0};
   };
   using Clock = std::chrono::steady_clock;
@@ -248,6 +319,10 @@ class UcxEngine final : public RemoteEngine {
   void abandon(ucs_status_ptr_t request, const char *op, int pe);
   // Closes the endpoint with force (waiting kAbandonSeconds at most), then marks the PE failed.
   void close(Peer &p);
+  // Marks `p` failed; counts it in lost_ the first time, unless the job is finalizing.
+  void mark_failed(Peer &p) {
+    if (!p.failed.exchange(true) && !closing_.load()) lost_.fetch_add(1, std::memory_order_release);
+  }
   // Hands an operation's request to UCX to complete by itself (it completes at the next flush).
   Status detach(ucs_status_ptr_t request, const char *op, int pe);
   Status failure(ucs_status_t status, const char *op, int pe);
@@ -273,6 +348,8 @@ class UcxEngine final : public RemoteEngine {
   Status staged_put(int pe, std::size_t offset, const void *local, std::size_t bytes, const char *op);
   Status staged_get(void *local, int pe, std::size_t offset, std::size_t bytes, const char *op);
   Status staged_atomic(int pe, std::size_t offset, const AtomicArgs &args, uint64_t *old);
+  // A request without a record (token 0): its reply counts it complete, and a failure in p.errors.
+  Status staged_atomic_nbi(int pe, std::size_t offset, const AtomicArgs &args);
   Status staged_set_words(const std::vector<WordWrite> &writes);
   // Waits until every request sent to `pe` so far has its reply, then reports the caller's own request's
   // failure (`own_failed`, from its record) and those of earlier requests no one waits for (each once).
@@ -317,6 +394,7 @@ class UcxEngine final : public RemoteEngine {
   std::thread progress_;
   std::atomic<bool> stop_{false};
   std::atomic<bool> closing_{false};
+  std::atomic<int> lost_{0};  // PEs marked failed before prepare_finalize(): unreachable_count()
   std::mutex replies_mutex_;
   std::set<Reply *> replies_in_flight_;  // owned; see Reply
   // Local buffers of register_local, by start address: their length and handle.
@@ -546,7 +624,7 @@ void UcxEngine::unregister_local(void *addr) {
 
 void UcxEngine::on_peer_error(void *arg, ucp_ep_h, ucs_status_t status) {
   Peer *p = static_cast<Peer *>(arg);
-  p->failed.store(true);
+  p->engine->mark_failed(*p);
   if (!p->engine->closing_.load())
     log_error(kWhere, "PE %d is unreachable (%s): its process or the network between us failed", p->pe,
               p->engine->api_.status_string(status));
@@ -653,7 +731,7 @@ void UcxEngine::abandon(ucs_status_ptr_t request, const char *op, int pe) {
 
 void UcxEngine::close(Peer &p) {
   std::lock_guard<std::mutex> lock(connect_mutex_);
-  p.failed.store(true);
+  mark_failed(p);
   if (p.rkey) api_.rkey_destroy(std::exchange(p.rkey, nullptr));
   if (!p.ep) return;
   ucp_request_param_t param{};
@@ -728,72 +806,49 @@ Status UcxEngine::atomic(int pe, std::size_t offset, const AtomicArgs &args, uin
   if (opt_.staged) return staged_atomic(pe, offset, args, old);
   Peer *p = nullptr;
   NVSHM_TRY(writer(pe, "atomic", &p));
-  if (args.width == 2) return update_by_cas(pe, offset, args, old);
-  // UCP's operand (`operand`) and reply buffer, in the word's width; compare-swap takes the compare
-  // value as operand and the new value in the reply buffer, which returns the old one.
-  union Word {
-    uint32_t w4;
-    uint64_t w8;
-  } operand{}, reply{};
-  auto set = [&](Word *w, uint64_t v) {
-    if (args.width == 4)
-      w->w4 = static_cast<uint32_t>(v);
-    else
-      w->w8 = v;
-  };
-  ucp_atomic_op_t op = UCP_ATOMIC_OP_ADD;
-  bool fetch = old != nullptr;
-  switch (args.op) {
-    case AtomicOp::fetch:  // OR with 0 reads the word atomically
-      op = UCP_ATOMIC_OP_OR;
-      set(&operand, 0);
-      fetch = true;
-      break;
-    case AtomicOp::set:
-    case AtomicOp::swap:
-      op = UCP_ATOMIC_OP_SWAP;
-      set(&operand, args.value);
-      fetch = true;  // UCP's swap always returns the old value
-      break;
-    case AtomicOp::compare_swap:
-      op = UCP_ATOMIC_OP_CSWAP;
-      set(&operand, args.cond);
-      set(&reply, args.value);
-      fetch = true;
-      break;
-    case AtomicOp::add:
-      op = UCP_ATOMIC_OP_ADD;
-      set(&operand, args.value);
-      break;
-    case AtomicOp::and_:
-      op = UCP_ATOMIC_OP_AND;
-      set(&operand, args.value);
-      break;
-    case AtomicOp::or_:
-      op = UCP_ATOMIC_OP_OR;
-      set(&operand, args.value);
-      break;
-    case AtomicOp::xor_:
-      op = UCP_ATOMIC_OP_XOR;
-      set(&operand, args.value);
-      break;
-    case AtomicOp::float_add:
-      return update_by_cas(pe, offset, args, old);
-  }
-  ucp_request_param_t param{};
-  param.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE;
-  param.datatype = ucp_dt_make_contig(args.width);
-  if (fetch) {
-    param.op_attr_mask |= UCP_OP_ATTR_FIELD_REPLY_BUFFER;
-    param.reply_buffer = &reply;
-  }
-  NVSHM_TRY(wait(api_.atomic_op_nbx(p->ep, op, &operand, 1, p->base + offset, p->rkey, &param), "atomic", pe));
-  if (!fetch) {
+  if (args.width == 2 || args.op == AtomicOp::float_add) return update_by_cas(pe, offset, args, old);
+  UcpAtomic a(args, old != nullptr);
+  ucp_request_param_t param = a.param();
+  NVSHM_TRY(wait(api_.atomic_op_nbx(p->ep, a.op, &a.operand, 1, p->base + offset, p->rkey, &param), "atomic", pe));
+  if (!a.fetches) {
     // A non-fetching atomic completes locally; the remote side is done once the endpoint is flushed.
     ucp_request_param_t flush{};
     NVSHM_TRY(wait(api_.ep_flush_nbx(p->ep, &flush), "atomic (endpoint flush)", pe));
   }
-  if (old) *old = args.width == 4 ? reply.w4 : reply.w8;
+  if (old) *old = a.old();
+  return Status::ok;
+}
+
+Status UcxEngine::atomic_nbi(int pe, std::size_t offset, const AtomicArgs &args) {
+  if (opt_.staged) return staged_atomic_nbi(pe, offset, args);
+  if (args.width == 2 || args.op == AtomicOp::float_add) return atomic(pe, offset, args, nullptr);
+  Peer *p = nullptr;
+  NVSHM_TRY(writer(pe, "atomic", &p));
+  // The operand and reply buffer live until UCX completes the request: its callback frees them.
+  struct InFlight {
+    UcpAtomic a;
+    Peer *peer;
+  };
+  auto *f = new InFlight{UcpAtomic(args, false), p};
+  ucp_request_param_t param = f->a.param();
+  param.op_attr_mask |= UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
+  param.cb.send = [](void *request, ucs_status_t status, void *user) {
+    auto *done = static_cast<InFlight *>(user);
+    Peer &to = *done->peer;
+    if (status != UCS_OK) {  // the next quiet reports it
+      to.errors.fetch_add(1);
+      if (!to.engine->closing_.load())
+        log_error(kWhere, "atomic to PE %d failed: %s", to.pe, to.engine->api_.status_string(status));
+    }
+    to.engine->api_.request_free(request);
+    delete done;
+  };
+  param.user_data = f;
+  const ucs_status_ptr_t request =
+      api_.atomic_op_nbx(p->ep, f->a.op, &f->a.operand, 1, p->base + offset, p->rkey, &param);
+  if (!UCS_PTR_IS_PTR(request)) delete f;  // completed at once (no callback), or failed to start
+  if (UCS_PTR_IS_ERR(request)) return failure(UCS_PTR_STATUS(request), "atomic", pe);
+  p->unflushed.store(true, std::memory_order_release);
   return Status::ok;
 }
 
@@ -888,6 +943,12 @@ Status UcxEngine::quiet() {
     if (st == Status::ok) st = s;
   }
   for (int pe : fences) peers_[pe].flushing.fetch_sub(1);
+  for (Peer &p : peers_)
+    if (const uint64_t failed = p.errors.exchange(0)) {
+      log_error(kWhere, "quiet: %llu atomics to PE %d failed (issued without waiting; logged above)",
+                static_cast<unsigned long long>(failed), p.pe);
+      if (st == Status::ok) st = Status::internal;
+    }
   return st;
 }
 
@@ -976,6 +1037,21 @@ Status UcxEngine::staged_atomic(int pe, std::size_t offset, const AtomicArgs &ar
   const bool failed = record->failed;
   delete record;
   return staged_complete(*p, "atomic", failed);
+}
+
+Status UcxEngine::staged_atomic_nbi(int pe, std::size_t offset, const AtomicArgs &args) {
+  Peer *p = nullptr;
+  NVSHM_TRY(peer(pe, "atomic", &p));
+  const StagedHeader h{StagedOp::atomic,
+                       my_pe_,
+                       offset,
+                       0,
+                       0,
+                       args.value,
+                       args.cond,
+                       static_cast<uint32_t>(args.op),
+                       static_cast<uint32_t>(args.width)};
+  return wait(staged_request(*p, h, nullptr, 0), "atomic", pe);  // the send only: `h` lives in this frame
 }
 
 Status UcxEngine::staged_set_words(const std::vector<WordWrite> &writes) {
@@ -1081,7 +1157,8 @@ void UcxEngine::staged_serve(const StagedHeader &h, const void *data, std::size_
       if (g->remaining.fetch_sub(h.bytes, std::memory_order_acq_rel) == h.bytes && detached) delete g;
       return;
     }
-    if (h.op == StagedOp::atomic_reply) {
+    if (h.op == StagedOp::atomic_reply && h.token == 0 && h.width) from.errors.fetch_add(1);  // atomic_nbi
+    if (h.op == StagedOp::atomic_reply && h.token != 0) {
       auto *a = reinterpret_cast<AtomicRecord *>(h.token);
       a->old = h.value;
       a->failed = h.width != 0;

@@ -106,7 +106,7 @@ Status record_collective(const nvshm_proxy_request &r) {
 }
 
 // The engine of the tests: the real one, with atomics on the word at kSlowOffset taking 200 ms (a request
-// that holds its channel back).
+// that holds its channel back), and `lost` PEs added to its unreachable count (a PE that went away).
 constexpr std::size_t kSlowOffset = 1800000;
 class SlowWordEngine : public RemoteEngine {
  public:
@@ -128,15 +128,24 @@ class SlowWordEngine : public RemoteEngine {
     return inner_->get_nbi(local, pe, offset, bytes);
   }
   Status atomic(int pe, std::size_t offset, const AtomicArgs &args, uint64_t *old) override {
-    if (offset == kSlowOffset) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    delay(offset);
     return inner_->atomic(pe, offset, args, old);
+  }
+  Status atomic_nbi(int pe, std::size_t offset, const AtomicArgs &args) override {
+    delay(offset);
+    return inner_->atomic_nbi(pe, offset, args);
   }
   Status set_words(const std::vector<WordWrite> &writes) override { return inner_->set_words(writes); }
   Status fence() override { return inner_->fence(); }
   Status quiet() override { return inner_->quiet(); }
+  int unreachable_count() const override { return inner_->unreachable_count() + lost.load(); }
   void prepare_finalize() override { inner_->prepare_finalize(); }
+  std::atomic<int> lost{0};
 
  private:
+  static void delay(std::size_t offset) {
+    if (offset == kSlowOffset) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
   std::unique_ptr<RemoteEngine> inner_;
 };
 
@@ -152,7 +161,9 @@ class ProxyTest : public ::testing::TestWithParam<bool> {
     OneRank boot;
     std::unique_ptr<RemoteEngine> ucx;
     ASSERT_EQ(make_ucx_engine(boot, slot_.data(), slot_.size() * 8, *local_, o, &ucx), Status::ok);
-    engine_ = std::make_unique<SlowWordEngine>(std::move(ucx));
+    auto slow = std::make_unique<SlowWordEngine>(std::move(ucx));
+    slow_ = slow.get();
+    engine_ = std::move(slow);
     void *mem = nullptr;
     ASSERT_EQ(posix_memalign(&mem, 64, sizeof(nvshm_proxy_channel) * kChannels), 0);
     memset(mem, 0, sizeof(nvshm_proxy_channel) * kChannels);
@@ -183,6 +194,7 @@ class ProxyTest : public ::testing::TestWithParam<bool> {
   std::vector<uint64_t> slot_;
   std::unique_ptr<Transport> local_;
   std::unique_ptr<RemoteEngine> engine_;
+  SlowWordEngine *slow_ = nullptr;  // engine_
   nvshm_proxy_channel *channels_ = nullptr;
   nvshm_proxy_counters counters_[kChannels] = {};
   std::unique_ptr<Proxy> proxy_;
@@ -370,6 +382,44 @@ TEST_P(ProxyTest, SettleExecutesWhatWasWrittenBefore) {
   EXPECT_EQ(proxy_->settle("test (timeout)"), Status::timeout);
   channels_[3].timeout_ns = 30ull * 1000000000ull;
   EXPECT_EQ(proxy_->settle("test (after the timeout)"), Status::ok);
+}
+
+// Whether every channel's error word is raised within `seconds` (the device's waits then fail).
+bool every_channel_fails(const nvshm_proxy_channel *channels, int n, double seconds) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  for (int c = 0; c < n; ++c)
+    while (__atomic_load_n(&channels[c].error, __ATOMIC_RELAXED) == 0)
+      if (std::chrono::steady_clock::now() > until) return false;
+  return true;
+}
+
+// A PE that the engine reports unreachable fails every channel: a kernel waiting for a record, a quiet or
+// a signal from that PE ends with the proxy's message instead of waiting until the launcher's timeout.
+TEST_P(ProxyTest, UnreachablePeFailsEveryChannel) {
+  submit(1, {NVSHM_PROXY_PUT_INLINE, 0, 0, 0, 1700000, 0, 8, 0x77, 0, 0});
+  quiet(1);
+  for (int c = 0; c < kChannels; ++c) ASSERT_EQ(channels_[c].error, 0u) << "channel " << c << " failed before";
+  slow_->lost = 1;
+  EXPECT_TRUE(every_channel_fails(channels_, kChannels, 5)) << "an unreachable PE left a channel's waits running";
+}
+
+// Atomics and signals the device does not wait for are issued without waiting (atomic_nbi); once idle, the
+// proxy completes them, so that one the target refuses fails every channel's waits instead of none. The
+// staged path, where the target checks the offset (one-sided, the word past the heap is not refused).
+TEST_P(ProxyTest, FailedSignalFailsEveryChannelOnceIdle) {
+  if (!GetParam()) GTEST_SKIP() << "one-sided: the target does not check offsets";
+  uint64_t *word = reinterpret_cast<uint64_t *>(heap() + 1710000);
+  *word = 3;
+  for (int i = 0; i < 100; ++i)  // good ones first: they complete and fail nothing
+    submit(i % kChannels, {NVSHM_PROXY_ATOMIC, 0, NVSHM_PROXY_AMO_ADD | 8u << 8, 0, 1710000, 0, 0, 2, 0, 0});
+  quiet(0);
+  EXPECT_EQ(*word, 203u);
+  for (int c = 0; c < kChannels; ++c) ASSERT_EQ(channels_[c].error, 0u) << "channel " << c;
+  std::vector<unsigned char> data(64, 0x3C);
+  submit(2, {NVSHM_PROXY_PUT_SIGNAL, 0, NVSHM_PROXY_AMO_SET, 0, 1720000, at(data.data()), data.size(), 1, 0,
+             slot_.size() * 8});  // the signal word past the heap
+  EXPECT_TRUE(every_channel_fails(channels_, kChannels, 10)) << "a refused signal failed no wait";
+  EXPECT_EQ(memcmp(heap() + 1720000, data.data(), data.size()), 0);
 }
 
 // A request the proxy cannot execute fails its producer's wait (with the proxy's message), not a hang.

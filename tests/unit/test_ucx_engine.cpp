@@ -357,6 +357,46 @@ TEST(UcxEngine, StagedFailureGoesToItsOwnCaller) {
   EXPECT_EQ(engine->quiet(), Status::ok);  // reported once
 }
 
+// atomic_nbi (the proxy's atomics without a record, and signals): complete at quiet, ordered after earlier
+// puts by fence; every operation and width; a 2-byte set (compare-swap underneath) too.
+TEST_P(UcxEngineOps, AtomicNbiCompletesAtQuiet) {
+  std::vector<uint64_t> slot(4096, 0);
+  FakeBootstrap boot(0, 1);
+  std::unique_ptr<Transport> local = make_host_transport();
+  std::unique_ptr<RemoteEngine> engine;
+  ASSERT_EQ(make_ucx_engine(boot, slot.data(), slot.size() * sizeof(uint64_t), *local, options(GetParam()), &engine),
+            Status::ok);
+  slot[1] = 0xF0F0F0F0F0F0F0F0ull;
+  slot[2] = 0x00FF00FF00FF00FFull;
+  slot[3] = 0x123456789ull;
+  for (int i = 0; i < 500; ++i) ASSERT_EQ(engine->atomic_nbi(0, 0, AtomicArgs{AtomicOp::add, 8, 3, 0}), Status::ok);
+  ASSERT_EQ(engine->atomic_nbi(0, 8, AtomicArgs{AtomicOp::and_, 8, 0xFFFF0000FFFF0000ull, 0}), Status::ok);
+  ASSERT_EQ(engine->atomic_nbi(0, 16, AtomicArgs{AtomicOp::or_, 8, 0x1100110011001100ull, 0}), Status::ok);
+  ASSERT_EQ(engine->atomic_nbi(0, 24, AtomicArgs{AtomicOp::xor_, 4, 0xFFFFFFFFull, 0}), Status::ok);
+  ASSERT_EQ(engine->atomic_nbi(0, 32, AtomicArgs{AtomicOp::set, 8, 0xABCDEF0123456789ull, 0}), Status::ok);
+  ASSERT_EQ(engine->atomic_nbi(0, 42, AtomicArgs{AtomicOp::set, 2, 0xBEEF, 0}), Status::ok);
+  // A put, a fence, then a signal: once the signal is seen the data is there (checked after quiet here).
+  std::vector<uint64_t> data(1000);
+  for (std::size_t i = 0; i < data.size(); ++i) data[i] = i * 0x9E3779B97F4A7C15ull;
+  ASSERT_EQ(engine->put_nbi(0, 8192, data.data(), data.size() * 8), Status::ok);
+  ASSERT_EQ(engine->fence(), Status::ok);
+  ASSERT_EQ(engine->atomic_nbi(0, 48, AtomicArgs{AtomicOp::set, 8, 1, 0}), Status::ok);
+  ASSERT_EQ(engine->quiet(), Status::ok);
+  EXPECT_EQ(slot[0], 1500u);
+  EXPECT_EQ(slot[1], 0xF0F00000F0F00000ull);
+  EXPECT_EQ(slot[2], 0x11FF11FF11FF11FFull);
+  EXPECT_EQ(slot[3], 0x1DCBA9876ull);  // the low 4 bytes inverted, the high ones untouched
+  EXPECT_EQ(slot[4], 0xABCDEF0123456789ull);
+  EXPECT_EQ(slot[5], 0xBEEFull << 16);  // bytes 42-43 of the word at 40
+  EXPECT_EQ(slot[6], 1u);
+  EXPECT_EQ(memcmp(&slot[1024], data.data(), data.size() * 8), 0);
+  if (!GetParam()) return;
+  // Staged, the target refuses an atomic past the slot: the next quiet reports it, once.
+  ASSERT_EQ(engine->atomic_nbi(0, slot.size() * 8, AtomicArgs{AtomicOp::add, 8, 1, 0}), Status::ok);
+  EXPECT_EQ(engine->quiet(), Status::internal);
+  EXPECT_EQ(engine->quiet(), Status::ok);
+}
+
 INSTANTIATE_TEST_SUITE_P(Paths, UcxEngineOps, ::testing::Bool(),
                          [](const ::testing::TestParamInfo<bool> &p) { return p.param ? "Staged" : "OneSided"; });
 
