@@ -82,6 +82,10 @@ class RemoteEngine {
   // How many PEs have been reported unreachable so far (each once; none after prepare_finalize()): the
   // proxy fails the device's waits when it grows.
   virtual int unreachable_count() const { return 0; }
+  // How many operations that no one waits for (atomic_nbi; on the staged path also puts and get_nbi) have
+  // failed so far. Each is also reported by the next quiet on its PE, whichever thread makes it; the proxy
+  // watches this count, so that the device's waits fail also when another thread's quiet took the report.
+  virtual uint64_t unwaited_failures() const { return 0; }
   // Every PE calls it at finalize before the last barrier: after it, a peer that goes away is expected
   // (its endpoints closing are not reported as failures).
   virtual void prepare_finalize() = 0;

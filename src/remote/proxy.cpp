@@ -125,17 +125,17 @@ void Proxy::loop() {
       taken += drain(c);
       release(c);
     }
-    watch_unreachable();
+    watch_engine();
     if (stopping && !taken) break;  // every request written before the stop was executed
     if (taken) {
       idle = 0;
-    } else if (nbi_pending_) {
-      // Turning idle after atomics issued without waiting: complete them now, so that a failure (a PE that
-      // refused one, or stopped answering) reaches the device's waits within the engine's timeout.
-      nbi_pending_ = false;
-      if (engine_.quiet() != Status::ok) fail_every_channel("an atomic or signal issued without waiting failed");
     } else if (++idle < 1024) {
       sched_yield();
+    } else if (nbi_pending_) {
+      // Idle a while after atomics issued without waiting: complete them, so that a PE that stopped answering
+      // (a hung process the network does not report) fails the device's waits within the engine's timeout.
+      nbi_pending_ = false;
+      if (engine_.quiet() != Status::ok) fail_every_channel("completing atomics and signals issued without waiting");
     } else {  // long idle: give the cores back, at 50 us of added latency for the next request
       std::this_thread::sleep_for(std::chrono::microseconds(50));
     }
@@ -207,11 +207,14 @@ void Proxy::fail_every_channel(const char *why) {
   for (int c = 0; c < n_channels_; ++c) __atomic_store_n(&channels_[c].error, 1, __ATOMIC_RELAXED);
 }
 
-void Proxy::watch_unreachable() {
+void Proxy::watch_engine() {
   const int lost = engine_.unreachable_count();
-  if (lost == unreachable_seen_) return;
+  const uint64_t failed = engine_.unwaited_failures();
+  if (lost == unreachable_seen_ && failed == failures_seen_) return;
+  fail_every_channel(lost != unreachable_seen_ ? "a remote PE became unreachable (logged above)"
+                                               : "an operation issued without waiting failed (logged above)");
   unreachable_seen_ = lost;
-  fail_every_channel("a remote PE became unreachable (logged above)");
+  failures_seen_ = failed;
 }
 
 void Proxy::release(int c) {

@@ -81,9 +81,10 @@ class Proxy {
   // Raises every channel's error word (each device wait on a channel watches it: a request's record, a
   // quiet, a leader's signal) after logging `why`.
   void fail_every_channel(const char *why);
-  // fail_every_channel() when the engine reports a PE unreachable that it had not before: the device's
-  // waits end with the proxy's message instead of waiting for that PE until the launcher's timeout.
-  void watch_unreachable();
+  // fail_every_channel() when the engine reports a PE unreachable that it had not before, or a failure of an
+  // operation no one waits for (a signal): the device's waits end with the proxy's message instead of
+  // waiting for that PE or that signal until the launcher's timeout.
+  void watch_engine();
 
   RemoteEngine &engine_;
   void (*const global_exit_)(int);
@@ -91,9 +92,10 @@ class Proxy {
   nvshm_proxy_channel *const channels_;
   const int n_channels_, n_pes_, batch_max_;
   std::vector<Cursor> cursors_;
-  bool in_quiet_ = false;     // draining the other channels before a quiet marker
-  bool nbi_pending_ = false;  // atomics issued with atomic_nbi since the engine's last quiet on this thread
-  int unreachable_seen_ = 0;  // engine_.unreachable_count() when last looked at
+  bool in_quiet_ = false;       // draining the other channels before a quiet marker
+  bool nbi_pending_ = false;    // atomics issued with atomic_nbi since the engine's last quiet on this thread
+  int unreachable_seen_ = 0;    // engine_.unreachable_count() when last looked at
+  uint64_t failures_seen_ = 0;  // engine_.unwaited_failures() when last looked at
   std::atomic<bool> stop_{false};
   const CUcontext context_;                           // made current on every thread of the proxy
   std::atomic<std::thread::id> loop_id_{};            // the draining thread's, set before it makes team threads

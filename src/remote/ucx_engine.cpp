@@ -276,6 +276,7 @@ class UcxEngine final : public RemoteEngine {
     return local_memh(addr, bytes) != nullptr;
   }
   int unreachable_count() const override { return lost_.load(std::memory_order_acquire); }
+  uint64_t unwaited_failures() const override { return unwaited_failures_.load(std::memory_order_acquire); }
   bool unreachable(int pe) const override {
     return pe >= 0 && static_cast<std::size_t>(pe) < peers_.size() && peers_[pe].failed.load(std::memory_order_relaxed);
   }
@@ -296,6 +297,9 @@ class UcxEngine final : public RemoteEngine {
     // Flushes in flight (under flush_mutex_) that serve a fence due on the PE: a write that finds the fence
     // taken by such a flush waits for it.
     std::atomic<int> flushing{0};
+    // quiet()'s flushes of the PE in flight: a fence meanwhile is due as well (the flush took `unflushed`,
+    // but the operations before the fence are not complete until it ends).
+    std::atomic<int> in_quiet{0};
     // Staged path: requests sent to the PE, replies received from it. `errors`: operations no one waits
     // for that failed (replies that said the PE failed to execute the request, atomic_nbi's completions
     // with an error), reported by the next wait on the PE (staged) or the next quiet.
@@ -319,6 +323,12 @@ class UcxEngine final : public RemoteEngine {
   void abandon(ucs_status_ptr_t request, const char *op, int pe);
   // Closes the endpoint with force (waiting kAbandonSeconds at most), then marks the PE failed.
   void close(Peer &p);
+  // Counts a failed operation that no one waits for (p.errors, reported by the next wait on the PE, and
+  // unwaited_failures_); returns p.errors before.
+  uint64_t unwaited_failed(Peer &p) {
+    unwaited_failures_.fetch_add(1, std::memory_order_release);
+    return p.errors.fetch_add(1);
+  }
   // Marks `p` failed; counts it in lost_ the first time, unless the job is finalizing.
   void mark_failed(Peer &p) {
     if (!p.failed.exchange(true) && !closing_.load()) lost_.fetch_add(1, std::memory_order_release);
@@ -330,6 +340,15 @@ class UcxEngine final : public RemoteEngine {
   template <class Done>
   Status poll_until(Done done, const char *op, int pe, Clock::time_point until);
   void progress_loop();
+  // One round of the worker's progress (ucp_worker_progress's count), then the atomics it received.
+  unsigned progress() {
+    const unsigned n = api_.worker_progress(worker_);
+    if (deferred_count_.load(std::memory_order_acquire)) run_deferred_atomics();
+    return n;
+  }
+  // Executes the staged atomics that staged_serve deferred, in the order they arrived, with one call of the
+  // transport (one kernel on a GPU heap), and answers each.
+  void run_deferred_atomics();
   // The memory handle of the registration that holds all of [p, p + bytes) (the slot, or a buffer of
   // register_local), or nullptr.
   ucp_mem_h local_memh(const void *p, std::size_t bytes) const;
@@ -394,9 +413,19 @@ class UcxEngine final : public RemoteEngine {
   std::thread progress_;
   std::atomic<bool> stop_{false};
   std::atomic<bool> closing_{false};
-  std::atomic<int> lost_{0};  // PEs marked failed before prepare_finalize(): unreachable_count()
+  std::atomic<int> lost_{0};                    // PEs marked failed before prepare_finalize(): unreachable_count()
+  std::atomic<uint64_t> unwaited_failures_{0};  // unwaited_failures()
   std::mutex replies_mutex_;
   std::set<Reply *> replies_in_flight_;  // owned; see Reply
+  // Staged atomics received and not yet executed (the target side; docs/remote.md, "Batched atomics").
+  struct Deferred {
+    StagedHeader header;
+    ucp_ep_h reply_ep;
+  };
+  std::mutex deferred_mutex_;
+  std::vector<Deferred> deferred_;
+  std::atomic<std::size_t> deferred_count_{0};  // deferred_.size(), read without the lock
+  std::mutex deferred_run_mutex_;               // batches execute in the order they were taken (not their replies)
   // Local buffers of register_local, by start address: their length and handle.
   struct LocalBuffer {
     std::size_t bytes;
@@ -570,7 +599,7 @@ void UcxEngine::progress_loop() {
   int efd = -1;
   if (!opt_.spin_progress && api_.worker_get_efd(worker_, &efd) != UCS_OK) efd = -1;
   while (!stop_.load(std::memory_order_acquire)) {
-    if (api_.worker_progress(worker_) != 0) continue;
+    if (progress() != 0) continue;
     if (efd < 0) {  // spin: give the worker's lock to a calling thread between empty rounds
       sched_yield();
       continue;
@@ -686,7 +715,7 @@ Status UcxEngine::writer(int pe, const char *op, Peer **out) {
 template <class Done>
 Status UcxEngine::poll_until(Done done, const char *op, int pe, Clock::time_point until) {
   for (unsigned polls = 0;; ++polls) {
-    api_.worker_progress(worker_);
+    progress();
     if (done()) return Status::ok;
     if (peers_[pe].failed.load(std::memory_order_relaxed)) {
       log_error(kWhere, "%s to PE %d cannot complete: the PE is unreachable", op, pe);
@@ -720,7 +749,7 @@ Status UcxEngine::wait(ucs_status_ptr_t request, const char *op, int pe, Clock::
 void UcxEngine::abandon(ucs_status_ptr_t request, const char *op, int pe) {
   close(peers_[pe]);
   const auto until = Clock::now() + std::chrono::seconds(kAbandonSeconds);
-  while (api_.request_check_status(request) == UCS_INPROGRESS && Clock::now() < until) api_.worker_progress(worker_);
+  while (api_.request_check_status(request) == UCS_INPROGRESS && Clock::now() < until) progress();
   if (api_.request_check_status(request) == UCS_INPROGRESS)
     log_error(kWhere,
               "%s to PE %d: UCX still holds the request %d s after its endpoint was closed; its buffer may "
@@ -740,7 +769,7 @@ void UcxEngine::close(Peer &p) {
   const ucs_status_ptr_t r = api_.ep_close_nbx(std::exchange(p.ep, nullptr), &param);
   if (!UCS_PTR_IS_PTR(r)) return;
   const auto until = Clock::now() + std::chrono::seconds(kAbandonSeconds);
-  while (api_.request_check_status(r) == UCS_INPROGRESS && Clock::now() < until) api_.worker_progress(worker_);
+  while (api_.request_check_status(r) == UCS_INPROGRESS && Clock::now() < until) progress();
   api_.request_free(r);
 }
 
@@ -835,11 +864,8 @@ Status UcxEngine::atomic_nbi(int pe, std::size_t offset, const AtomicArgs &args)
   param.cb.send = [](void *request, ucs_status_t status, void *user) {
     auto *done = static_cast<InFlight *>(user);
     Peer &to = *done->peer;
-    if (status != UCS_OK) {  // the next quiet reports it
-      to.errors.fetch_add(1);
-      if (!to.engine->closing_.load())
-        log_error(kWhere, "atomic to PE %d failed: %s", to.pe, to.engine->api_.status_string(status));
-    }
+    if (status != UCS_OK && to.engine->unwaited_failed(to) == 0 && !to.engine->closing_.load())
+      log_error(kWhere, "atomic to PE %d failed: %s", to.pe, to.engine->api_.status_string(status));
     to.engine->api_.request_free(request);
     delete done;
   };
@@ -913,7 +939,8 @@ Status UcxEngine::fence() {
   // Per PE and deferred: the PEs written since their last flush are flushed before their next write
   // (writer()); no round trip here, and none to PEs not written again.
   for (Peer &p : peers_)
-    if (p.unflushed.load(std::memory_order_acquire)) p.fence_due.store(true, std::memory_order_release);
+    if (p.unflushed.load(std::memory_order_acquire) || p.in_quiet.load(std::memory_order_acquire) > 0)
+      p.fence_due.store(true, std::memory_order_release);
   return Status::ok;
 }
 
@@ -927,7 +954,11 @@ Status UcxEngine::quiet() {
   std::vector<std::pair<int, ucs_status_ptr_t>> flushes;
   std::vector<int> fences;  // PEs whose due fence this flush serves: their writers wait for it (writer())
   for (Peer &p : peers_) {
-    if (!p.unflushed.exchange(false, std::memory_order_acq_rel)) continue;
+    p.in_quiet.fetch_add(1);  // before the flag: a fence that finds it clear sees this
+    if (!p.unflushed.exchange(false, std::memory_order_acq_rel)) {
+      p.in_quiet.fetch_sub(1);
+      continue;
+    }
     if (p.fence_due.load()) {
       p.flushing.fetch_add(1);  // before the flag: a writer that finds it clear sees this
       p.fence_due.store(false);
@@ -943,6 +974,7 @@ Status UcxEngine::quiet() {
     if (st == Status::ok) st = s;
   }
   for (int pe : fences) peers_[pe].flushing.fetch_sub(1);
+  for (auto [pe, request] : flushes) peers_[pe].in_quiet.fetch_sub(1);
   for (Peer &p : peers_)
     if (const uint64_t failed = p.errors.exchange(0)) {
       log_error(kWhere, "quiet: %llu atomics to PE %d failed (issued without waiting; logged above)",
@@ -1143,13 +1175,13 @@ void UcxEngine::staged_serve(const StagedHeader &h, const void *data, std::size_
   }
   Peer &from = peers_[h.from];
   if (h.op == StagedOp::put_ack || h.op == StagedOp::get_reply || h.op == StagedOp::atomic_reply) {
-    if (h.op == StagedOp::put_ack && h.width) from.errors.fetch_add(1);
+    if (h.op == StagedOp::put_ack && h.width) unwaited_failed(from);
     if (h.op == StagedOp::get_reply) {
       auto *g = reinterpret_cast<GetRecord *>(h.token);
       const bool detached = g->detached;  // read before the last byte count lets a waiter free it
       if (h.width || (length && local_.from_host(g->dst + h.offset, data, length) != Status::ok)) {
         if (detached)
-          from.errors.fetch_add(1);
+          unwaited_failed(from);
         else
           g->failed = true;
       }
@@ -1157,7 +1189,7 @@ void UcxEngine::staged_serve(const StagedHeader &h, const void *data, std::size_
       if (g->remaining.fetch_sub(h.bytes, std::memory_order_acq_rel) == h.bytes && detached) delete g;
       return;
     }
-    if (h.op == StagedOp::atomic_reply && h.token == 0 && h.width) from.errors.fetch_add(1);  // atomic_nbi
+    if (h.op == StagedOp::atomic_reply && h.token == 0 && h.width) unwaited_failed(from);  // atomic_nbi
     if (h.op == StagedOp::atomic_reply && h.token != 0) {
       auto *a = reinterpret_cast<AtomicRecord *>(h.token);
       a->old = h.value;
@@ -1175,6 +1207,9 @@ void UcxEngine::staged_serve(const StagedHeader &h, const void *data, std::size_
     return;
   }
   const char *name = kNames[static_cast<unsigned>(h.op)];
+  // A put or get after atomics of this round: those first, so that each initiator's requests execute in
+  // the order they came (its `g` after its atomic_add of the word sees the add).
+  if (h.op != StagedOp::atomic && deferred_count_.load(std::memory_order_acquire)) run_deferred_atomics();
   std::unique_ptr<Reply> r = reply_for(h);
   const std::size_t bytes = h.op == StagedOp::put ? length : h.op == StagedOp::get ? h.bytes : h.width;
   Status st = Status::invalid_value;
@@ -1194,9 +1229,11 @@ void UcxEngine::staged_serve(const StagedHeader &h, const void *data, std::size_
   } else if (h.op == StagedOp::get) {
     st = bounces_->take(name, &r->data);
     if (st == Status::ok) st = local_.to_host(r->data.data(), slot_ + h.offset, h.bytes);
-  } else {
-    const AtomicArgs args{static_cast<AtomicOp>(h.atomic_op), h.width, h.value, h.cond};
-    st = local_.atomic(slot_ + h.offset, args, &r->header.value);
+  } else {  // an atomic: executed with the others this progress round received (run_deferred_atomics)
+    std::lock_guard<std::mutex> lock(deferred_mutex_);
+    deferred_.push_back({h, reply_ep});
+    deferred_count_.store(deferred_.size(), std::memory_order_release);
+    return;
   }
   r->header.offset = h.value;  // get_reply: where the data goes in the destination
   if (st != Status::ok) {
@@ -1206,6 +1243,37 @@ void UcxEngine::staged_serve(const StagedHeader &h, const void *data, std::size_
     r->data.reset();
   }
   staged_reply(reply_ep, std::move(r));
+}
+
+void UcxEngine::run_deferred_atomics() {
+  std::vector<Deferred> batch;
+  std::vector<AtomicJob> jobs;
+  Status st = Status::ok;
+  {
+    // Held while the batch executes, not while its replies are sent: a sender waits for the worker's lock,
+    // which a thread in a handler (a put after atomics, below) holds while it waits for this one.
+    std::lock_guard<std::mutex> run(deferred_run_mutex_);
+    {
+      std::lock_guard<std::mutex> lock(deferred_mutex_);
+      batch.swap(deferred_);
+      deferred_count_.store(0, std::memory_order_release);
+    }
+    if (batch.empty()) return;  // another thread took them
+    jobs.reserve(batch.size());
+    for (const Deferred &d : batch) {
+      const StagedHeader &h = d.header;
+      jobs.push_back({slot_ + h.offset, AtomicArgs{static_cast<AtomicOp>(h.atomic_op), h.width, h.value, h.cond}, 0});
+    }
+    st = local_.atomics(jobs.data(), jobs.size());
+  }
+  if (st != Status::ok)
+    log_error(kWhere, "executing a batch of %zu atomics of other PEs on this PE's slot failed", jobs.size());
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    std::unique_ptr<Reply> r = reply_for(batch[i].header);
+    r->header.value = jobs[i].old;
+    r->header.width = st != Status::ok;
+    staged_reply(batch[i].reply_ep, std::move(r));
+  }
 }
 
 std::unique_ptr<Reply> UcxEngine::reply_for(const StagedHeader &h) const {

@@ -53,25 +53,37 @@ __device__ unsigned short exchange_or_fetch16(unsigned short *p, AtomicOp op, un
   return nvshm_dev::exchange16_sys(p, value);
 }
 
+// `args` applied to `remote`; returns the previous value, zero-extended.
+__device__ uint64_t apply_atomic(void *remote, const AtomicArgs &args) {
+  if (args.op == AtomicOp::float_add)
+    return args.width == 2   ? float_add<__half>(remote, args.value)
+           : args.width == 4 ? float_add<float>(remote, args.value)
+                             : float_add<double>(remote, args.value);
+  if (args.width == 2)
+    return exchange_or_fetch16(static_cast<unsigned short *>(remote), args.op, static_cast<unsigned short>(args.value));
+  if (args.width == 4)
+    return apply(static_cast<unsigned *>(remote), args.op, static_cast<unsigned>(args.value),
+                 static_cast<unsigned>(args.cond));
+  return apply(static_cast<unsigned long long *>(remote), args.op, static_cast<unsigned long long>(args.value),
+               static_cast<unsigned long long>(args.cond));
+}
+
 __global__ void atomic_kernel(void *remote, AtomicArgs args, uint64_t *old) {
   // Earlier work of the stream (copies into the peer's heap) is complete when the kernel starts; the
   // fence makes this kernel's atomic a release of it for PEs that wait for the word (signals).
   __threadfence_system();
-  uint64_t previous;
-  if (args.op == AtomicOp::float_add)
-    previous = args.width == 2   ? float_add<__half>(remote, args.value)
-               : args.width == 4 ? float_add<float>(remote, args.value)
-                                 : float_add<double>(remote, args.value);
-  else if (args.width == 2)
-    previous =
-        exchange_or_fetch16(static_cast<unsigned short *>(remote), args.op, static_cast<unsigned short>(args.value));
-  else if (args.width == 4)
-    previous = apply(static_cast<unsigned *>(remote), args.op, static_cast<unsigned>(args.value),
-                     static_cast<unsigned>(args.cond));
-  else
-    previous = apply(static_cast<unsigned long long *>(remote), args.op, static_cast<unsigned long long>(args.value),
-                     static_cast<unsigned long long>(args.cond));
+  const uint64_t previous = apply_atomic(remote, args);
   if (old) *reinterpret_cast<volatile uint64_t *>(old) = previous;
+  __threadfence_system();
+}
+
+// The jobs in order (one thread: two atomics of a batch on one word keep their order), fenced as atomic_kernel.
+__global__ void atomics_kernel(AtomicJob *jobs, std::size_t n) {
+  __threadfence_system();
+  for (std::size_t i = 0; i < n; ++i) {
+    const AtomicJob job = jobs[i];
+    reinterpret_cast<volatile uint64_t &>(jobs[i].old) = apply_atomic(job.remote, job.args);
+  }
   __threadfence_system();
 }
 
@@ -97,6 +109,11 @@ cudaError_t launch_atomic(void *remote, const AtomicArgs &args, uint64_t *old, c
   return cudaGetLastError();
 }
 
+cudaError_t launch_atomics(AtomicJob *jobs, std::size_t n, cudaStream_t stream) {
+  atomics_kernel<<<1, 1, 0, stream>>>(jobs, n);
+  return cudaGetLastError();
+}
+
 cudaError_t load_kernels(std::initializer_list<const void *> kernels) {
   cudaFuncAttributes attributes;  // getting them loads the kernel
   for (const void *k : kernels) {
@@ -117,7 +134,7 @@ cudaError_t load_kernels(std::initializer_list<const void *> kernels) {
 }
 
 cudaError_t load_transport_kernels() {
-  return load_kernels({reinterpret_cast<const void *>(atomic_kernel),
+  return load_kernels({reinterpret_cast<const void *>(atomic_kernel), reinterpret_cast<const void *>(atomics_kernel),
                        reinterpret_cast<const void *>(strided_kernel<Bytes16>),
                        reinterpret_cast<const void *>(strided_kernel<uint64_t>),
                        reinterpret_cast<const void *>(strided_kernel<uint32_t>),

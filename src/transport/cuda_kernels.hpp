@@ -16,6 +16,9 @@ namespace nvshm {
 // One thread applies `args` to `remote`; the old value goes to `old` (device-writable, e.g. mapped
 // pinned host memory) when it is not null.
 cudaError_t launch_atomic(void *remote, const AtomicArgs &args, uint64_t *old, cudaStream_t stream);
+// One thread applies jobs[0], ..., jobs[n - 1] in order, writing each previous value to its `old`; `jobs` is
+// device-accessible (mapped pinned host memory).
+cudaError_t launch_atomics(AtomicJob *jobs, std::size_t n, cudaStream_t stream);
 // Element i of `elem` bytes from src + i*src_stride to dst + i*dst_stride.
 cudaError_t launch_strided(void *dst, std::ptrdiff_t dst_stride, const void *src, std::ptrdiff_t src_stride,
                            std::size_t elem, std::size_t nelems, cudaStream_t stream);

@@ -4,6 +4,7 @@
 // complete at quiet(); fence is free because the stream executes in order.
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <mutex>
@@ -21,6 +22,7 @@ class CudaTransport final : public Transport {
  public:
   ~CudaTransport() override {
     free_result_word(result_);
+    if (batch_) cudaFreeHost(batch_);
     if (event_) driver().cuEventDestroy(event_);
     if (stream_) driver().cuStreamDestroy(stream_);
   }
@@ -28,6 +30,9 @@ class CudaTransport final : public Transport {
     NVSHM_CU(kWhere, cuStreamCreate(&stream_, CU_STREAM_NON_BLOCKING));
     NVSHM_CU(kWhere, cuEventCreate(&event_, CU_EVENT_DISABLE_TIMING));
     NVSHM_TRY(runtime_check(alloc_result_word(&result_), "allocating the atomic result word"));
+    NVSHM_TRY(runtime_check(
+        cudaHostAlloc(reinterpret_cast<void **>(&batch_), kBatchJobs * sizeof *batch_, cudaHostAllocMapped),
+        "allocating the atomic batch"));
     return runtime_check(load_transport_kernels(), "loading the atomic and strided copy kernels");
   }
 
@@ -58,6 +63,20 @@ class CudaTransport final : public Transport {
                             "launching the atomic kernel"));
     NVSHM_TRY(quiet());
     if (old) *old = *reinterpret_cast<volatile uint64_t *>(result_);
+    return Status::ok;
+  }
+  // One kernel per kBatchJobs jobs (a lone job: atomic(), whose operands travel as kernel parameters rather
+  // than through the mapped batch).
+  Status atomics(AtomicJob *jobs, std::size_t n) override {
+    if (n == 1) return atomic(jobs->remote, jobs->args, &jobs->old);
+    std::lock_guard<std::mutex> lock(atomic_mutex_);
+    for (std::size_t done = 0; done < n; done += kBatchJobs) {
+      const std::size_t k = std::min(kBatchJobs, n - done);
+      memcpy(batch_, jobs + done, k * sizeof *jobs);
+      NVSHM_TRY(runtime_check(launch_atomics(batch_, k, runtime_stream(stream_)), "launching the atomic kernel"));
+      NVSHM_TRY(quiet());
+      for (std::size_t i = 0; i < k; ++i) jobs[done + i].old = reinterpret_cast<volatile uint64_t &>(batch_[i].old);
+    }
     return Status::ok;
   }
   // A kernel when both sides are device-accessible (GPU memory, pinned host memory); otherwise (a
@@ -145,6 +164,8 @@ class CudaTransport final : public Transport {
   std::mutex mutex_;
   std::mutex atomic_mutex_;     // one result word
   uint64_t *result_ = nullptr;  // mapped pinned host memory the atomic kernel writes the old value to
+  static constexpr std::size_t kBatchJobs = 128;
+  AtomicJob *batch_ = nullptr;  // mapped pinned host memory: the jobs of atomics(), their old values back
 };
 }  // namespace
 

@@ -29,6 +29,12 @@ struct AtomicArgs {
 // The bits of current + value for float_add's type (width 2: __half, 4: float, 8: double), summed in
 // the wider type and rounded once, as every transport's float_add does it.
 uint64_t float_add_bits(std::size_t width, uint64_t current, uint64_t value);
+// One atomic of a batch (Transport::atomics): the word, the operation, and after the call its previous value.
+struct AtomicJob {
+  void *remote;
+  AtomicArgs args;
+  uint64_t old;
+};
 
 class Transport {
  public:
@@ -57,6 +63,13 @@ class Transport {
   // device, any PE), ordered after this PE's earlier operations through this transport; blocking.
   // `*old` (if not null) receives the previous value, zero-extended.
   virtual Status atomic(void *remote, const AtomicArgs &args, uint64_t *old) = 0;
+  // `n` atomics executed in order, each as atomic(), each previous value into its job's `old`; blocking. A
+  // failure fails the rest. For the staged remote path's target, which executes the atomics that arrived
+  // together at once (the CUDA transport: one kernel for the batch). The default: atomic() for each.
+  virtual Status atomics(AtomicJob *jobs, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) NVSHM_TRY(atomic(jobs[i].remote, jobs[i].args, &jobs[i].old));
+    return Status::ok;
+  }
   // Blocking strided copy: element i (elem_bytes wide) from src + i * src_stride to
   // dst + i * dst_stride (strides in bytes).
   virtual Status strided(void *dst, std::ptrdiff_t dst_stride, const void *src, std::ptrdiff_t src_stride,

@@ -139,6 +139,7 @@ class SlowWordEngine : public RemoteEngine {
   Status fence() override { return inner_->fence(); }
   Status quiet() override { return inner_->quiet(); }
   int unreachable_count() const override { return inner_->unreachable_count() + lost.load(); }
+  uint64_t unwaited_failures() const override { return inner_->unwaited_failures(); }
   void prepare_finalize() override { inner_->prepare_finalize(); }
   std::atomic<int> lost{0};
 
@@ -403,10 +404,11 @@ TEST_P(ProxyTest, UnreachablePeFailsEveryChannel) {
   EXPECT_TRUE(every_channel_fails(channels_, kChannels, 5)) << "an unreachable PE left a channel's waits running";
 }
 
-// Atomics and signals the device does not wait for are issued without waiting (atomic_nbi); once idle, the
-// proxy completes them, so that one the target refuses fails every channel's waits instead of none. The
-// staged path, where the target checks the offset (one-sided, the word past the heap is not refused).
-TEST_P(ProxyTest, FailedSignalFailsEveryChannelOnceIdle) {
+// Atomics and signals the device does not wait for are issued without waiting (atomic_nbi); one the target
+// refuses fails every channel's waits, also when another thread's quiet took the engine's report of it (the
+// proxy watches the engine's count of such failures). The staged path, where the target checks the offset
+// (one-sided, a word past the heap is not refused).
+TEST_P(ProxyTest, FailedSignalFailsEveryChannel) {
   if (!GetParam()) GTEST_SKIP() << "one-sided: the target does not check offsets";
   uint64_t *word = reinterpret_cast<uint64_t *>(heap() + 1710000);
   *word = 3;
@@ -416,8 +418,9 @@ TEST_P(ProxyTest, FailedSignalFailsEveryChannelOnceIdle) {
   EXPECT_EQ(*word, 203u);
   for (int c = 0; c < kChannels; ++c) ASSERT_EQ(channels_[c].error, 0u) << "channel " << c;
   std::vector<unsigned char> data(64, 0x3C);
-  submit(2, {NVSHM_PROXY_PUT_SIGNAL, 0, NVSHM_PROXY_AMO_SET, 0, 1720000, at(data.data()), data.size(), 1, 0,
-             slot_.size() * 8});  // the signal word past the heap
+  submit(2, {NVSHM_PROXY_PUT_SIGNAL, NVSHM_PROXY_DONE, NVSHM_PROXY_AMO_SET, 0, 1720000, at(data.data()), data.size(), 1,
+             0, slot_.size() * 8});  // the signal word past the heap
+  (void)engine_->quiet();            // the application's quiet: it may take the engine's report first
   EXPECT_TRUE(every_channel_fails(channels_, kChannels, 10)) << "a refused signal failed no wait";
   EXPECT_EQ(memcmp(heap() + 1720000, data.data(), data.size()), 0);
 }

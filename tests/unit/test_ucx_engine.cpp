@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <utility>
@@ -395,6 +396,80 @@ TEST_P(UcxEngineOps, AtomicNbiCompletesAtQuiet) {
   ASSERT_EQ(engine->atomic_nbi(0, slot.size() * 8, AtomicArgs{AtomicOp::add, 8, 1, 0}), Status::ok);
   EXPECT_EQ(engine->quiet(), Status::internal);
   EXPECT_EQ(engine->quiet(), Status::ok);
+}
+
+// The host transport with atomics() observed: the size of each batch, and 2 ms per batch (a slow GPU kernel
+// launch), so that requests pile up at the target while one batch executes.
+class BatchWatchingTransport : public Transport {
+ public:
+  Status put(void *r, const void *l, std::size_t b) override { return inner_->put(r, l, b); }
+  Status get(void *l, const void *r, std::size_t b) override { return inner_->get(l, r, b); }
+  Status put_nbi(void *r, const void *l, std::size_t b) override { return inner_->put_nbi(r, l, b); }
+  Status get_nbi(void *l, const void *r, std::size_t b) override { return inner_->get_nbi(l, r, b); }
+  Status quiet() override { return inner_->quiet(); }
+  Status fence() override { return inner_->fence(); }
+  Status atomic(void *r, const AtomicArgs &a, uint64_t *old) override { return inner_->atomic(r, a, old); }
+  Status atomics(AtomicJob *jobs, std::size_t n) override {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      batches_.push_back(n);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    return inner_->atomics(jobs, n);
+  }
+  std::vector<std::size_t> batches() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return batches_;
+  }
+  Status strided(void *d, std::ptrdiff_t ds, const void *s, std::ptrdiff_t ss, std::size_t e, std::size_t n) override {
+    return inner_->strided(d, ds, s, ss, e, n);
+  }
+  Status copy_on_stream(void *d, const void *s, std::size_t b, cudaStream_t st) override {
+    return inner_->copy_on_stream(d, s, b, st);
+  }
+  Status strided_on_stream(void *d, std::ptrdiff_t ds, const void *s, std::ptrdiff_t ss, std::size_t e, std::size_t n,
+                           cudaStream_t st) override {
+    return inner_->strided_on_stream(d, ds, s, ss, e, n, st);
+  }
+  Status atomic_on_stream(void *r, const AtomicArgs &a, cudaStream_t st) override {
+    return inner_->atomic_on_stream(r, a, st);
+  }
+  Status order_stream(cudaStream_t st) override { return inner_->order_stream(st); }
+
+ private:
+  std::unique_ptr<Transport> inner_ = make_host_transport();
+  std::mutex mutex_;
+  std::vector<std::size_t> batches_;
+};
+
+// The staged target executes the atomics that arrive together as one batch (one kernel on a GPU heap), in the
+// order they came, each initiator's put or get after its atomics (a get right after an add sees it).
+TEST(UcxEngine, StagedAtomicsArriveInBatchesAndKeepTheirOrder) {
+  std::vector<uint64_t> slot(4096, 0);
+  FakeBootstrap boot(0, 1);
+  BatchWatchingTransport local;
+  std::unique_ptr<RemoteEngine> engine;
+  ASSERT_EQ(make_ucx_engine(boot, slot.data(), slot.size() * sizeof(uint64_t), local, options(true), &engine),
+            Status::ok);
+  constexpr int kAdds = 400;
+  for (int i = 0; i < kAdds; ++i) {
+    ASSERT_EQ(engine->atomic_nbi(0, 0, AtomicArgs{AtomicOp::add, 8, 1, 0}), Status::ok);
+    // Order on one word: set, then add, then xor (any other order gives another value).
+    ASSERT_EQ(engine->atomic_nbi(0, 8, AtomicArgs{AtomicOp::set, 8, static_cast<uint64_t>(i), 0}), Status::ok);
+    ASSERT_EQ(engine->atomic_nbi(0, 8, AtomicArgs{AtomicOp::add, 8, 1000, 0}), Status::ok);
+    ASSERT_EQ(engine->atomic_nbi(0, 8, AtomicArgs{AtomicOp::xor_, 8, 0xF0, 0}), Status::ok);
+  }
+  uint64_t seen = 0;
+  ASSERT_EQ(engine->get(&seen, 0, 8, 8), Status::ok);  // after this initiator's atomics before it
+  EXPECT_EQ(seen, (kAdds - 1 + 1000u) ^ 0xF0u);
+  ASSERT_EQ(engine->quiet(), Status::ok);
+  EXPECT_EQ(slot[0], static_cast<uint64_t>(kAdds));
+  const std::vector<std::size_t> batches = local.batches();
+  std::size_t executed = 0, largest = 0;
+  for (std::size_t n : batches) executed += n, largest = std::max(largest, n);
+  EXPECT_EQ(executed, 4u * kAdds);
+  EXPECT_GT(largest, 1u) << "every atomic was a batch of its own";
+  EXPECT_LT(batches.size(), 2u * kAdds) << "batches of " << executed / batches.size() << " on average";
 }
 
 INSTANTIATE_TEST_SUITE_P(Paths, UcxEngineOps, ::testing::Bool(),
