@@ -144,6 +144,7 @@ constexpr unsigned kStagedAm = 27;                // active message id
 constexpr std::size_t kStagedChunk = 256 * 1024;  // bytes of one put or get message
 constexpr int kStagedDepth = 4;                   // messages of one put in flight (its pipeline)
 constexpr std::size_t kStagedBounces = 16;        // pooled bounce buffers (4 MiB): four puts' pipelines
+constexpr uint64_t kStagedNbiWindow = 4096;       // atomic_nbi: requests to a PE not yet answered, at most
 enum class StagedOp : uint32_t { put, get, atomic, put_ack, get_reply, atomic_reply };
 struct StagedHeader {
   StagedOp op;
@@ -1083,6 +1084,12 @@ Status UcxEngine::staged_atomic_nbi(int pe, std::size_t offset, const AtomicArgs
                        args.cond,
                        static_cast<uint32_t>(args.op),
                        static_cast<uint32_t>(args.width)};
+  // At most kStagedNbiWindow requests to a PE unanswered: a kernel's loop of signals cannot pile up
+  // requests and replies without bound at either end.
+  if (p->issued.load() - p->completed.load(std::memory_order_acquire) >= kStagedNbiWindow)
+    NVSHM_TRY(poll_until(
+        [&] { return p->issued.load() - p->completed.load(std::memory_order_acquire) < kStagedNbiWindow; }, "atomic",
+        pe, deadline()));
   return wait(staged_request(*p, h, nullptr, 0), "atomic", pe);  // the send only: `h` lives in this frame
 }
 
