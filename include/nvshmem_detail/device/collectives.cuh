@@ -204,7 +204,9 @@ __device__ __forceinline__ void proxy_collective(uint32_t kind, nvshmem_team_t t
                       reinterpret_cast<uint64_t>(source));
 }
 
-/* barrier (quiet first) and team_sync: one sync round. */
+/* barrier (quiet first) and team_sync: one sync round. A barrier's quiet covers every operation of the PE
+ * (NVSHMEM's barrier), so on a mapped team too it waits for the proxy where this PE runs one (a kernel's put_nbi
+ * to another node may not have read its source yet). */
 template <Scope S>
 __device__ __forceinline__ int team_barrier(nvshmem_team_t team, bool quiet_first) {
   const nvshm_team_device &t = team_or_trap(team);
@@ -213,7 +215,10 @@ __device__ __forceinline__ int team_barrier(nvshmem_team_t team, bool quiet_firs
     return 0;
   }
   Group<S>::sync();
-  if (quiet_first && Group<S>::rank() == 0) fence_sc_sys();
+  if (quiet_first && Group<S>::rank() == 0) {
+    fence_sc_sys();
+    proxy_quiet();
+  }
   sync_round<S>(t);
   return 0;
 }
