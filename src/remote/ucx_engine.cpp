@@ -1087,9 +1087,9 @@ Status UcxEngine::staged_atomic_nbi(int pe, std::size_t offset, const AtomicArgs
   // At most kStagedNbiWindow requests to a PE unanswered: a kernel's loop of signals cannot pile up
   // requests and replies without bound at either end.
   if (p->issued.load() - p->completed.load(std::memory_order_acquire) >= kStagedNbiWindow)
-    NVSHM_TRY(poll_until(
-        [&] { return p->issued.load() - p->completed.load(std::memory_order_acquire) < kStagedNbiWindow; }, "atomic",
-        pe, deadline()));
+    NVSHM_TRY(
+        poll_until([&] { return p->issued.load() - p->completed.load(std::memory_order_acquire) < kStagedNbiWindow; },
+                   "atomic", pe, deadline()));
   return wait(staged_request(*p, h, nullptr, 0), "atomic", pe);  // the send only: `h` lives in this frame
 }
 
