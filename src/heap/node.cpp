@@ -67,6 +67,7 @@ Status node_discover(Bootstrap &boot, int cliques, NodeInfo *out) {
   }
   NodeInfo info;
   info.host_index = index_on_host[boot.rank()];
+  info.host_pes = host_pes[host_of[boot.rank()]];
   std::map<std::pair<Host, int>, int> nodes;  // node -> its index, in the order of their first PE
   info.group_of.resize(all.size());
   const std::pair<Host, int> &my_node = node_of[boot.rank()];
@@ -89,6 +90,7 @@ NodeInfo node_self(const NodeInfo &node) {
   self.pids = {node.pids[node.my_index]};
   self.n_nodes = node.n_nodes;
   self.host_index = node.host_index;
+  self.host_pes = node.host_pes;
   self.group_of.resize(node.group_of.size());
   for (std::size_t pe = 0; pe < self.group_of.size(); ++pe) self.group_of[pe] = static_cast<int>(pe);
   return self;

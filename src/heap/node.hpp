@@ -14,6 +14,7 @@ struct NodeInfo {
   std::vector<int> pes;  // world PE ids on this node, ascending
   int my_index = 0;      // this PE's index in `pes`
   int host_index = 0;    // this PE's index among the PEs of its host (my_index but where NVSHMEM_NUM_CLIQUES splits it)
+  int host_pes = 1;      // the PEs of its host (pes.size() but where NVSHMEM_NUM_CLIQUES or node_self splits it)
   int n_nodes = 1;
   // For every world PE, the index of its group: its node (numbered in the order of their first PE), or
   // for node_self's info the PE itself (each PE a group of one). Whoever is in this PE's group is in `pes`.

@@ -286,10 +286,11 @@ RemoteOptions remote_options(const Runtime &rt, HeapKind kind) {
   if (!strcasecmp(mode.c_str(), "spin")) {
     o.spin_progress = true;
   } else if (!strcasecmp(mode.c_str(), "auto")) {
-    // A spinning thread per PE needs cores to spare: other PEs (also of other fake hosts on this
-    // machine), their calling threads and the application's.
+    // A spinning thread per PE needs cores to spare: other PEs of the host (of every clique, also under
+    // NVSHMEM_DISABLE_P2P; PEs of other fake hosts on this machine are not seen), their calling threads and
+    // the application's.
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    o.spin_progress = rt.node.pes.size() * 4 <= cores;
+    o.spin_progress = static_cast<unsigned>(rt.node.host_pes) * 4 <= cores;
   }
   return o;
 }
