@@ -151,7 +151,7 @@ struct StagedHeader {
   int32_t from;          // PE that sent the message
   uint64_t offset;       // request: byte offset in the target's slot; get_reply: offset in the destination
   uint64_t bytes;        // put, get: bytes of the chunk
-  uint64_t token;        // get, atomic: the initiator's record, returned in the reply (0: atomic_nbi, none)
+  uint64_t token;        // get, atomic: the initiator's record (0: atomic_nbi, none); put: 1 when waited for; echoed
   uint64_t value, cond;  // atomic: operands; atomic_reply: the old value; get: offset in the destination
   uint32_t atomic_op;    // AtomicOp
   uint32_t width;        // AtomicArgs::width; replies: 1 when the target failed to execute the request
@@ -341,15 +341,16 @@ class UcxEngine final : public RemoteEngine {
   template <class Done>
   Status poll_until(Done done, const char *op, int pe, Clock::time_point until);
   void progress_loop();
-  // One round of the worker's progress (ucp_worker_progress's count), then the atomics it received.
+  // One round of the worker's progress, then the atomics it received; returns how much happened
+  // (ucp_worker_progress's count and the atomics executed).
   unsigned progress() {
     const unsigned n = api_.worker_progress(worker_);
-    if (deferred_count_.load(std::memory_order_acquire)) run_deferred_atomics();
-    return n;
+    return deferred_queued_.load(std::memory_order_acquire) ? n + run_deferred_atomics() : n;
   }
   // Executes the staged atomics that staged_serve deferred, in the order they arrived, with one call of the
-  // transport (one kernel on a GPU heap), and answers each.
-  void run_deferred_atomics();
+  // transport (one kernel on a GPU heap), after any batch another thread is executing; answers each; returns
+  // how many it executed.
+  std::size_t run_deferred_atomics();
   // The memory handle of the registration that holds all of [p, p + bytes) (the slot, or a buffer of
   // register_local), or nullptr.
   ucp_mem_h local_memh(const void *p, std::size_t bytes) const;
@@ -365,7 +366,8 @@ class UcxEngine final : public RemoteEngine {
   }
 
   // The staged path.
-  Status staged_put(int pe, std::size_t offset, const void *local, std::size_t bytes, const char *op);
+  // `waited`: the caller waits for the acknowledgements (a blocking put), which then report a failure to it alone.
+  Status staged_put(int pe, std::size_t offset, const void *local, std::size_t bytes, const char *op, bool waited);
   Status staged_get(void *local, int pe, std::size_t offset, std::size_t bytes, const char *op);
   Status staged_atomic(int pe, std::size_t offset, const AtomicArgs &args, uint64_t *old);
   // A request without a record (token 0): its reply counts it complete, and a failure in p.errors.
@@ -425,8 +427,9 @@ class UcxEngine final : public RemoteEngine {
   };
   std::mutex deferred_mutex_;
   std::vector<Deferred> deferred_;
-  std::atomic<std::size_t> deferred_count_{0};  // deferred_.size(), read without the lock
-  std::mutex deferred_run_mutex_;               // batches execute in the order they were taken (not their replies)
+  std::atomic<std::size_t> deferred_queued_{0};   // deferred_.size(), read without the lock
+  std::atomic<std::size_t> deferred_pending_{0};  // atomics queued or executing
+  std::mutex deferred_run_mutex_;                 // batches execute in the order they were taken (not their replies)
   // Local buffers of register_local, by start address: their length and handle.
   struct LocalBuffer {
     std::size_t bytes;
@@ -783,7 +786,7 @@ Status UcxEngine::detach(ucs_status_ptr_t request, const char *op, int pe) {
 
 Status UcxEngine::put(int pe, std::size_t offset, const void *local, std::size_t bytes) {
   if (opt_.staged) {
-    NVSHM_TRY(staged_put(pe, offset, local, bytes, "put"));
+    NVSHM_TRY(staged_put(pe, offset, local, bytes, "put", true));
     return staged_complete(peers_[pe], "put");
   }
   Peer *p = nullptr;
@@ -803,7 +806,7 @@ Status UcxEngine::get(void *local, int pe, std::size_t offset, std::size_t bytes
 }
 
 Status UcxEngine::put_local(int pe, std::size_t offset, const void *local, std::size_t bytes) {
-  if (opt_.staged) return staged_put(pe, offset, local, bytes, "put");  // returns once its chunks have left
+  if (opt_.staged) return staged_put(pe, offset, local, bytes, "put", false);  // returns once its chunks have left
   Peer *p = nullptr;
   NVSHM_TRY(writer(pe, "put", &p));
   ucp_request_param_t param = local_param(local, bytes);
@@ -813,7 +816,7 @@ Status UcxEngine::put_local(int pe, std::size_t offset, const void *local, std::
 }
 
 Status UcxEngine::put_nbi(int pe, std::size_t offset, const void *local, std::size_t bytes) {
-  if (opt_.staged) return staged_put(pe, offset, local, bytes, "put_nbi");
+  if (opt_.staged) return staged_put(pe, offset, local, bytes, "put_nbi", false);
   Peer *p = nullptr;
   NVSHM_TRY(writer(pe, "put_nbi", &p));
   ucp_request_param_t param = local_param(local, bytes);
@@ -993,7 +996,8 @@ ucs_status_ptr_t UcxEngine::staged_send(ucp_ep_h ep, const StagedHeader &h, cons
   return api_.am_send_nbx(ep, kStagedAm, &h, sizeof h, data, bytes, &param);
 }
 
-Status UcxEngine::staged_put(int pe, std::size_t offset, const void *local, std::size_t bytes, const char *op) {
+Status UcxEngine::staged_put(int pe, std::size_t offset, const void *local, std::size_t bytes, const char *op,
+                             bool waited) {
   Peer *p = nullptr;
   NVSHM_TRY(peer(pe, op, &p));
   // A pipeline of bounce buffers: chunk i is copied out of `local` (from GPU memory on a GPU heap)
@@ -1013,7 +1017,7 @@ Status UcxEngine::staged_put(int pe, std::size_t offset, const void *local, std:
     if (st == Status::ok && !c.bounce.data()) st = bounces_->take(op, &c.bounce);
     if (st == Status::ok) st = local_.to_host(c.bounce.data(), src + done, n);
     if (st != Status::ok) break;
-    c.header = StagedHeader{StagedOp::put, my_pe_, offset + done, n, 0, 0, 0, 0, 0};
+    c.header = StagedHeader{StagedOp::put, my_pe_, offset + done, n, waited, 0, 0, 0, 0};
     c.request = staged_request(*p, c.header, c.bounce.data(), n);
     if (UCS_PTR_IS_ERR(c.request)) st = failure(UCS_PTR_STATUS(std::exchange(c.request, nullptr)), op, pe);
   }
@@ -1182,7 +1186,12 @@ void UcxEngine::staged_serve(const StagedHeader &h, const void *data, std::size_
   }
   Peer &from = peers_[h.from];
   if (h.op == StagedOp::put_ack || h.op == StagedOp::get_reply || h.op == StagedOp::atomic_reply) {
-    if (h.op == StagedOp::put_ack && h.width) unwaited_failed(from);
+    if (h.op == StagedOp::put_ack && h.width) {
+      if (h.token)  // a blocking put's: its own wait reports it
+        from.errors.fetch_add(1);
+      else
+        unwaited_failed(from);
+    }
     if (h.op == StagedOp::get_reply) {
       auto *g = reinterpret_cast<GetRecord *>(h.token);
       const bool detached = g->detached;  // read before the last byte count lets a waiter free it
@@ -1216,7 +1225,7 @@ void UcxEngine::staged_serve(const StagedHeader &h, const void *data, std::size_
   const char *name = kNames[static_cast<unsigned>(h.op)];
   // A put or get after atomics of this round: those first, so that each initiator's requests execute in
   // the order they came (its `g` after its atomic_add of the word sees the add).
-  if (h.op != StagedOp::atomic && deferred_count_.load(std::memory_order_acquire)) run_deferred_atomics();
+  if (h.op != StagedOp::atomic && deferred_pending_.load(std::memory_order_acquire)) run_deferred_atomics();
   std::unique_ptr<Reply> r = reply_for(h);
   const std::size_t bytes = h.op == StagedOp::put ? length : h.op == StagedOp::get ? h.bytes : h.width;
   Status st = Status::invalid_value;
@@ -1238,8 +1247,9 @@ void UcxEngine::staged_serve(const StagedHeader &h, const void *data, std::size_
     if (st == Status::ok) st = local_.to_host(r->data.data(), slot_ + h.offset, h.bytes);
   } else {  // an atomic: executed with the others this progress round received (run_deferred_atomics)
     std::lock_guard<std::mutex> lock(deferred_mutex_);
+    deferred_pending_.fetch_add(1, std::memory_order_release);
     deferred_.push_back({h, reply_ep});
-    deferred_count_.store(deferred_.size(), std::memory_order_release);
+    deferred_queued_.store(deferred_.size(), std::memory_order_release);
     return;
   }
   r->header.offset = h.value;  // get_reply: where the data goes in the destination
@@ -1252,7 +1262,7 @@ void UcxEngine::staged_serve(const StagedHeader &h, const void *data, std::size_
   staged_reply(reply_ep, std::move(r));
 }
 
-void UcxEngine::run_deferred_atomics() {
+std::size_t UcxEngine::run_deferred_atomics() {
   std::vector<Deferred> batch;
   std::vector<AtomicJob> jobs;
   Status st = Status::ok;
@@ -1263,24 +1273,30 @@ void UcxEngine::run_deferred_atomics() {
     {
       std::lock_guard<std::mutex> lock(deferred_mutex_);
       batch.swap(deferred_);
-      deferred_count_.store(0, std::memory_order_release);
+      deferred_queued_.store(0, std::memory_order_release);
     }
-    if (batch.empty()) return;  // another thread took them
+    if (batch.empty()) return 0;  // another thread took them (and has executed them: it held the mutex)
     jobs.reserve(batch.size());
     for (const Deferred &d : batch) {
       const StagedHeader &h = d.header;
       jobs.push_back({slot_ + h.offset, AtomicArgs{static_cast<AtomicOp>(h.atomic_op), h.width, h.value, h.cond}, 0});
     }
     st = local_.atomics(jobs.data(), jobs.size());
+    // Executed: a put or get that arrives from now on may run before these replies leave.
+    deferred_pending_.fetch_sub(batch.size(), std::memory_order_release);
   }
   if (st != Status::ok)
     log_error(kWhere, "executing a batch of %zu atomics of other PEs on this PE's slot failed", jobs.size());
   for (std::size_t i = 0; i < batch.size(); ++i) {
-    std::unique_ptr<Reply> r = reply_for(batch[i].header);
+    const StagedHeader &h = batch[i].header;
+    // The reply endpoint is UCX's, outside the handler now: a PE that failed meanwhile may have taken it along.
+    if (peers_[h.from].failed.load(std::memory_order_relaxed)) continue;
+    std::unique_ptr<Reply> r = reply_for(h);
     r->header.value = jobs[i].old;
     r->header.width = st != Status::ok;
     staged_reply(batch[i].reply_ep, std::move(r));
   }
+  return batch.size();
 }
 
 std::unique_ptr<Reply> UcxEngine::reply_for(const StagedHeader &h) const {

@@ -399,10 +399,11 @@ TEST_P(UcxEngineOps, AtomicNbiCompletesAtQuiet) {
   EXPECT_EQ(engine->quiet(), Status::ok);
 }
 
-// The host transport with atomics() observed: the size of each batch, and 2 ms per batch (a slow GPU kernel
+// The host transport with atomics() observed: the size of each batch, and `delay` per batch (a slow GPU kernel
 // launch), so that requests pile up at the target while one batch executes.
 class BatchWatchingTransport : public Transport {
  public:
+  explicit BatchWatchingTransport(std::chrono::milliseconds delay) : delay_(delay) {}
   Status put(void *r, const void *l, std::size_t b) override { return inner_->put(r, l, b); }
   Status get(void *l, const void *r, std::size_t b) override { return inner_->get(l, r, b); }
   Status put_nbi(void *r, const void *l, std::size_t b) override { return inner_->put_nbi(r, l, b); }
@@ -415,7 +416,7 @@ class BatchWatchingTransport : public Transport {
       std::lock_guard<std::mutex> lock(mutex_);
       batches_.push_back(n);
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    std::this_thread::sleep_for(delay_);
     return inner_->atomics(jobs, n);
   }
   std::vector<std::size_t> batches() {
@@ -438,6 +439,7 @@ class BatchWatchingTransport : public Transport {
   Status order_stream(cudaStream_t st) override { return inner_->order_stream(st); }
 
  private:
+  const std::chrono::milliseconds delay_;
   std::unique_ptr<Transport> inner_ = make_host_transport();
   std::mutex mutex_;
   std::vector<std::size_t> batches_;
@@ -448,7 +450,7 @@ class BatchWatchingTransport : public Transport {
 TEST(UcxEngine, StagedAtomicsArriveInBatchesAndKeepTheirOrder) {
   std::vector<uint64_t> slot(4096, 0);
   FakeBootstrap boot(0, 1);
-  BatchWatchingTransport local;
+  BatchWatchingTransport local(std::chrono::milliseconds(2));
   std::unique_ptr<RemoteEngine> engine;
   ASSERT_EQ(make_ucx_engine(boot, slot.data(), slot.size() * sizeof(uint64_t), local, options(true), &engine),
             Status::ok);
@@ -471,6 +473,25 @@ TEST(UcxEngine, StagedAtomicsArriveInBatchesAndKeepTheirOrder) {
   EXPECT_EQ(executed, 4u * kAdds);
   EXPECT_GT(largest, 1u) << "every atomic was a batch of its own";
   EXPECT_LT(batches.size(), 2u * kAdds) << "batches of " << executed / batches.size() << " on average";
+}
+
+// A get that arrives while the target executes an earlier atomic of the initiator (a batch taken off the queue,
+// 20 ms) waits for it (a reviewer found the get running first, 20 times of 20, when only queued atomics counted).
+TEST(UcxEngine, StagedGetAfterAnAtomicBeingExecutedSeesIt) {
+  std::vector<uint64_t> slot(512, 0);
+  FakeBootstrap boot(0, 1);
+  BatchWatchingTransport local(std::chrono::milliseconds(20));
+  std::unique_ptr<RemoteEngine> engine;
+  ASSERT_EQ(make_ucx_engine(boot, slot.data(), slot.size() * sizeof(uint64_t), local, options(true), &engine),
+            Status::ok);
+  for (uint64_t i = 1; i <= 20; ++i) {
+    ASSERT_EQ(engine->atomic_nbi(0, 0, AtomicArgs{AtomicOp::add, 8, 1, 0}), Status::ok);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));  // the progress thread is executing it now
+    uint64_t seen = 0;
+    ASSERT_EQ(engine->get(&seen, 0, 0, 8), Status::ok);
+    EXPECT_EQ(seen, i) << "the get ran before the atomic sent before it";
+  }
+  ASSERT_EQ(engine->quiet(), Status::ok);
 }
 
 INSTANTIATE_TEST_SUITE_P(Paths, UcxEngineOps, ::testing::Bool(),
