@@ -445,15 +445,22 @@ class BatchWatchingTransport : public Transport {
   std::vector<std::size_t> batches_;
 };
 
+// A staged engine on `slot` whose peer is this process, executing peers' requests with `local`.
+std::unique_ptr<RemoteEngine> staged_engine(std::vector<uint64_t> &slot, Transport &local) {
+  FakeBootstrap boot(0, 1);
+  std::unique_ptr<RemoteEngine> engine;
+  EXPECT_EQ(make_ucx_engine(boot, slot.data(), slot.size() * sizeof(uint64_t), local, options(true), &engine),
+            Status::ok);
+  return engine;
+}
+
 // The staged target executes the atomics that arrive together as one batch (one kernel on a GPU heap), in the
 // order they came, each initiator's put or get after its atomics (a get right after an add sees it).
 TEST(UcxEngine, StagedAtomicsArriveInBatchesAndKeepTheirOrder) {
   std::vector<uint64_t> slot(4096, 0);
-  FakeBootstrap boot(0, 1);
   BatchWatchingTransport local(std::chrono::milliseconds(2));
-  std::unique_ptr<RemoteEngine> engine;
-  ASSERT_EQ(make_ucx_engine(boot, slot.data(), slot.size() * sizeof(uint64_t), local, options(true), &engine),
-            Status::ok);
+  std::unique_ptr<RemoteEngine> engine = staged_engine(slot, local);
+  ASSERT_NE(engine, nullptr);
   constexpr int kAdds = 400;
   for (int i = 0; i < kAdds; ++i) {
     ASSERT_EQ(engine->atomic_nbi(0, 0, AtomicArgs{AtomicOp::add, 8, 1, 0}), Status::ok);
@@ -479,11 +486,9 @@ TEST(UcxEngine, StagedAtomicsArriveInBatchesAndKeepTheirOrder) {
 // 20 ms) waits for it (a reviewer found the get running first, 20 times of 20, when only queued atomics counted).
 TEST(UcxEngine, StagedGetAfterAnAtomicBeingExecutedSeesIt) {
   std::vector<uint64_t> slot(512, 0);
-  FakeBootstrap boot(0, 1);
   BatchWatchingTransport local(std::chrono::milliseconds(20));
-  std::unique_ptr<RemoteEngine> engine;
-  ASSERT_EQ(make_ucx_engine(boot, slot.data(), slot.size() * sizeof(uint64_t), local, options(true), &engine),
-            Status::ok);
+  std::unique_ptr<RemoteEngine> engine = staged_engine(slot, local);
+  ASSERT_NE(engine, nullptr);
   for (uint64_t i = 1; i <= 20; ++i) {
     ASSERT_EQ(engine->atomic_nbi(0, 0, AtomicArgs{AtomicOp::add, 8, 1, 0}), Status::ok);
     std::this_thread::sleep_for(std::chrono::milliseconds(5));  // the progress thread is executing it now
