@@ -184,8 +184,9 @@ struct UcpAtomic {
   Word operand{}, reply{};
   bool fetches = false;
   std::size_t width = 8;
-  // `args` of an operation other than float_add, on a 4- or 8-byte word; `want_old`: the caller reads it.
+  // `args` of an operation UCP has (not by_cas), on a 4- or 8-byte word; `want_old`: the caller reads it.
   UcpAtomic(const AtomicArgs &args, bool want_old) : fetches(want_old), width(args.width) {
+    set(&operand, args.op == AtomicOp::compare_swap ? args.cond : args.op == AtomicOp::fetch ? 0 : args.value);
     switch (args.op) {
       case AtomicOp::fetch:  // OR with 0 reads the word atomically
         op = UCP_ATOMIC_OP_OR;
@@ -194,33 +195,29 @@ struct UcpAtomic {
       case AtomicOp::set:
       case AtomicOp::swap:
         op = UCP_ATOMIC_OP_SWAP;
-        set(&operand, args.value);
         fetches = true;
         break;
       case AtomicOp::compare_swap:
         op = UCP_ATOMIC_OP_CSWAP;
-        set(&operand, args.cond);
         set(&reply, args.value);
         fetches = true;
         break;
       case AtomicOp::add:
-      case AtomicOp::float_add:  // not taken here: update_by_cas
-        set(&operand, args.value);
+      case AtomicOp::float_add:  // not taken here: by_cas
         break;
       case AtomicOp::and_:
         op = UCP_ATOMIC_OP_AND;
-        set(&operand, args.value);
         break;
       case AtomicOp::or_:
         op = UCP_ATOMIC_OP_OR;
-        set(&operand, args.value);
         break;
       case AtomicOp::xor_:
         op = UCP_ATOMIC_OP_XOR;
-        set(&operand, args.value);
         break;
     }
   }
+  // UCP has no floating-point atomics and no 2-byte words: those go by update_by_cas.
+  static bool by_cas(const AtomicArgs &args) { return args.width == 2 || args.op == AtomicOp::float_add; }
   void set(Word *w, uint64_t v) const {
     if (width == 4)
       w->w4 = static_cast<uint32_t>(v);
@@ -839,7 +836,7 @@ Status UcxEngine::atomic(int pe, std::size_t offset, const AtomicArgs &args, uin
   if (opt_.staged) return staged_atomic(pe, offset, args, old);
   Peer *p = nullptr;
   NVSHM_TRY(writer(pe, "atomic", &p));
-  if (args.width == 2 || args.op == AtomicOp::float_add) return update_by_cas(pe, offset, args, old);
+  if (UcpAtomic::by_cas(args)) return update_by_cas(pe, offset, args, old);
   UcpAtomic a(args, old != nullptr);
   ucp_request_param_t param = a.param();
   NVSHM_TRY(wait(api_.atomic_op_nbx(p->ep, a.op, &a.operand, 1, p->base + offset, p->rkey, &param), "atomic", pe));
@@ -854,7 +851,7 @@ Status UcxEngine::atomic(int pe, std::size_t offset, const AtomicArgs &args, uin
 
 Status UcxEngine::atomic_nbi(int pe, std::size_t offset, const AtomicArgs &args) {
   if (opt_.staged) return staged_atomic_nbi(pe, offset, args);
-  if (args.width == 2 || args.op == AtomicOp::float_add) return atomic(pe, offset, args, nullptr);
+  if (UcpAtomic::by_cas(args)) return atomic(pe, offset, args, nullptr);
   Peer *p = nullptr;
   NVSHM_TRY(writer(pe, "atomic", &p));
   // The operand and reply buffer live until UCX completes the request: its callback frees them.
@@ -958,6 +955,7 @@ Status UcxEngine::quiet() {
   std::vector<std::pair<int, ucs_status_ptr_t>> flushes;
   std::vector<int> fences;  // PEs whose due fence this flush serves: their writers wait for it (writer())
   for (Peer &p : peers_) {
+    if (!p.unflushed.load(std::memory_order_relaxed)) continue;  // nothing to flush (nor to count below)
     p.in_quiet.fetch_add(1);  // before the flag: a fence that finds it clear sees this
     if (!p.unflushed.exchange(false, std::memory_order_acq_rel)) {
       p.in_quiet.fetch_sub(1);
@@ -1090,10 +1088,10 @@ Status UcxEngine::staged_atomic_nbi(int pe, std::size_t offset, const AtomicArgs
                        static_cast<uint32_t>(args.width)};
   // At most kStagedNbiWindow requests to a PE unanswered: a kernel's loop of signals cannot pile up
   // requests and replies without bound at either end.
-  if (p->issued.load() - p->completed.load(std::memory_order_acquire) >= kStagedNbiWindow)
-    NVSHM_TRY(
-        poll_until([&] { return p->issued.load() - p->completed.load(std::memory_order_acquire) < kStagedNbiWindow; },
-                   "atomic", pe, deadline()));
+  const auto below_window = [p] {
+    return p->issued.load() - p->completed.load(std::memory_order_acquire) < kStagedNbiWindow;
+  };
+  if (!below_window()) NVSHM_TRY(poll_until(below_window, "atomic", pe, deadline()));
   return wait(staged_request(*p, h, nullptr, 0), "atomic", pe);  // the send only: `h` lives in this frame
 }
 
@@ -1226,7 +1224,7 @@ void UcxEngine::staged_serve(const StagedHeader &h, const void *data, std::size_
   // A put or get after atomics of this round: those first, so that each initiator's requests execute in
   // the order they came (its `g` after its atomic_add of the word sees the add).
   if (h.op != StagedOp::atomic && deferred_pending_.load(std::memory_order_acquire)) run_deferred_atomics();
-  std::unique_ptr<Reply> r = reply_for(h);
+  BouncePool::Block reply_data;  // get: the data of its reply
   const std::size_t bytes = h.op == StagedOp::put ? length : h.op == StagedOp::get ? h.bytes : h.width;
   Status st = Status::invalid_value;
   if (h.offset > slot_bytes_ || bytes > slot_bytes_ - h.offset) {
@@ -1243,8 +1241,8 @@ void UcxEngine::staged_serve(const StagedHeader &h, const void *data, std::size_
   } else if (h.op == StagedOp::put) {
     st = local_.from_host(slot_ + h.offset, data, length);
   } else if (h.op == StagedOp::get) {
-    st = bounces_->take(name, &r->data);
-    if (st == Status::ok) st = local_.to_host(r->data.data(), slot_ + h.offset, h.bytes);
+    st = bounces_->take(name, &reply_data);
+    if (st == Status::ok) st = local_.to_host(reply_data.data(), slot_ + h.offset, h.bytes);
   } else {  // an atomic: executed with the others this progress round received (run_deferred_atomics)
     std::lock_guard<std::mutex> lock(deferred_mutex_);
     deferred_pending_.fetch_add(1, std::memory_order_release);
@@ -1252,12 +1250,14 @@ void UcxEngine::staged_serve(const StagedHeader &h, const void *data, std::size_
     deferred_queued_.store(deferred_.size(), std::memory_order_release);
     return;
   }
+  std::unique_ptr<Reply> r = reply_for(h);
   r->header.offset = h.value;  // get_reply: where the data goes in the destination
   if (st != Status::ok) {
     log_error(kWhere, "executing PE %d's %s of %zu bytes at offset %llu of this PE's slot failed", h.from, name, bytes,
               static_cast<unsigned long long>(h.offset));
     r->header.width = 1;
-    r->data.reset();
+  } else {
+    r->data = std::move(reply_data);
   }
   staged_reply(reply_ep, std::move(r));
 }
