@@ -288,7 +288,10 @@ class UcxEngine final : public RemoteEngine {
     ucp_ep_h ep = nullptr;
     ucp_rkey_h rkey = nullptr;
     std::atomic<bool> connected{false};  // ep and rkey are set (release), read without the lock
-    std::atomic<bool> failed{false};     // unreachable, or its endpoint was closed (abandon())
+    // Held shared while an operation is issued on ep and rkey (issue()), exclusively while close() takes
+    // them away: a wait of another thread that gives up on the PE closes them.
+    std::shared_mutex ep_mutex;
+    std::atomic<bool> failed{false};  // unreachable, or its endpoint was closed (abandon())
     // One-sided path: operations issued and not flushed yet (quiet flushes these endpoints), and a fence
     // after them (the next write to the PE first flushes its endpoint: fence orders per PE).
     std::atomic<bool> unflushed{false}, fence_due{false};
@@ -321,6 +324,32 @@ class UcxEngine final : public RemoteEngine {
   void abandon(ucs_status_ptr_t request, const char *op, int pe);
   // Closes the endpoint with force (waiting kAbandonSeconds at most), then marks the PE failed.
   void close(Peer &p);
+  // Returns op(ep, rkey), the request of a *_nbx call on p's endpoint, which close() cannot take away
+  // meanwhile; an endpoint already closed gives UCS_ERR_CANCELED (the PE is failed).
+  template <class Op>
+  static ucs_status_ptr_t issue(Peer &p, Op op) {
+    std::shared_lock<std::shared_mutex> lock(p.ep_mutex);
+    return p.ep ? op(p.ep, p.rkey) : UCS_STATUS_PTR(UCS_ERR_CANCELED);
+  }
+  // A put or get (ucp_put_nbx, ucp_get_nbx) of `bytes` at `offset` of p's slot, through issue().
+  template <class Rma, class Local>
+  static ucs_status_ptr_t rma(Peer &p, Rma call, Local *local, std::size_t bytes, std::size_t offset,
+                              const ucp_request_param_t &param) {
+    return issue(p,
+                 [&](ucp_ep_h ep, ucp_rkey_h rkey) { return call(ep, local, bytes, p.base + offset, rkey, &param); });
+  }
+  // An atomic (ucp_atomic_op_nbx) on one word at `offset` of p's slot, through issue().
+  ucs_status_ptr_t atomic_op(Peer &p, ucp_atomic_op_t op, const void *operand, std::size_t offset,
+                             const ucp_request_param_t &param) {
+    return issue(p, [&](ucp_ep_h ep, ucp_rkey_h rkey) {
+      return api_.atomic_op_nbx(ep, op, operand, 1, p.base + offset, rkey, &param);
+    });
+  }
+  // A flush of p's endpoint (ucp_ep_flush_nbx), through issue().
+  ucs_status_ptr_t flush(Peer &p) {
+    ucp_request_param_t param{};
+    return issue(p, [&](ucp_ep_h ep, ucp_rkey_h) { return api_.ep_flush_nbx(ep, &param); });
+  }
   // Counts a failed operation that no one waits for (p.errors, reported by the next wait on the PE, and
   // unwaited_failures_); returns p.errors before.
   uint64_t unwaited_failed(Peer &p) {
@@ -379,7 +408,8 @@ class UcxEngine final : public RemoteEngine {
   // Sends one request to `p` and counts it in p.issued (uncounted again when the send fails at once).
   ucs_status_ptr_t staged_request(Peer &p, const StagedHeader &h, const void *data, std::size_t bytes) {
     p.issued.fetch_add(1);
-    const ucs_status_ptr_t request = staged_send(p.ep, h, data, bytes, {});
+    const ucs_status_ptr_t request =
+        issue(p, [&](ucp_ep_h ep, ucp_rkey_h) { return staged_send(ep, h, data, bytes, {}); });
     if (UCS_PTR_IS_ERR(request)) p.issued.fetch_sub(1);
     return request;
   }
@@ -662,12 +692,14 @@ void UcxEngine::on_peer_error(void *arg, ucp_ep_h, ucs_status_t status) {
 
 Status UcxEngine::peer(int pe, const char *op, Peer **out) {
   Peer &p = peers_[pe];
-  if (p.failed.load(std::memory_order_relaxed)) {
+  const auto unreachable = [&] {
     log_error(kWhere, "%s to PE %d: the PE is unreachable (reported earlier)", op, pe);
     return Status::peer_failed;
-  }
+  };
+  if (p.failed.load(std::memory_order_relaxed)) return unreachable();
   if (!p.connected.load(std::memory_order_acquire)) {
     std::lock_guard<std::mutex> lock(connect_mutex_);
+    if (p.failed.load()) return unreachable();  // close() ran since the check above: no new endpoint
     if (!p.ep) {
       ucp_ep_params_t ep{};
       ep.field_mask =
@@ -706,8 +738,7 @@ Status UcxEngine::writer(int pe, const char *op, Peer **out) {
   Status st = Status::ok;
   if (p.fence_due.exchange(false)) {
     p.unflushed.store(false, std::memory_order_relaxed);
-    ucp_request_param_t param{};
-    st = wait(api_.ep_flush_nbx(p.ep, &param), "fence (endpoint flush before the next write)", pe);
+    st = wait(flush(p), "fence (endpoint flush before the next write)", pe);
   }
   p.flushing.fetch_sub(1);
   return st;
@@ -762,12 +793,16 @@ void UcxEngine::abandon(ucs_status_ptr_t request, const char *op, int pe) {
 void UcxEngine::close(Peer &p) {
   std::lock_guard<std::mutex> lock(connect_mutex_);
   mark_failed(p);
-  if (p.rkey) api_.rkey_destroy(std::exchange(p.rkey, nullptr));
-  if (!p.ep) return;
-  ucp_request_param_t param{};
-  param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
-  param.flags = UCP_EP_CLOSE_FLAG_FORCE;
-  const ucs_status_ptr_t r = api_.ep_close_nbx(std::exchange(p.ep, nullptr), &param);
+  ucs_status_ptr_t r = nullptr;
+  {
+    std::unique_lock<std::shared_mutex> use(p.ep_mutex);  // no operation is being issued on them
+    if (p.rkey) api_.rkey_destroy(std::exchange(p.rkey, nullptr));
+    if (!p.ep) return;
+    ucp_request_param_t param{};
+    param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+    param.flags = UCP_EP_CLOSE_FLAG_FORCE;
+    r = api_.ep_close_nbx(std::exchange(p.ep, nullptr), &param);
+  }
   if (!UCS_PTR_IS_PTR(r)) return;
   const auto until = Clock::now() + std::chrono::seconds(kAbandonSeconds);
   while (api_.request_check_status(r) == UCS_INPROGRESS && Clock::now() < until) progress();
@@ -789,9 +824,8 @@ Status UcxEngine::put(int pe, std::size_t offset, const void *local, std::size_t
   Peer *p = nullptr;
   NVSHM_TRY(writer(pe, "put", &p));
   ucp_request_param_t param = local_param(local, bytes);
-  NVSHM_TRY(detach(api_.put_nbx(p->ep, local, bytes, p->base + offset, p->rkey, &param), "put", pe));
-  ucp_request_param_t flush{};
-  return wait(api_.ep_flush_nbx(p->ep, &flush), "put (endpoint flush)", pe);
+  NVSHM_TRY(detach(rma(*p, api_.put_nbx, local, bytes, offset, param), "put", pe));
+  return wait(flush(*p), "put (endpoint flush)", pe);
 }
 
 Status UcxEngine::get(void *local, int pe, std::size_t offset, std::size_t bytes) {
@@ -799,7 +833,7 @@ Status UcxEngine::get(void *local, int pe, std::size_t offset, std::size_t bytes
   Peer *p = nullptr;
   NVSHM_TRY(peer(pe, "get", &p));
   ucp_request_param_t param = local_param(local, bytes);
-  return wait(api_.get_nbx(p->ep, local, bytes, p->base + offset, p->rkey, &param), "get", pe);
+  return wait(rma(*p, api_.get_nbx, local, bytes, offset, param), "get", pe);
 }
 
 Status UcxEngine::put_local(int pe, std::size_t offset, const void *local, std::size_t bytes) {
@@ -807,7 +841,7 @@ Status UcxEngine::put_local(int pe, std::size_t offset, const void *local, std::
   Peer *p = nullptr;
   NVSHM_TRY(writer(pe, "put", &p));
   ucp_request_param_t param = local_param(local, bytes);
-  NVSHM_TRY(wait(api_.put_nbx(p->ep, local, bytes, p->base + offset, p->rkey, &param), "put", pe));
+  NVSHM_TRY(wait(rma(*p, api_.put_nbx, local, bytes, offset, param), "put", pe));
   p->unflushed.store(true, std::memory_order_release);  // arrives by the next quiet
   return Status::ok;
 }
@@ -817,7 +851,7 @@ Status UcxEngine::put_nbi(int pe, std::size_t offset, const void *local, std::si
   Peer *p = nullptr;
   NVSHM_TRY(writer(pe, "put_nbi", &p));
   ucp_request_param_t param = local_param(local, bytes);
-  NVSHM_TRY(detach(api_.put_nbx(p->ep, local, bytes, p->base + offset, p->rkey, &param), "put_nbi", pe));
+  NVSHM_TRY(detach(rma(*p, api_.put_nbx, local, bytes, offset, param), "put_nbi", pe));
   p->unflushed.store(true, std::memory_order_release);
   return Status::ok;
 }
@@ -827,7 +861,7 @@ Status UcxEngine::get_nbi(void *local, int pe, std::size_t offset, std::size_t b
   Peer *p = nullptr;
   NVSHM_TRY(peer(pe, "get_nbi", &p));
   ucp_request_param_t param = local_param(local, bytes);
-  NVSHM_TRY(detach(api_.get_nbx(p->ep, local, bytes, p->base + offset, p->rkey, &param), "get_nbi", pe));
+  NVSHM_TRY(detach(rma(*p, api_.get_nbx, local, bytes, offset, param), "get_nbi", pe));
   p->unflushed.store(true, std::memory_order_release);
   return Status::ok;
 }
@@ -839,11 +873,10 @@ Status UcxEngine::atomic(int pe, std::size_t offset, const AtomicArgs &args, uin
   if (UcpAtomic::by_cas(args)) return update_by_cas(pe, offset, args, old);
   UcpAtomic a(args, old != nullptr);
   ucp_request_param_t param = a.param();
-  NVSHM_TRY(wait(api_.atomic_op_nbx(p->ep, a.op, &a.operand, 1, p->base + offset, p->rkey, &param), "atomic", pe));
+  NVSHM_TRY(wait(atomic_op(*p, a.op, &a.operand, offset, param), "atomic", pe));
   if (!a.fetches) {
     // A non-fetching atomic completes locally; the remote side is done once the endpoint is flushed.
-    ucp_request_param_t flush{};
-    NVSHM_TRY(wait(api_.ep_flush_nbx(p->ep, &flush), "atomic (endpoint flush)", pe));
+    NVSHM_TRY(wait(flush(*p), "atomic (endpoint flush)", pe));
   }
   if (old) *old = a.old();
   return Status::ok;
@@ -871,8 +904,7 @@ Status UcxEngine::atomic_nbi(int pe, std::size_t offset, const AtomicArgs &args)
     delete done;
   };
   param.user_data = f;
-  const ucs_status_ptr_t request =
-      api_.atomic_op_nbx(p->ep, f->a.op, &f->a.operand, 1, p->base + offset, p->rkey, &param);
+  const ucs_status_ptr_t request = atomic_op(*p, f->a.op, &f->a.operand, offset, param);
   if (!UCS_PTR_IS_PTR(request)) delete f;  // completed at once (no callback), or failed to start
   if (UCS_PTR_IS_ERR(request)) return failure(UCS_PTR_STATUS(request), "atomic", pe);
   p->unflushed.store(true, std::memory_order_release);
@@ -924,8 +956,7 @@ Status UcxEngine::set_words(const std::vector<WordWrite> &writes) {
     param.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE | UCP_OP_ATTR_FIELD_REPLY_BUFFER;
     param.datatype = ucp_dt_make_contig(8);
     param.reply_buffer = &replies[i];
-    requests.emplace_back(
-        w.pe, api_.atomic_op_nbx(p->ep, UCP_ATOMIC_OP_SWAP, &operands[i], 1, p->base + w.offset, p->rkey, &param));
+    requests.emplace_back(w.pe, atomic_op(*p, UCP_ATOMIC_OP_SWAP, &operands[i], w.offset, param));
   }
   const auto until = deadline();
   for (auto [pe, request] : requests) {  // every one, also after a failure: they use this frame's words
@@ -966,8 +997,7 @@ Status UcxEngine::quiet() {
       p.fence_due.store(false);
       fences.push_back(p.pe);
     }
-    ucp_request_param_t param{};
-    flushes.emplace_back(p.pe, p.ep ? api_.ep_flush_nbx(p.ep, &param) : UCS_STATUS_PTR(UCS_ERR_CANCELED));
+    flushes.emplace_back(p.pe, flush(p));
   }
   const auto until = deadline();
   Status st = Status::ok;

@@ -502,50 +502,101 @@ TEST(UcxEngine, StagedGetAfterAnAtomicBeingExecutedSeesIt) {
 INSTANTIATE_TEST_SUITE_P(Paths, UcxEngineOps, ::testing::Bool(),
                          [](const ::testing::TestParamInfo<bool> &p) { return p.param ? "Staged" : "OneSided"; });
 
-// PE 1 (a child process) is stopped while PE 0 gets 1 MiB from it over TCP: the get fails with a
-// timeout within NVSHMEM_BOOTSTRAP_TIMEOUT plus the close bound, and once PE 1 runs again (and serves
-// the request it holds) nothing lands in the buffer that the caller has since reused; PE 1 counts as
-// failed from then on.
+// Two PEs over TCP: PE 1 a child process serving `slot` through its engine's progress thread until it is
+// killed, PE 0 this process (timeout_s 2), connected to PE 1 by a first get.
+class ChildPe {
+ public:
+  explicit ChildPe(std::vector<unsigned char> &slot) {
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv_) != 0) return;
+    child_ = fork();
+    if (child_ < 0) return;
+    if (child_ == 0) {
+      close(sv_[0]);
+      PairBootstrap boot(1, sv_[1]);
+      if (make_ucx_engine(boot, slot.data(), slot.size(), *local_, options(), &engine) != Status::ok) _exit(1);
+      for (;;) pause();
+    }
+    close(sv_[1]);
+    PairBootstrap boot(0, sv_[0]);
+    RemoteOptions o = options();
+    o.timeout_s = 2;
+    std::vector<unsigned char> first(64);
+    ok_ = make_ucx_engine(boot, slot.data(), slot.size(), *local_, o, &engine) == Status::ok &&
+          engine->get(first.data(), 1, 0, first.size()) == Status::ok && first[63] == slot[63];
+  }
+  ~ChildPe() {
+    engine.reset();
+    if (child_ > 0) {
+      kill(child_, SIGKILL);
+      waitpid(child_, nullptr, 0);
+    }
+    close(sv_[0]);
+  }
+  bool ok() const { return ok_; }
+  bool signal(int sig) {
+    int status = 0;
+    return kill(child_, sig) == 0 && (sig != SIGSTOP || waitpid(child_, &status, WUNTRACED) == child_);
+  }
+  std::unique_ptr<RemoteEngine> engine;
+
+ private:
+  ScopedEnv tls_{"UCX_TLS", "tcp"}, devices_{"UCX_NET_DEVICES", "lo"};  // no shared memory: PE 1 must serve
+  std::unique_ptr<Transport> local_ = make_host_transport();
+  int sv_[2] = {-1, -1};
+  pid_t child_ = -1;
+  bool ok_ = false;
+};
+
+// PE 1 is stopped while PE 0 gets 1 MiB from it: the get fails with a timeout within
+// NVSHMEM_BOOTSTRAP_TIMEOUT plus the close bound, and once PE 1 runs again (and serves the request it
+// holds) nothing lands in the buffer that the caller has since reused; PE 1 counts as failed from then on.
 TEST(UcxEngine, AWaitThatGivesUpLeavesTheBufferToTheCaller) {
-  ScopedEnv tls("UCX_TLS", "tcp"), devices("UCX_NET_DEVICES", "lo");  // no shared memory: PE 1 must serve
   constexpr std::size_t kBytes = 1 << 20;
   std::vector<unsigned char> slot(kBytes, 0x5A);
-  int sv[2];
-  ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
-  const pid_t child = fork();
-  ASSERT_GE(child, 0);
-  std::unique_ptr<Transport> local = make_host_transport();
-  std::unique_ptr<RemoteEngine> engine;
-  if (child == 0) {  // PE 1: serves through its progress thread until killed
-    close(sv[0]);
-    PairBootstrap boot(1, sv[1]);
-    if (make_ucx_engine(boot, slot.data(), kBytes, *local, options(), &engine) != Status::ok) _exit(1);
-    for (;;) pause();
-  }
-  close(sv[1]);
-  PairBootstrap boot(0, sv[0]);
-  RemoteOptions o = options();
-  o.timeout_s = 2;
-  ASSERT_EQ(make_ucx_engine(boot, slot.data(), kBytes, *local, o, &engine), Status::ok);
+  ChildPe pes(slot);
+  ASSERT_TRUE(pes.ok());
   std::vector<unsigned char> buf(kBytes, 0);
-  ASSERT_EQ(engine->get(buf.data(), 1, 0, 4096), Status::ok);  // connected
-  EXPECT_EQ(buf[4095], 0x5A);
-
-  ASSERT_EQ(kill(child, SIGSTOP), 0);
-  int status = 0;
-  ASSERT_EQ(waitpid(child, &status, WUNTRACED), child);
+  ASSERT_TRUE(pes.signal(SIGSTOP));
   const auto start = std::chrono::steady_clock::now();
-  EXPECT_EQ(engine->get(buf.data(), 1, 0, kBytes), Status::timeout);
+  EXPECT_EQ(pes.engine->get(buf.data(), 1, 0, kBytes), Status::timeout);
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2 + 2 + 3));
   memset(buf.data(), 0xEE, kBytes);  // the caller's again
-  ASSERT_EQ(kill(child, SIGCONT), 0);
+  ASSERT_TRUE(pes.signal(SIGCONT));
   std::this_thread::sleep_for(std::chrono::seconds(1));  // PE 1 answers what it holds; our progress thread runs
   EXPECT_EQ(std::count(buf.begin(), buf.end(), 0xEE), static_cast<std::ptrdiff_t>(kBytes));
-  EXPECT_EQ(engine->put(1, 0, buf.data(), 8), Status::peer_failed);
-  engine.reset();
-  kill(child, SIGKILL);
-  waitpid(child, &status, 0);
-  close(sv[0]);
+  EXPECT_EQ(pes.engine->put(1, 0, buf.data(), 8), Status::peer_failed);
+}
+
+// A wait that gives up closes PE 1's endpoint while another thread keeps issuing puts to PE 1: that
+// thread's next operation fails with peer_failed instead of using the closed endpoint (under TSan: no
+// race on the endpoint either).
+TEST(UcxEngine, AnEndpointClosedWhileAnotherThreadIssuesFailsItsOperations) {
+  std::vector<unsigned char> slot(1 << 16, 0x5A);
+  ChildPe pes(slot);
+  ASSERT_TRUE(pes.ok());
+  ASSERT_TRUE(pes.signal(SIGSTOP));
+  std::atomic<bool> stop{false};
+  std::atomic<Status> last{Status::ok};
+  unsigned long issued = 0;
+  std::thread writer([&] {
+    const uint64_t word = 0x1122334455667788;
+    Status st = Status::ok;
+    while (!stop.load() && (st = pes.engine->put_nbi(1, 64, &word, sizeof word)) == Status::ok) {
+      ++issued;
+      std::this_thread::sleep_for(std::chrono::microseconds(50));
+    }
+    last.store(st);
+  });
+  std::vector<unsigned char> buf(4096);
+  EXPECT_EQ(pes.engine->get(buf.data(), 1, 0, buf.size()), Status::timeout);  // closes the endpoint
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (last == Status::ok && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  stop.store(true);
+  writer.join();
+  EXPECT_GT(issued, 0u);
+  EXPECT_EQ(last.load(), Status::peer_failed);
+  EXPECT_NE(pes.engine->quiet(), Status::ok);
 }
 
 // NVSHMEM_HCA_LIST to UCX_NET_DEVICES: included entries as they are, excluded ones (every entry with
