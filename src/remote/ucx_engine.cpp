@@ -472,7 +472,11 @@ Status UcxEngine::failure(ucs_status_t status, const char *op, int pe) {
     log_error(kWhere, "%s to PE %d failed: %s", op, pe, api_.status_string(status));
   else
     log_error(kWhere, "%s failed: %s", op, api_.status_string(status));
-  return status == UCS_ERR_UNREACHABLE || status == UCS_ERR_CONNECTION_RESET || status == UCS_ERR_ENDPOINT_TIMEOUT
+  // Also peer_failed: an operation that the close of its PE cancelled (another thread's wait gave up on the
+  // PE, or it found the endpoint closed: issue()).
+  const bool lost = pe >= 0 && peers_[pe].failed.load();
+  return lost || status == UCS_ERR_UNREACHABLE || status == UCS_ERR_CONNECTION_RESET ||
+                 status == UCS_ERR_ENDPOINT_TIMEOUT
              ? Status::peer_failed
              : Status::internal;
 }
@@ -796,12 +800,15 @@ void UcxEngine::close(Peer &p) {
   ucs_status_ptr_t r = nullptr;
   {
     std::unique_lock<std::shared_mutex> use(p.ep_mutex);  // no operation is being issued on them
+    if (p.ep) {
+      ucp_request_param_t param{};
+      param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+      param.flags = UCP_EP_CLOSE_FLAG_FORCE;
+      r = api_.ep_close_nbx(std::exchange(p.ep, nullptr), &param);
+    }
+    // After the forced close, which cancels the outstanding operations that use the key, before the endpoint
+    // it was unpacked on is gone (the close's request completes below).
     if (p.rkey) api_.rkey_destroy(std::exchange(p.rkey, nullptr));
-    if (!p.ep) return;
-    ucp_request_param_t param{};
-    param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
-    param.flags = UCP_EP_CLOSE_FLAG_FORCE;
-    r = api_.ep_close_nbx(std::exchange(p.ep, nullptr), &param);
   }
   if (!UCS_PTR_IS_PTR(r)) return;
   const auto until = Clock::now() + std::chrono::seconds(kAbandonSeconds);
@@ -1319,8 +1326,13 @@ std::size_t UcxEngine::run_deferred_atomics() {
     log_error(kWhere, "executing a batch of %zu atomics of other PEs on this PE's slot failed", jobs.size());
   for (std::size_t i = 0; i < batch.size(); ++i) {
     const StagedHeader &h = batch[i].header;
-    // The reply endpoint is UCX's, outside the handler now: a PE that failed meanwhile may have taken it along.
-    if (peers_[h.from].failed.load(std::memory_order_relaxed)) continue;
+    // The reply endpoint is UCX's, outside the handler now, and may be the handle of peers_[h.from].ep: a PE
+    // that failed meanwhile may have taken it along, and close() must not take it during the send. Not a
+    // blocking lock: this runs inside a handler too, under the worker's lock, which close() waits for while
+    // it holds the endpoint's (a PE being closed has failed: no reply).
+    Peer &to = peers_[h.from];
+    std::shared_lock<std::shared_mutex> use(to.ep_mutex, std::try_to_lock);
+    if (!use.owns_lock() || to.failed.load(std::memory_order_relaxed)) continue;
     std::unique_ptr<Reply> r = reply_for(h);
     r->header.value = jobs[i].old;
     r->header.width = st != Status::ok;

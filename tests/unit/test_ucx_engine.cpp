@@ -509,7 +509,10 @@ class ChildPe {
   explicit ChildPe(std::vector<unsigned char> &slot) {
     if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv_) != 0) return;
     child_ = fork();
-    if (child_ < 0) return;
+    if (child_ < 0) {
+      close(sv_[1]);
+      return;
+    }
     if (child_ == 0) {
       close(sv_[0]);
       PairBootstrap boot(1, sv_[1]);
@@ -525,11 +528,11 @@ class ChildPe {
           engine->get(first.data(), 1, 0, first.size()) == Status::ok && first[63] == slot[63];
   }
   ~ChildPe() {
-    engine.reset();
-    if (child_ > 0) {
+    if (child_ > 0) {  // first: no part of this PE's teardown can then wait for a stopped PE 1
       kill(child_, SIGKILL);
       waitpid(child_, nullptr, 0);
     }
+    engine.reset();
     close(sv_[0]);
   }
   bool ok() const { return ok_; }
