@@ -10,7 +10,15 @@
 #include <cuda_runtime_api.h>
 #include <stdio.h>
 
+#include "nvshmem_detail/macros.h"
 #include "nvshmem_detail/types.h"
+
+NVSHM_EXTERN_C_BEGIN
+/* The number of PEs among which this PE's GPU divides a collective launch's blocks: the PEs on its GPU
+ * when they run under CUDA MPS without CUDA_MPS_ACTIVE_THREAD_PERCENTAGE parts that fit together
+ * (nvshmemx_init_status then gives NVSHMEM_STATUS_LIMITED_MPG), else 1; 1 before init. Any thread. */
+NVSHM_API int nvshm_collective_grid_share(void);
+NVSHM_EXTERN_C_END
 
 /* What decides whether one block of a kernel fits on an SM: the kernel's attributes
  * (cudaFuncGetAttributes) and the device's limits (cudaDeviceGetAttribute), for one launch shape. */
@@ -83,7 +91,8 @@ static inline int nvshm_kernel_no_residency(const void *kernel, int threads, siz
 }
 
 /* Blocks per SM times SMs for `kernel` with `threads` threads and `shmem` dynamic shared bytes per
- * block, into *gridsize; when that is 0 stderr says why. CUDA answers 0 for some shapes that cannot
+ * block, divided among the PEs that share the GPU under MPS (nvshm_collective_grid_share), into
+ * *gridsize; when that is 0 stderr says why. CUDA answers 0 for some shapes that cannot
  * be resident, refuses others and overlooks a __launch_bounds__ limit: whenever a limit rules the
  * shape out the grid is 0 (and a refusal's error is cleared: CUDA's last error belongs to the
  * application's next launch). Otherwise a failing query is NVSHMEMX_ERROR_INTERNAL, with CUDA's
@@ -107,14 +116,21 @@ static inline int nvshm_cooperative_gridsize(const char *call, const void *kerne
      * of 1024 threads for a kernel bounded to 128): a limit that rules the shape out wins. */
     per_sm = 0;
   }
-  *gridsize = per_sm * sms;
+  const int share = nvshm_collective_grid_share();
+  *gridsize = per_sm * sms / share;
+  if (*gridsize == 0 && per_sm > 0)
+    snprintf(why, sizeof why, "%d blocks fit the GPU, fewer than the %d PEs that share it under MPS", per_sm * sms,
+             share);
   if (*gridsize == 0) fprintf(stderr, "nvshmem error in %s: no block of the kernel can be resident: %s\n", call, why);
   return NVSHMEMX_SUCCESS;
 }
 
 /* Largest grid of `kernel` with `block` threads and `shmem` dynamic shared bytes per block whose
  * blocks can all be resident at once on this PE's GPU: blocks per SM
- * (cudaOccupancyMaxActiveBlocksPerMultiprocessor) times the SM count, into *gridsize. `args` is not
+ * (cudaOccupancyMaxActiveBlocksPerMultiprocessor) times the SM count, into *gridsize; where PEs share
+ * the GPU under MPS without thread percentages that fit together, the grids of all of them must be
+ * resident at once, so each PE gets that divided by their number (docs/compatibility.md, "Several PEs
+ * on one GPU"). `args` is not
  * used. Returns NVSHMEMX_SUCCESS, also when the grid is 0 (no block fits: stderr then says why:
  * registers, shared memory or block size); NVSHMEMX_ERROR_INVALID_VALUE for a NULL gridsize;
  * NVSHMEMX_ERROR_INTERNAL if CUDA fails. Any thread of the host may call it; no init needed. */
@@ -143,10 +159,17 @@ static inline int nvshm_collective_grid(const char *call, const void *kernel, di
   if (blocks == 0) {
     *grid = dim3((unsigned)max_grid, 1, 1);
   } else if (blocks > max_grid) {
+    const int share = nvshm_collective_grid_share();
+    char shared[200] = "";
+    if (share > 1)
+      snprintf(shared, sizeof shared,
+               ": this PE's part of a GPU that %d PEs share under MPS (CUDA_MPS_ACTIVE_THREAD_PERCENTAGE parts "
+               "that add up to at most 100 give each PE its own SMs)",
+               share);
     fprintf(stderr,
             "nvshmem error in %s: a grid of %lld blocks cannot be resident at once; at most %d blocks of %u threads "
-            "and %zu bytes of dynamic shared memory fit (nvshmemx_collective_launch_query_gridsize)\n",
-            call, blocks, max_grid, block.x * block.y * block.z, shmem);
+            "and %zu bytes of dynamic shared memory fit (nvshmemx_collective_launch_query_gridsize)%s\n",
+            call, blocks, max_grid, block.x * block.y * block.z, shmem, shared);
     return NVSHMEMX_ERROR_COLLECTIVE_LAUNCH_FAILED;
   }
   return NVSHMEMX_SUCCESS;

@@ -34,7 +34,11 @@ NVSHM_API int nvshmemx_init_attr(unsigned int flags, nvshmemx_init_attr_t *attr)
  * the same as nvshmemx_init_attr and nvshmem_finalize. */
 NVSHM_API int nvshmemx_hostlib_init_attr(unsigned int flags, nvshmemx_init_attr_t *attr);
 NVSHM_API void nvshmemx_hostlib_finalize(void);
-/* NVSHMEM_STATUS_NOT_INITIALIZED before init and after finalize, NVSHMEM_STATUS_IS_INITIALIZED between. */
+/* NVSHMEM_STATUS_NOT_INITIALIZED before init and after finalize; between them
+ * NVSHMEM_STATUS_IS_INITIALIZED, or where several PEs share this PE's GPU NVSHMEM_STATUS_FULL_MPG (under
+ * MPS, with CUDA_MPS_ACTIVE_THREAD_PERCENTAGE parts that add up to at most 100, or
+ * NVSHMEM_IGNORE_CUDA_MPS_ACTIVE_THREAD_PERCENTAGE) or NVSHMEM_STATUS_LIMITED_MPG (otherwise: a collective
+ * launch then gets 1/n of the GPU under MPS; docs/compatibility.md, "Several PEs on one GPU"). Any thread. */
 NVSHM_API int nvshmemx_init_status(void);
 /* Collective: quiet, barrier, unmap the heap, close the bootstrap. A second call is harmless. */
 NVSHM_API void nvshmem_finalize(void);

@@ -81,7 +81,15 @@ void nvshmemx_hostlib_finalize(void) {
 }
 
 int nvshmemx_init_status(void) {
-  return runtime() ? NVSHMEM_STATUS_IS_INITIALIZED : NVSHMEM_STATUS_NOT_INITIALIZED;
+  const Runtime *rt = runtime();
+  if (!rt) return NVSHMEM_STATUS_NOT_INITIALIZED;
+  if (rt->gpu_sharing.pes == 1) return NVSHMEM_STATUS_IS_INITIALIZED;
+  return rt->gpu_sharing.full ? NVSHMEM_STATUS_FULL_MPG : NVSHMEM_STATUS_LIMITED_MPG;
+}
+
+NVSHM_API int nvshm_collective_grid_share(void) {
+  const Runtime *rt = runtime();
+  return rt ? rt->gpu_sharing.grid_share : 1;
 }
 
 void nvshmem_finalize(void) {

@@ -92,6 +92,33 @@ Status select_gpu(Runtime &rt, const nvshmemx_init_attr_t *attr) {
   return Status::ok;
 }
 
+// What this PE reports about its GPU for the sharing rule (cuda/gpu_sharing.hpp).
+Status describe_gpu(int device, PeGpu *out) {
+  cudaDeviceProp prop{};
+  if (cudaGetDeviceProperties(&prop, device) != cudaSuccess) {
+    log_error(kInit, "cudaGetDeviceProperties(%d) failed: %s", device, cudaGetErrorString(cudaGetLastError()));
+    return Status::no_gpu;
+  }
+  static_assert(sizeof prop.uuid == sizeof out->uuid, "a CUDA UUID is 16 bytes");
+  std::memcpy(out->uuid, &prop.uuid, sizeof out->uuid);
+  out->mps = prop.mpsEnabled ? 1 : 0;
+  out->thread_permille = parse_thread_permille(getenv("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE"));
+  return Status::ok;
+}
+
+void log_gpu_sharing(const GpuSharing &s) {
+  if (s.pes == 1) return;
+  if (s.grid_share > 1) {
+    NVSHM_INFO(kInit,
+               "%d PEs share this GPU under MPS without CUDA_MPS_ACTIVE_THREAD_PERCENTAGE parts that add up to at "
+               "most 100 (limited MPG): a collective launch's largest grid is 1/%d of the GPU's",
+               s.pes, s.grid_share);
+  } else {
+    NVSHM_INFO(kInit, "%d PEs share this GPU%s (%s MPG)", s.pes, s.mps ? " under MPS" : ", their contexts taking turns",
+               s.full ? "full" : "limited");
+  }
+}
+
 // NVSHMEM_TMA_POLICY (NVSHMEM 3.7): DISABLE, ENABLE or FORCE (any case), parsed before anything is set up.
 Status parse_tma_policy(const std::string &policy, int *out) {
   if (policy.empty() || !strcasecmp(policy.c_str(), "DISABLE")) {
@@ -316,10 +343,16 @@ Status init_steps(Runtime &rt, unsigned flags, const nvshmemx_init_attr_t *attr)
   struct Choice {
     int32_t kind;
     int32_t remote;  // this PE has remote peers
+    PeGpu gpu;
   };
   std::vector<Choice> choices(rt.boot->size());
-  const Choice mine{static_cast<int32_t>(kind), my_remote};
+  Choice mine{static_cast<int32_t>(kind), my_remote, {}};
+  if (kind == HeapKind::device) NVSHM_TRY(describe_gpu(rt.device, &mine.gpu));
   NVSHM_TRY(rt.boot->allgather(&mine, choices.data(), sizeof mine));
+  std::vector<PeGpu> gpus(choices.size());
+  std::transform(choices.begin(), choices.end(), gpus.begin(), [](const Choice &c) { return c.gpu; });
+  rt.gpu_sharing = gpu_sharing_of(gpus, rt.boot->rank(), rt.env.ignore_mps_thread_percentage);
+  log_gpu_sharing(rt.gpu_sharing);
   bool any_remote = false;
   for (int pe = 0; pe < rt.boot->size(); ++pe) {
     any_remote = any_remote || choices[pe].remote;

@@ -11,6 +11,7 @@
 
 #include "bootstrap/bootstrap.hpp"
 #include "common/env.hpp"
+#include "cuda/gpu_sharing.hpp"
 #include "heap/node.hpp"
 #include "heap/symmetric_heap.hpp"
 #include "nvshmem_detail/device_state.h"
@@ -24,9 +25,10 @@ namespace nvshm {
 struct Runtime {
   Env env;
   std::unique_ptr<Bootstrap> boot;
-  NodeInfo node;    // the PEs of this host and network namespace (and clique: NVSHMEM_NUM_CLIQUES)
-  NodeInfo mapped;  // the PEs whose heaps this process maps: `node`, or this PE alone (NVSHMEM_DISABLE_P2P)
-  int device = -1;  // CUDA device ordinal, -1 for the host heap
+  NodeInfo node;           // the PEs of this host and network namespace (and clique: NVSHMEM_NUM_CLIQUES)
+  NodeInfo mapped;         // the PEs whose heaps this process maps: `node`, or this PE alone (NVSHMEM_DISABLE_P2P)
+  int device = -1;         // CUDA device ordinal, -1 for the host heap
+  GpuSharing gpu_sharing;  // the PEs on this GPU and what they leave a collective launch (cuda/gpu_sharing.hpp)
   CUcontext context = nullptr;
   bool coll_pdl = false;     // on-stream collectives use programmatic dependent launch (coll_stream.cuh)
   bool tma_capable = false;  // the GPU has TMA (compute capability 9.0 or newer)

@@ -324,8 +324,47 @@ TEST(DeviceLaunch, CollectiveLaunchAttr) {
   CUDA_CHECK(cudaFree(out));
 }
 
-// The query gives what NVIDIA documents: blocks per SM (the occupancy calculator) times SMs; a grid
-// of 0 launches that many blocks.
+// Several PEs on one GPU (docs/compatibility.md, "Several PEs on one GPU"), from what this machine says:
+// the PEs whose GPU has this PE's UUID (gathered through the heap), whether CUDA runs this PE's context
+// under MPS and CUDA_MPS_ACTIVE_THREAD_PERCENTAGE (the same for every PE of a test) decide the init
+// status and each PE's share of the GPU's grid. tools/gpu-check.sh --mps runs the MPS case.
+TEST(DeviceLaunch, InitStatusAndGridShareFollowTheGpusSharing) {
+  int device = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  cudaDeviceProp prop{};
+  CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+  const int me = nvshmem_my_pe(), n = nvshmem_n_pes();
+  auto *uuids = static_cast<unsigned char *>(nvshmem_malloc(16 * n));
+  ASSERT_NE(uuids, nullptr);
+  for (int pe = 0; pe < n; ++pe) nvshmem_putmem(uuids + 16 * me, &prop.uuid, 16, pe);
+  nvshmem_barrier_all();
+  const std::vector<unsigned char> all = gpu_test::to_host(uuids, 16 * n);
+  int sharing = 0;
+  for (int pe = 0; pe < n; ++pe) sharing += memcmp(&all[16 * pe], &prop.uuid, 16) == 0;
+  ASSERT_GE(sharing, 1);
+  const char *percent = getenv("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE");
+  const char *ignore = getenv("NVSHMEM_IGNORE_CUDA_MPS_ACTIVE_THREAD_PERCENTAGE");
+  const bool provisioned = (ignore && (ignore[0] == '1' || ignore[0] == 't' || ignore[0] == 'T')) ||
+                           (percent && atof(percent) > 0 && atof(percent) * sharing <= 100);
+  const bool full = prop.mpsEnabled && provisioned;
+  EXPECT_EQ(nvshmemx_init_status(), sharing == 1 ? NVSHMEM_STATUS_IS_INITIALIZED
+                                    : full       ? NVSHMEM_STATUS_FULL_MPG
+                                                 : NVSHMEM_STATUS_LIMITED_MPG)
+      << sharing << " PEs on this GPU, MPS " << prop.mpsEnabled;
+  const int share = sharing > 1 && prop.mpsEnabled && !full ? sharing : 1;
+  EXPECT_EQ(nvshm_collective_grid_share(), share);
+  int sms = 0, per_sm = 0, max_grid = -1;
+  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, collective_kernel, 128, 0));
+  ASSERT_EQ(
+      nvshmemx_collective_launch_query_gridsize((const void *)collective_kernel, dim3(128), nullptr, 0, &max_grid), 0);
+  EXPECT_EQ(max_grid, per_sm * sms / share);
+  nvshmem_barrier_all();
+  nvshmem_free(uuids);
+}
+
+// The query gives what NVIDIA documents: blocks per SM (the occupancy calculator) times SMs (this PE's
+// share of them where PEs share the GPU under MPS); a grid of 0 launches that many blocks.
 TEST(DeviceLaunch, GridIsOccupancyTimesSmsAndZeroPicksIt) {
   int device = 0, sms = 0, per_sm = 0, max_grid = -1;
   CUDA_CHECK(cudaGetDevice(&device));
@@ -335,7 +374,7 @@ TEST(DeviceLaunch, GridIsOccupancyTimesSmsAndZeroPicksIt) {
     ASSERT_EQ(nvshmemx_collective_launch_query_gridsize((const void *)collective_kernel, dim3(threads), nullptr, 4096,
                                                         &max_grid),
               0);
-    EXPECT_EQ(max_grid, per_sm * sms) << threads << " threads";
+    EXPECT_EQ(max_grid, per_sm * sms / nvshm_collective_grid_share()) << threads << " threads";
   }
   ASSERT_EQ(
       nvshmemx_collective_launch_query_gridsize((const void *)collective_kernel, dim3(128), nullptr, 0, &max_grid), 0);
