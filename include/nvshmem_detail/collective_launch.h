@@ -15,8 +15,8 @@
 
 NVSHM_EXTERN_C_BEGIN
 /* The number of PEs among which this PE's GPU divides a collective launch's blocks: the PEs on its GPU
- * when they run under CUDA MPS without CUDA_MPS_ACTIVE_THREAD_PERCENTAGE parts that fit together
- * (nvshmemx_init_status then gives NVSHMEM_STATUS_LIMITED_MPG), else 1; 1 before init. Any thread. */
+ * when they run under CUDA MPS (unless NVSHMEM_IGNORE_CUDA_MPS_ACTIVE_THREAD_PERCENTAGE), else 1; 1 before
+ * init. Any thread. */
 NVSHM_API int nvshm_collective_grid_share(void);
 NVSHM_EXTERN_C_END
 
@@ -128,7 +128,7 @@ static inline int nvshm_cooperative_gridsize(const char *call, const void *kerne
 /* Largest grid of `kernel` with `block` threads and `shmem` dynamic shared bytes per block whose
  * blocks can all be resident at once on this PE's GPU: blocks per SM
  * (cudaOccupancyMaxActiveBlocksPerMultiprocessor) times the SM count, into *gridsize; where PEs share
- * the GPU under MPS without thread percentages that fit together, the grids of all of them must be
+ * the GPU under MPS (unless NVSHMEM_IGNORE_CUDA_MPS_ACTIVE_THREAD_PERCENTAGE), the grids of all of them must be
  * resident at once, so each PE gets that divided by their number (docs/compatibility.md, "Several PEs
  * on one GPU"). `args` is not
  * used. Returns NVSHMEMX_SUCCESS, also when the grid is 0 (no block fits: stderr then says why:
@@ -163,8 +163,8 @@ static inline int nvshm_collective_grid(const char *call, const void *kernel, di
     char shared[200] = "";
     if (share > 1)
       snprintf(shared, sizeof shared,
-               ": this PE's part of a GPU that %d PEs share under MPS (CUDA_MPS_ACTIVE_THREAD_PERCENTAGE parts "
-               "that add up to at most 100 give each PE its own SMs)",
+               ": this PE's part of a GPU that %d PEs share under MPS, whose grids must all be resident at once "
+               "(NVSHMEM_IGNORE_CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=1 leaves that to the application)",
                share);
     fprintf(stderr,
             "nvshmem error in %s: a grid of %lld blocks cannot be resident at once; at most %d blocks of %u threads "

@@ -37,8 +37,9 @@ NVSHM_API void nvshmemx_hostlib_finalize(void);
 /* NVSHMEM_STATUS_NOT_INITIALIZED before init and after finalize; between them
  * NVSHMEM_STATUS_IS_INITIALIZED, or where several PEs share this PE's GPU NVSHMEM_STATUS_FULL_MPG (under
  * MPS, with CUDA_MPS_ACTIVE_THREAD_PERCENTAGE parts that add up to at most 100, or
- * NVSHMEM_IGNORE_CUDA_MPS_ACTIVE_THREAD_PERCENTAGE) or NVSHMEM_STATUS_LIMITED_MPG (otherwise: a collective
- * launch then gets 1/n of the GPU under MPS; docs/compatibility.md, "Several PEs on one GPU"). Any thread. */
+ * NVSHMEM_IGNORE_CUDA_MPS_ACTIVE_THREAD_PERCENTAGE) or NVSHMEM_STATUS_LIMITED_MPG (otherwise). Under MPS
+ * either way a collective launch gets 1/n of the GPU's grid for n PEs on it, unless that variable is set
+ * (docs/compatibility.md, "Several PEs on one GPU"). Any thread. */
 NVSHM_API int nvshmemx_init_status(void);
 /* Collective: quiet, barrier, unmap the heap, close the bootstrap. A second call is harmless. */
 NVSHM_API void nvshmem_finalize(void);

@@ -24,7 +24,7 @@ GpuSharing gpu_sharing_of(const std::vector<PeGpu> &all, int me, bool ignore_per
   if (s.pes == 1) return s;
   s.mps = mine.mps != 0;
   s.full = s.mps && (ignore_percentage || (all_provisioned && permille <= 1000));
-  s.grid_share = s.mps && !s.full ? s.pes : 1;
+  s.grid_share = s.mps && !ignore_percentage ? s.pes : 1;
   return s;
 }
 

@@ -18,17 +18,18 @@ struct PeGpu {
 struct GpuSharing {
   int pes = 1;         // PEs of the job on this PE's GPU, itself included
   bool mps = false;    // they run under MPS
-  bool full = true;    // NVSHMEM_STATUS_FULL_MPG where pes > 1: every PE's collective grid fits at once
+  bool full = true;    // NVSHMEM_STATUS_FULL_MPG where pes > 1 (else LIMITED_MPG)
   int grid_share = 1;  // a collective launch's largest grid is the GPU's divided by this
 };
 
 // The sharing of PE `me`'s GPU. Under MPS the PEs' kernels run at once on SMs they share, so the
-// co-resident grids of a collective launch must fit together: that holds when their
-// CUDA_MPS_ACTIVE_THREAD_PERCENTAGE values are all set and add up to at most 100 (CUDA then limits each
-// client to its part, and the query sees that part), or when `ignore_percentage`
-// (NVSHMEM_IGNORE_CUDA_MPS_ACTIVE_THREAD_PERCENTAGE) says the application sees to it; otherwise each PE
-// gets 1/pes of the GPU's blocks (grid_share). Without MPS the PEs' contexts take turns on the GPU, so
-// a grid that fits the GPU needs no share; NVSHMEM calls that limited MPG all the same.
+// co-resident grids of their collective launches must fit together: each PE gets 1/pes of the blocks
+// that fit the SMs CUDA gives it, unless `ignore_percentage` (NVSHMEM_IGNORE_CUDA_MPS_ACTIVE_THREAD_PERCENTAGE)
+// says the application sees to it. CUDA_MPS_ACTIVE_THREAD_PERCENTAGE caps the SMs a client uses at once
+// (the SM count CUDA reports follows it) but gives it none of its own, so it does not lift the division
+// (measured: docs/compatibility.md); it decides NVSHMEM's status only: full MPG when the PEs' parts are all
+// set and add up to at most 100. Without MPS the PEs' contexts take turns on the GPU, so a grid that fits
+// the GPU needs no share; NVSHMEM calls that limited MPG.
 GpuSharing gpu_sharing_of(const std::vector<PeGpu> &all, int me, bool ignore_percentage);
 
 // CUDA_MPS_ACTIVE_THREAD_PERCENTAGE's value in tenths of a percent: a number in (0, 100], else 0.

@@ -110,9 +110,9 @@ void log_gpu_sharing(const GpuSharing &s) {
   if (s.pes == 1) return;
   if (s.grid_share > 1) {
     NVSHM_INFO(kInit,
-               "%d PEs share this GPU under MPS without CUDA_MPS_ACTIVE_THREAD_PERCENTAGE parts that add up to at "
-               "most 100 (limited MPG): a collective launch's largest grid is 1/%d of the GPU's",
-               s.pes, s.grid_share);
+               "%d PEs share this GPU under MPS (%s MPG): a collective launch's largest grid is 1/%d of the "
+               "GPU's (NVSHMEM_IGNORE_CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=1 gives each PE the whole grid)",
+               s.pes, s.full ? "full" : "limited", s.grid_share);
   } else {
     NVSHM_INFO(kInit, "%d PEs share this GPU%s (%s MPG)", s.pes, s.mps ? " under MPS" : ", their contexts taking turns",
                s.full ? "full" : "limited");

@@ -344,14 +344,14 @@ TEST(DeviceLaunch, InitStatusAndGridShareFollowTheGpusSharing) {
   ASSERT_GE(sharing, 1);
   const char *percent = getenv("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE");
   const char *ignore = getenv("NVSHMEM_IGNORE_CUDA_MPS_ACTIVE_THREAD_PERCENTAGE");
-  const bool provisioned = (ignore && (ignore[0] == '1' || ignore[0] == 't' || ignore[0] == 'T')) ||
-                           (percent && atof(percent) > 0 && atof(percent) * sharing <= 100);
+  const bool ignored = ignore && (ignore[0] == '1' || ignore[0] == 't' || ignore[0] == 'T');
+  const bool provisioned = ignored || (percent && atof(percent) > 0 && atof(percent) * sharing <= 100);
   const bool full = prop.mpsEnabled && provisioned;
   EXPECT_EQ(nvshmemx_init_status(), sharing == 1 ? NVSHMEM_STATUS_IS_INITIALIZED
                                     : full       ? NVSHMEM_STATUS_FULL_MPG
                                                  : NVSHMEM_STATUS_LIMITED_MPG)
       << sharing << " PEs on this GPU, MPS " << prop.mpsEnabled;
-  const int share = sharing > 1 && prop.mpsEnabled && !full ? sharing : 1;
+  const int share = sharing > 1 && prop.mpsEnabled && !ignored ? sharing : 1;
   EXPECT_EQ(nvshm_collective_grid_share(), share);
   int sms = 0, per_sm = 0, max_grid = -1;
   CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));

@@ -49,10 +49,11 @@ TEST(GpuSharing, MpsWithoutPercentagesDividesTheGridAmongTheGpusPes) {
   EXPECT_EQ(ignored.grid_share, 1);
 }
 
-TEST(GpuSharing, PercentagesThatFitTogetherMakeFullMpg) {
+// The parts cap each PE's SMs but give it none of its own: the grid stays divided.
+TEST(GpuSharing, PercentagesThatFitTogetherMakeFullMpgAndKeepTheShare) {
   const std::vector<PeGpu> halves = {on_gpu(1, true, 500), on_gpu(1, true, 500)};
   EXPECT_TRUE(gpu_sharing_of(halves, 1, false).full);
-  EXPECT_EQ(gpu_sharing_of(halves, 1, false).grid_share, 1);
+  EXPECT_EQ(gpu_sharing_of(halves, 1, false).grid_share, 2);
   // Over 100 in all, or one PE without a part: limited.
   const std::vector<PeGpu> over = {on_gpu(1, true, 500), on_gpu(1, true, 501)};
   EXPECT_FALSE(gpu_sharing_of(over, 0, false).full);
