@@ -92,18 +92,20 @@ Status select_gpu(Runtime &rt, const nvshmemx_init_attr_t *attr) {
   return Status::ok;
 }
 
-// What this PE reports about its GPU for the sharing rule (cuda/gpu_sharing.hpp).
-Status describe_gpu(int device, PeGpu *out) {
+// What this PE reports about its GPU for the sharing rule (cuda/gpu_sharing.hpp). Where CUDA cannot say
+// (a warning), the PE reports no GPU and counts as alone on it, rather than leave the others waiting in
+// the exchange.
+void describe_gpu(int device, PeGpu *out) {
   cudaDeviceProp prop{};
   if (cudaGetDeviceProperties(&prop, device) != cudaSuccess) {
-    log_error(kInit, "cudaGetDeviceProperties(%d) failed: %s", device, cudaGetErrorString(cudaGetLastError()));
-    return Status::no_gpu;
+    NVSHM_WARN(kInit, "cudaGetDeviceProperties(%d) failed: %s; this PE counts as alone on its GPU", device,
+               cudaGetErrorString(cudaGetLastError()));
+    return;
   }
   static_assert(sizeof prop.uuid == sizeof out->uuid, "a CUDA UUID is 16 bytes");
   std::memcpy(out->uuid, &prop.uuid, sizeof out->uuid);
   out->mps = prop.mpsEnabled ? 1 : 0;
   out->thread_permille = parse_thread_permille(getenv("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE"));
-  return Status::ok;
 }
 
 void log_gpu_sharing(const GpuSharing &s) {
@@ -347,7 +349,7 @@ Status init_steps(Runtime &rt, unsigned flags, const nvshmemx_init_attr_t *attr)
   };
   std::vector<Choice> choices(rt.boot->size());
   Choice mine{static_cast<int32_t>(kind), my_remote, {}};
-  if (kind == HeapKind::device) NVSHM_TRY(describe_gpu(rt.device, &mine.gpu));
+  if (kind == HeapKind::device) describe_gpu(rt.device, &mine.gpu);
   NVSHM_TRY(rt.boot->allgather(&mine, choices.data(), sizeof mine));
   std::vector<PeGpu> gpus(choices.size());
   std::transform(choices.begin(), choices.end(), gpus.begin(), [](const Choice &c) { return c.gpu; });
