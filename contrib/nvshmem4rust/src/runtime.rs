@@ -422,7 +422,8 @@ pub fn barrier_all() -> Result<()> {
 }
 
 /// `nvshmemx_init_status`: `NVSHMEM_STATUS_NOT_INITIALIZED` before init and after finalize,
-/// `NVSHMEM_STATUS_IS_INITIALIZED` between.
+/// `NVSHMEM_STATUS_IS_INITIALIZED` between, or `NVSHMEM_STATUS_LIMITED_MPG` / `NVSHMEM_STATUS_FULL_MPG`
+/// where several PEs share this PE's GPU.
 pub fn init_status() -> i32 {
     // SAFETY: no arguments; callable at any time.
     unsafe { sys::nvshmemx_init_status() }
