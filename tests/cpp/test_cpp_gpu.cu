@@ -412,7 +412,7 @@ TEST(CppGpu, NvrtcModuleRegistrationOutlivesRuntimeAndBuffer) {
     rt->barrier_all();
     rt.reset();     // the last Runtime handle goes ...
     words.reset();  // ... and the buffer (collective free) ...
-    EXPECT_EQ(nvshmemx_init_status(), NVSHMEM_STATUS_IS_INITIALIZED) << "... the registration keeps the runtime";
+    EXPECT_GE(nvshmemx_init_status(), NVSHMEM_STATUS_IS_INITIALIZED) << "... the registration keeps the runtime";
     reg.finalize();
     EXPECT_TRUE(reg.finalized());
   }  // the registration's end releases the last owner: finalize

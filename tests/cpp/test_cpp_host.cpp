@@ -88,7 +88,7 @@ TEST(RuntimeLifetime, InitQueriesCopiesAndRelease) {
   {
     Runtime rt = Runtime::init();
     EXPECT_TRUE(rt.valid());
-    EXPECT_EQ(nvshmemx_init_status(), NVSHMEM_STATUS_IS_INITIALIZED);
+    EXPECT_GE(nvshmemx_init_status(), NVSHMEM_STATUS_IS_INITIALIZED);
     EXPECT_EQ(rt.my_pe(), nvshmem_my_pe());
     EXPECT_EQ(rt.n_pes(), nvshmem_n_pes());
     EXPECT_EQ(rt.team_my_pe(NVSHMEM_TEAM_WORLD), rt.my_pe());
@@ -131,7 +131,7 @@ TEST(RuntimeLifetime, SecondInitWithDifferentMethodThrows) {
     EXPECT_NE(e.message().find("single_pe"), std::string::npos) << e.what();
   }
   EXPECT_THROW((void)Runtime::init(InitMethod::from_environment().with_device(7)), Error);
-  EXPECT_EQ(nvshmemx_init_status(), NVSHMEM_STATUS_IS_INITIALIZED) << "the live runtime is untouched";
+  EXPECT_GE(nvshmemx_init_status(), NVSHMEM_STATUS_IS_INITIALIZED) << "the live runtime is untouched";
   rt.barrier_all();
 }
 
@@ -239,7 +239,7 @@ TEST(RuntimeLifetime, BufferOutlivesRuntimeHandle) {
     Runtime rt = Runtime::init();
     buf = SymmetricBuffer<int>::allocate(rt, 8);
   }
-  EXPECT_EQ(nvshmemx_init_status(), NVSHMEM_STATUS_IS_INITIALIZED) << "the buffer keeps the runtime";
+  EXPECT_GE(nvshmemx_init_status(), NVSHMEM_STATUS_IS_INITIALIZED) << "the buffer keeps the runtime";
   const int me = nvshmem_my_pe(), n = nvshmem_n_pes();
   buf.p((me + 1) % n, 0, 1000 + me);
   buf.runtime().barrier_all();
