@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Collective kernel launch (NVSHMEM docs: "Collective Kernel Launch"). Defined inline so that the
- * launch runs in the application's own CUDA runtime, where its kernels are registered; nothing
- * to link. */
+ * launch runs in the application's own CUDA runtime, where its kernels are registered; it asks
+ * libnvshmem_host.so (which every NVSHMEM program links) only for the GPU's share
+ * (nvshm_collective_grid_share). */
 #ifndef NVSHMEM_DETAIL_COLLECTIVE_LAUNCH_H
 #define NVSHMEM_DETAIL_COLLECTIVE_LAUNCH_H
 

@@ -10,14 +10,15 @@ namespace nvshm {
 
 // What one PE reports about its GPU at init (exchanged by allgather; the same layout on every PE).
 struct PeGpu {
-  uint8_t uuid[16] = {};        // cudaDeviceProp::uuid; all zero for a PE without a GPU heap
-  int32_t mps = 0;              // 1 when its contexts are MPS clients (cudaDevAttrMpsEnabled)
-  int32_t thread_permille = 0;  // CUDA_MPS_ACTIVE_THREAD_PERCENTAGE in tenths of a percent; 0 when unset
+  uint8_t uuid[16] = {};  // cudaDeviceProp::uuid; all zero for a PE without a GPU heap
+  int32_t mps = 0;        // 1 when its contexts are MPS clients (cudaDevAttrMpsEnabled)
+  int32_t reserved = 0;
+  double thread_percent = 0;  // CUDA_MPS_ACTIVE_THREAD_PERCENTAGE; 0 when unset
 };
 
 struct GpuSharing {
   int pes = 1;         // PEs of the job on this PE's GPU, itself included
-  bool mps = false;    // they run under MPS
+  bool mps = false;    // they run under MPS (as any of them reports)
   bool full = true;    // NVSHMEM_STATUS_FULL_MPG where pes > 1 (else LIMITED_MPG)
   int grid_share = 1;  // a collective launch's largest grid is the GPU's divided by this
 };
@@ -32,7 +33,7 @@ struct GpuSharing {
 // the GPU needs no share; NVSHMEM calls that limited MPG.
 GpuSharing gpu_sharing_of(const std::vector<PeGpu> &all, int me, bool ignore_percentage);
 
-// CUDA_MPS_ACTIVE_THREAD_PERCENTAGE's value in tenths of a percent: a number in (0, 100], else 0.
-int32_t parse_thread_permille(const char *value);
+// CUDA_MPS_ACTIVE_THREAD_PERCENTAGE's value: a number in (0, 100], else 0.
+double parse_thread_percent(const char *value);
 
 }  // namespace nvshm

@@ -105,7 +105,7 @@ void describe_gpu(int device, PeGpu *out) {
   static_assert(sizeof prop.uuid == sizeof out->uuid, "a CUDA UUID is 16 bytes");
   std::memcpy(out->uuid, &prop.uuid, sizeof out->uuid);
   out->mps = prop.mpsEnabled ? 1 : 0;
-  out->thread_permille = parse_thread_permille(getenv("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE"));
+  out->thread_percent = parse_thread_percent(getenv("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE"));
 }
 
 void log_gpu_sharing(const GpuSharing &s) {

@@ -344,8 +344,10 @@ TEST(DeviceLaunch, InitStatusAndGridShareFollowTheGpusSharing) {
   ASSERT_GE(sharing, 1);
   const char *percent = getenv("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE");
   const char *ignore = getenv("NVSHMEM_IGNORE_CUDA_MPS_ACTIVE_THREAD_PERCENTAGE");
-  const bool ignored = ignore && (ignore[0] == '1' || ignore[0] == 't' || ignore[0] == 'T');
-  const bool provisioned = ignored || (percent && atof(percent) > 0 && atof(percent) * sharing <= 100);
+  const bool ignored = ignore && *ignore && !strchr("0nNfF", ignore[0]);  // the library's reading of a boolean
+  char *end = nullptr;
+  const double each = percent ? strtod(percent, &end) : 0;
+  const bool provisioned = ignored || (percent && *end == '\0' && each > 0 && each <= 100 && each * sharing <= 100);
   const bool full = prop.mpsEnabled && provisioned;
   EXPECT_EQ(nvshmemx_init_status(), sharing == 1 ? NVSHMEM_STATUS_IS_INITIALIZED
                                     : full       ? NVSHMEM_STATUS_FULL_MPG

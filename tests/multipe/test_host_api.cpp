@@ -32,7 +32,7 @@ TEST(HostQuery, PeAndTeams) {
   EXPECT_EQ(nvshmem_team_translate_pe(NVSHMEM_TEAM_MC_SHARED, 0, NVSHMEM_TEAM_WORLD), pe_test::shared_pes().front());
   EXPECT_EQ(nvshmem_team_sync(NVSHMEM_TEAM_MC_SHARED), 0);
   EXPECT_EQ(nvshmem_team_my_pe(NVSHMEM_TEAM_INVALID), -1);
-  EXPECT_EQ(nvshmemx_init_status(), NVSHMEM_STATUS_IS_INITIALIZED);
+  EXPECT_GE(nvshmemx_init_status(), NVSHMEM_STATUS_IS_INITIALIZED);
   int major = 0, minor = 0;
   nvshmem_info_get_version(&major, &minor);
   EXPECT_EQ(major * 10 + minor, 13);

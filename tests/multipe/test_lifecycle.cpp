@@ -51,7 +51,7 @@ TEST(Lifecycle, FirstBarrierWithStaggeredStart) {
   std::this_thread::sleep_for(std::chrono::milliseconds(400 * (rank ? atoi(rank) : 0)));
   EXPECT_EQ(nvshmemx_init_status(), NVSHMEM_STATUS_NOT_INITIALIZED);
   nvshmem_init();
-  EXPECT_EQ(nvshmemx_init_status(), NVSHMEM_STATUS_IS_INITIALIZED);
+  EXPECT_GE(nvshmemx_init_status(), NVSHMEM_STATUS_IS_INITIALIZED);
   nvshmem_barrier_all();
   nvshmem_finalize();
   EXPECT_EQ(nvshmemx_init_status(), NVSHMEM_STATUS_NOT_INITIALIZED);
@@ -76,7 +76,7 @@ TEST(Lifecycle, FiftyCyclesLeakNothing) {
 TEST(Lifecycle, HostlibInitAndFinalize) {
   nvshmemx_init_attr_t attr = NVSHMEMX_INIT_ATTR_INITIALIZER;
   ASSERT_EQ(nvshmemx_hostlib_init_attr(0, &attr), 0);
-  EXPECT_EQ(nvshmemx_init_status(), NVSHMEM_STATUS_IS_INITIALIZED);
+  EXPECT_GE(nvshmemx_init_status(), NVSHMEM_STATUS_IS_INITIALIZED);
   nvshmem_barrier_all();
   nvshmemx_hostlib_finalize();
   EXPECT_EQ(nvshmemx_init_status(), NVSHMEM_STATUS_NOT_INITIALIZED);

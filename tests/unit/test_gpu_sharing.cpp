@@ -8,16 +8,16 @@
 #include "cuda/gpu_sharing.hpp"
 
 using nvshm::gpu_sharing_of;
-using nvshm::parse_thread_permille;
+using nvshm::parse_thread_percent;
 using nvshm::PeGpu;
 
 namespace {
-PeGpu on_gpu(uint8_t id, bool mps, int32_t permille = 0) {
+PeGpu on_gpu(uint8_t id, bool mps, double percent = 0) {
   PeGpu pe;
   pe.uuid[0] = 0x5a;
   pe.uuid[15] = id;
   pe.mps = mps ? 1 : 0;
-  pe.thread_permille = permille;
+  pe.thread_percent = percent;
   return pe;
 }
 }  // namespace
@@ -51,14 +51,14 @@ TEST(GpuSharing, MpsWithoutPercentagesDividesTheGridAmongTheGpusPes) {
 
 // The parts cap each PE's SMs but give it none of its own: the grid stays divided.
 TEST(GpuSharing, PercentagesThatFitTogetherMakeFullMpgAndKeepTheShare) {
-  const std::vector<PeGpu> halves = {on_gpu(1, true, 500), on_gpu(1, true, 500)};
+  const std::vector<PeGpu> halves = {on_gpu(1, true, 50), on_gpu(1, true, 50)};
   EXPECT_TRUE(gpu_sharing_of(halves, 1, false).full);
   EXPECT_EQ(gpu_sharing_of(halves, 1, false).grid_share, 2);
   // Over 100 in all, or one PE without a part: limited.
-  const std::vector<PeGpu> over = {on_gpu(1, true, 500), on_gpu(1, true, 501)};
+  const std::vector<PeGpu> over = {on_gpu(1, true, 50), on_gpu(1, true, 50.04)};
   EXPECT_FALSE(gpu_sharing_of(over, 0, false).full);
   EXPECT_EQ(gpu_sharing_of(over, 0, false).grid_share, 2);
-  const std::vector<PeGpu> one_unset = {on_gpu(1, true, 300), on_gpu(1, true, 0)};
+  const std::vector<PeGpu> one_unset = {on_gpu(1, true, 30), on_gpu(1, true, 0)};
   EXPECT_EQ(gpu_sharing_of(one_unset, 0, false).grid_share, 2);
 }
 
@@ -78,9 +78,18 @@ TEST(GpuSharing, PesWithoutAGpuHeapShareNothing) {
 }
 
 TEST(GpuSharing, ThreadPercentageParses) {
-  EXPECT_EQ(parse_thread_permille("50"), 500);
-  EXPECT_EQ(parse_thread_permille("33.3"), 333);
-  EXPECT_EQ(parse_thread_permille("100"), 1000);
-  for (const char *bad : {"", "0", "-5", "100.5", "50%", "half"}) EXPECT_EQ(parse_thread_permille(bad), 0) << bad;
-  EXPECT_EQ(parse_thread_permille(nullptr), 0);
+  EXPECT_EQ(parse_thread_percent("50"), 50.0);
+  EXPECT_EQ(parse_thread_percent("33.3"), 33.3);
+  EXPECT_EQ(parse_thread_percent("100"), 100.0);
+  for (const char *bad : {"", "0", "-5", "100.5", "50%", "half"}) EXPECT_EQ(parse_thread_percent(bad), 0.0) << bad;
+  EXPECT_EQ(parse_thread_percent(nullptr), 0.0);
+}
+
+// PEs that disagree about MPS (one context an MPS client, the other not) still agree on the answer.
+TEST(GpuSharing, EveryPeOfAGpuComesToTheSameAnswer) {
+  const std::vector<PeGpu> job = {on_gpu(3, true), on_gpu(3, false)};
+  for (int me : {0, 1}) {
+    EXPECT_TRUE(gpu_sharing_of(job, me, false).mps);
+    EXPECT_EQ(gpu_sharing_of(job, me, false).grid_share, 2);
+  }
 }
