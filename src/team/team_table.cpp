@@ -198,8 +198,8 @@ nvshm_team_device TeamTable::device_entry(int slot) const {
     d.node_members = static_cast<int>(t.nodes.mine.size());
     d.leaders = static_cast<int>(groups.size()) - d.node_members;
     if (d.leaders > 0)
-      d.leader_index = static_cast<int>(
-          std::find(groups.begin() + d.node_members, groups.end(), t.my_index) - (groups.begin() + d.node_members));
+      d.leader_index = static_cast<int>(std::find(groups.begin() + d.node_members, groups.end(), t.my_index) -
+                                        (groups.begin() + d.node_members));
   }
   return d;
 }

@@ -33,7 +33,8 @@ std::vector<std::vector<int>> every_member(int start, int stride, int size, cons
 // the same list on each of them.
 TEST(BarrierGroups, NodesOfDifferentSizes) {
   const std::vector<int> group_of{0, 0, 0, 1, 1, 2};
-  const std::vector<std::vector<int>> want{{0, 1, 2, 0, 3, 5}, {0, 1, 2}, {0, 1, 2}, {3, 4, 0, 3, 5}, {3, 4}, {5, 0, 3, 5}};
+  const std::vector<std::vector<int>> want{{0, 1, 2, 0, 3, 5}, {0, 1, 2}, {0, 1, 2},
+                                           {3, 4, 0, 3, 5},    {3, 4},    {5, 0, 3, 5}};
   EXPECT_EQ(every_member(0, 1, 6, group_of), want);
 }
 

@@ -232,11 +232,11 @@ __device__ __forceinline__ void node_round(const nvshm_team_device &t) {
   Group<S>::sync();
 }
 
-/* The leaders' part, by one thread of a node's leader: a dissemination barrier over the L leaders (NVSHMEM's
- * and SCALE-OUT's "dissemination among leaders"): in step s = 1, 2, 4, ... < L, leader i adds 1 to its word
- * on leader i + s (mod L), a remote signal through the proxy, and waits until the word of leader i - s
- * (mod L) here counts this leader round. No pair meets in two steps of one round, so each word grows by
- * one a round. */
+/* The leaders' part, by one thread of a node's leader: a dissemination barrier over the L leaders (ceil(log2 L)
+ * steps): in step s = 1, 2, 4, ... < L, leader i adds 1 to its word on leader i + s (mod L), a remote signal
+ * through the proxy (issued without waiting: the receiver waits for it), and waits until the word of leader
+ * i - s (mod L) here counts this leader round. No pair of leaders meets in two steps of a round, so each word
+ * grows by one a round. */
 __device__ __forceinline__ void leaders_round(const nvshm_team_device &t) {
   const int n = t.leaders, i = t.leader_index;
   const int *leader = t.groups + t.node_members;
