@@ -46,11 +46,13 @@ __device__ __forceinline__ Parts grid_parts() {
 }
 
 // One sync round and no fence: the kernels before it on the stream have completed, and with them
-// their stores and nbi operations; host-issued copies are ordered by order_stream
-// (docs/memory-model.md). The fence of the device barrier would cost 0.7 us here (measured).
-__global__ void barrier_kernel(nvshmem_team_t team) {
+// their stores and nbi operations to mapped PEs; host-issued copies are ordered by order_stream
+// (docs/memory-model.md). The fence of the device barrier would cost 0.7 us here (measured). Where this PE
+// runs a proxy (remote peers), a barrier's kernel quiets first (`quiet`): requests the kernels before it left
+// to the proxy (a put_nbi to another node) are not complete when those kernels are.
+__global__ void barrier_kernel(nvshmem_team_t team, bool quiet) {
   coll_kernel_begin();
-  nvshm_dev::team_barrier<Scope::warp>(team, false);
+  nvshm_dev::team_barrier<Scope::warp>(team, quiet);
 }
 __global__ void __launch_bounds__(kCollThreads)
     broadcast_kernel(nvshmem_team_t team, void *dest, const void *source, size_t nbytes, int root, size_t ll_max) {
@@ -79,7 +81,7 @@ int stream_barrier(const char *call, nvshmem_team_t team, bool quiet_first, cuda
   }
   ContextGuard guard(rt.context);
   if (quiet_first) require_ok(rt.transport->order_stream(stream), call);
-  coll_launch(rt, call, barrier_kernel, 1, 32, stream, team);
+  coll_launch(rt, call, barrier_kernel, 1, 32, stream, team, quiet_first && rt.device_state.proxy_channels != nullptr);
   return 0;
 }
 

@@ -454,6 +454,49 @@ TEST(RemoteDevice, StreamCollectivesReturnAtOnce) {
   nvshmem_free(flag);
 }
 
+// A block's put_nbi to the right neighbour, left to the proxy when that PE is remote (no quiet in the kernel).
+__global__ void put_nbi_right(int *dst, const int *src, int n, int pe) {
+  nvshmemx_int_put_nbi_block(dst, src, n, pe);
+}
+// Counts the ints of dst that are not PE `from`'s values into *bad.
+__global__ void count_wrong(const int *dst, int n, int from, int *bad) {
+  for (int i = threadIdx.x; i < n; i += blockDim.x)
+    if (dst[i] != value_of(from, i)) atomicAdd(bad, 1);
+}
+
+// A barrier on a stream completes the put_nbi of a kernel before it on the stream, also one the proxy carries to
+// another node: a kernel's completion does not complete its proxy requests, so the barrier's kernel quiets the
+// proxy first. A check kernel right after the barrier, on the same stream, reads what the left neighbour put.
+TEST(RemoteDevice, StreamBarrierCompletesTheNbiPutsOfKernelsBeforeIt) {
+  int *src = static_cast<int *>(nvshmem_malloc(kInts * sizeof(int)));
+  int *dst = static_cast<int *>(nvshmem_malloc(kInts * sizeof(int)));
+  int *bad = nullptr;
+  ASSERT_TRUE(src && dst);
+  CUDA_CHECK(cudaMalloc(&bad, sizeof(int)));
+  CUDA_CHECK(cudaMemset(bad, 0, sizeof(int)));
+  CUDA_CHECK(cudaMemset(dst, gpu_test::kPoison, kInts * sizeof(int)));
+  fill<<<4, 128>>>(src, kInts);
+  LAUNCH_CHECK();
+  CUDA_CHECK(cudaDeviceSynchronize());
+  gpu_test::barrier();
+  cudaStream_t stream;
+  CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  put_nbi_right<<<1, 256, 0, stream>>>(dst, src, kInts, right());
+  LAUNCH_CHECK();
+  nvshmemx_barrier_all_on_stream(stream);
+  count_wrong<<<1, 256, 0, stream>>>(dst, kInts, left(), bad);
+  LAUNCH_CHECK();
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  int h_bad = -1;
+  CUDA_CHECK(cudaMemcpy(&h_bad, bad, sizeof h_bad, cudaMemcpyDeviceToHost));
+  EXPECT_EQ(h_bad, 0) << "ints of the left neighbour's put_nbi not here after the stream barrier";
+  gpu_test::barrier();
+  CUDA_CHECK(cudaStreamDestroy(stream));
+  CUDA_CHECK(cudaFree(bad));
+  nvshmem_free(dst);
+  nvshmem_free(src);
+}
+
 // Many small nbi puts from every block (more than one lap of each channel's ring), then one quiet.
 // Rounds of: this PE's values of round r into `src`, a put to the right neighbour, a device barrier, a
 // check of what the left neighbour put here, a sync (nobody rewrites before everybody checked). One block

@@ -15,9 +15,11 @@
  * Words of a team slot used here (nvshm_team_device): part_flags, a row of size round words per
  * part, so that each part (block) of an on-stream kernel runs rounds of its own with the same part
  * of the other members (word i of a row written only by member i, by max); sync_flags[0, size) the
- * sync words of barriers and the tile API (word i counts member i's sync rounds, by adds);
- * sync_epoch[0] the round counter, sync_epoch[1] (low 32 bits) the block arrival counter of
- * multi-block kernels, sync_epoch[2] the sync round counter; ll_words the LL slots of small
+ * sync words of barriers and the tile API (word i counts member i's sync rounds, by adds; on a team with
+ * remote members, node rounds for a member of this PE's node and leader rounds for another node's leader:
+ * "barriers across nodes" below); sync_epoch[0] the round counter, sync_epoch[1] (low 32 bits) the block
+ * arrival counter of multi-block kernels, sync_epoch[2] the sync round counter, sync_epoch[3] the leader
+ * round counter; ll_words the LL slots of small
  * collectives (push_ll, reduce_ll), scratch the slots of one-shot reductions (reduce_shots). */
 #ifndef NVSHMEM_DETAIL_DEVICE_COLLECTIVES_CUH
 #define NVSHMEM_DETAIL_DEVICE_COLLECTIVES_CUH
@@ -208,13 +210,17 @@ __device__ __forceinline__ void proxy_collective(uint32_t kind, nvshmem_team_t t
  * sync_flags[j], counts node rounds (sync_epoch[2]) when member j shares this PE's node and leader rounds
  * (sync_epoch[3]) when j leads another node: the two sets of writers are disjoint. */
 
-/* Wait until this PE's word `w` reaches `target` (acquire). Its writer may be on another node, so the wait
- * traps once the proxy has raised the block channel's error word: the proxy has logged a PE it found
- * unreachable or a signal that failed, and the barrier would never end. */
+/* Wait until this PE's word `w` reaches `target` (acquire). Its writer may be on another node, so every 1024
+ * polls the wait reads the block channel's error word (in mapped host memory: a PCIe read) and traps once the
+ * proxy has raised it: the proxy has logged a PE it found unreachable or a signal that failed, and the barrier
+ * would never end. */
 __device__ __forceinline__ void wait_word_or_proxy_failure(uint64_t *w, uint64_t target) {
   const nvshm_proxy_channel *ch = call_state().proxy_channels + proxy_channel_index();
-  while (load<Load::acquire>(w) < target)
-    if (nvshm_proxy_load(&ch->error) != 0) __trap();
+  const WaitClock clock;
+  for (unsigned polls = 1; load<Load::acquire>(w) < target; ++polls) {
+    clock.check(w);
+    if (polls % 1024 == 0 && nvshm_proxy_load(&ch->error) != 0) __trap();
+  }
 }
 
 /* A sync round among the node_members members of this PE's node (t.groups' first part). */
