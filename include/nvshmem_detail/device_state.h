@@ -94,6 +94,9 @@ struct nvshm_device_state {
    * (reservation, shared quiets) in GPU memory, one set per channel. */
   struct nvshm_proxy_channel *proxy_channels;
   struct nvshm_proxy_counters *proxy_counters;
+  /* Random per process, bits 31 and 63 set: mixed into %gridid, it keys the block records kept in shared
+   * memory (regions, lent TMA memory) to one launch of one process (device/api.cuh, launch_key). */
+  uint64_t launch_salt;
 };
 
 NVSHM_EXTERN_C_BEGIN

@@ -3,8 +3,10 @@
 
 #include <cuda_runtime_api.h>
 #include <strings.h>
+#include <sys/random.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -266,6 +268,11 @@ Status init_device_state(Runtime &rt) {
   s.heap_stride = rt.heap->stride();
   s.heap_size = rt.heap->span();
   s.my_heap = rt.heap->local();
+  if (getrandom(&s.launch_salt, sizeof(s.launch_salt), 0) != static_cast<ssize_t>(sizeof(s.launch_salt))) {
+    log_error(kInit, "getrandom failed: %s; cannot key the device's per-launch records", strerror(errno));
+    return Status::internal;
+  }
+  s.launch_salt |= 0x8000000080000000ull;
   NVSHM_TRY(TeamTable::create(*rt.boot, rt.node, rt.mapped, *rt.heap, *rt.peers, static_cast<int>(rt.env.max_teams),
                               rt.env.reduce_scratch_size, ll_slot_words(rt, rt.heap->kind()),
                               static_cast<int>(rt.env.bootstrap_timeout), &rt.teams));

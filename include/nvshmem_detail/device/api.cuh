@@ -14,20 +14,24 @@
 namespace nvshm_dev {
 
 /* RMA regions of a block (NVSHMEM 3.8): one per block, kept in the block's shared memory (32 bytes in every
- * kernel that uses them). A record counts only for the launch that wrote it (%gridid is unique per
- * launch), so shared memory left over from an earlier kernel never looks like an open region, and no
- * table can fill up. Handles count up per block within a launch, so a closed region's handle is refused. */
+ * kernel that uses them). A record counts only for the launch that wrote it (its launch key, below), so
+ * shared memory left over from an earlier kernel never looks like an open region, and no table can fill up.
+ * Handles count up per block within a launch, so a closed region's handle is refused. */
 constexpr uint32_t kRegionHints = NVSHMEMX_REGION_HINT_BATCH_RMA;
 struct RegionSlot {
-  uint64_t grid;    // %gridid of the launch that wrote the record
+  uint64_t grid;    // launch_key() of the launch that wrote the record
   uint64_t handle;  // the open (or last) region's handle
   uint32_t hints, open;
   int status;  // the result thread 0 hands the block
 };
-__device__ __forceinline__ uint64_t grid_id() {
+/* Unique per launch among the processes that share the GPU: %gridid counts launches per context, so under MPS
+ * the other PE's process can run the same kernel with the same %gridid, and a block of ours can find its
+ * block's records in the shared memory it leaves; the state's launch_salt, random per process, tells them
+ * apart. Never 0 (a released record) for grid ids below 2^31. */
+__device__ __forceinline__ uint64_t launch_key() {
   uint64_t id;
   asm volatile("mov.u64 %0, %%gridid;" : "=l"(id));
-  return id;
+  return id ^ state().launch_salt;
 }
 __device__ __forceinline__ RegionSlot &region_slot() {
   __shared__ RegionSlot slot;
@@ -38,7 +42,7 @@ __device__ __forceinline__ RegionSlot &region_slot() {
  * recorded like a region (in the block's shared memory, valid for the launch that wrote it), so a block
  * that lent nothing, or lent it in an earlier kernel, never finds a record. */
 struct SmemSlot {
-  uint32_t grid;   // low half of the %gridid of the launch that lent it
+  uint32_t grid;   // low half of the launch_key() of the launch that lent it
   uint32_t base;   // shared-window address, 16-byte aligned
   uint32_t bytes;  // bytes from base; 0 when NVSHMEM_TMA_POLICY leaves TMA off
 };
@@ -97,7 +101,7 @@ __device__ __forceinline__ void tma_copy(char *dst, const char *src, size_t n, u
 __device__ __forceinline__ bool tma_copy_block(void *dst, const void *src, size_t n) {
 #if defined(NVSHM_TMA_DATA_PATH) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   const SmemSlot &slot = smem_slot();
-  if (slot.grid != static_cast<uint32_t>(grid_id()) || slot.bytes < kTmaMinBytes ||
+  if (slot.grid != static_cast<uint32_t>(launch_key()) || slot.bytes < kTmaMinBytes ||
       ((reinterpret_cast<uintptr_t>(dst) | reinterpret_cast<uintptr_t>(src) | n) & 15))
     return false;
   __syncthreads();  // the block's earlier stores to src are visible to thread 0's bulk loads
@@ -519,7 +523,7 @@ NVSHM_HD_DEF int nvshmemx_ask_smem(nvshmemx_smem_amount_t flag) {
 NVSHM_HD_DEF int nvshmemx_region_is_active(uint32_t hints, int *active) {
   if (!active || (hints & ~nvshm_dev::kRegionHints)) return NVSHMEMX_ERROR_INVALID_VALUE;
   const nvshm_dev::RegionSlot &slot = nvshm_dev::region_slot();
-  *active = slot.grid == nvshm_dev::grid_id() && slot.open && (slot.hints & hints) == hints;
+  *active = slot.grid == nvshm_dev::launch_key() && slot.open && (slot.hints & hints) == hints;
   return NVSHMEMX_SUCCESS;
 }
 
@@ -551,7 +555,7 @@ NVSHM_DEV_DEF int nvshmemx_region_start_block(nvshmemx_region_handle_t *handle, 
   nvshm_dev::RegionSlot &slot = nvshm_dev::region_slot();
   __syncthreads();  // every thread has read the slot's previous state (is_active) before it changes
   if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
-    const uint64_t grid = nvshm_dev::grid_id();
+    const uint64_t grid = nvshm_dev::launch_key();
     const uint32_t hints = attrs ? attrs->hints : 0u;
     const bool mine = slot.grid == grid;
     if (!handle || (hints & ~nvshm_dev::kRegionHints) || (mine && slot.open)) {
@@ -570,7 +574,7 @@ NVSHM_DEV_DEF int nvshmemx_region_stop_block(nvshmemx_region_handle_t handle) {
   nvshm_dev::RegionSlot &slot = nvshm_dev::region_slot();
   __syncthreads();
   if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
-    const bool open = slot.grid == nvshm_dev::grid_id() && slot.open && slot.handle == handle;
+    const bool open = slot.grid == nvshm_dev::launch_key() && slot.open && slot.handle == handle;
     slot.status = open ? NVSHMEMX_SUCCESS : NVSHMEMX_ERROR_INVALID_VALUE;
     if (open) slot.open = 0;
   }
@@ -591,7 +595,7 @@ NVSHM_DEV_DEF void nvshmemx_give_smem(void *smem, size_t size) {
   slot.base = start;
   const bool used = shared && size > skip && nvshm_dev::state().tma_policy;
   slot.bytes = used ? static_cast<uint32_t>(size - skip < UINT32_MAX ? size - skip : UINT32_MAX) : 0;
-  slot.grid = static_cast<uint32_t>(nvshm_dev::grid_id());
+  slot.grid = static_cast<uint32_t>(nvshm_dev::launch_key());
 }
 NVSHM_DEV_DEF void nvshmemx_release_smem(void) {
   nvshm_dev::smem_slot().grid = 0;
