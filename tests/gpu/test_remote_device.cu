@@ -467,7 +467,13 @@ __global__ void count_wrong(const int *dst, int n, int from, int *bad) {
 // A barrier on a stream completes the put_nbi of a kernel before it on the stream, also one the proxy carries to
 // another node: a kernel's completion does not complete its proxy requests, so the barrier's kernel quiets the
 // proxy first. A check kernel right after the barrier, on the same stream, reads what the left neighbour put.
+// Both kernels are loaded first: under CUDA's lazy loading the check kernel's first launch, behind the
+// barrier's, waits for the kernels running in the context while the proxy's CUDA copies wait for that launch,
+// so the barrier's kernel never ends (it hung so on an H100; docs/proxy.md, "Kernels loaded at init").
 TEST(RemoteDevice, StreamBarrierCompletesTheNbiPutsOfKernelsBeforeIt) {
+  cudaFuncAttributes attr;
+  CUDA_CHECK(cudaFuncGetAttributes(&attr, put_nbi_right));
+  CUDA_CHECK(cudaFuncGetAttributes(&attr, count_wrong));
   int *src = static_cast<int *>(nvshmem_malloc(kInts * sizeof(int)));
   int *dst = static_cast<int *>(nvshmem_malloc(kInts * sizeof(int)));
   int *bad = nullptr;
