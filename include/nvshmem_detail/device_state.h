@@ -45,7 +45,16 @@ struct nvshm_team_device {
                            LL words of small collectives, two halves of one slot per member; NULL: none */
   size_t ll_slot_words; /* words per member and half (4 bytes of data each): the largest LL collective */
   int remote;           /* 1: a member is outside this PE's mapped range (another node, or NVSHMEM_DISABLE_P2P):
-                           the device collectives go through the proxy (collectives.cuh, "teams with members on other nodes") */
+                           the device data collectives go through the proxy (collectives.cuh, "teams with members on other
+                           nodes"), barriers run across nodes on the device (collectives.cuh, "barriers across nodes") */
+  /* A team with remote members, for its device barriers (collectives.cuh, "barriers across nodes"): `groups`, a
+   * device array of team indices: the node_members members of this PE's node, ascending (the first leads the
+   * node), then, on that leader, the `leaders` leaders of every node, ascending (this PE among them, at
+   * leader_index). leaders is 0 on the node's other members; groups is NULL on a team without remote members. */
+  const int *groups;
+  int node_members;
+  int leaders;
+  int leader_index;
 };
 /* LL words (docs/collectives.md, "LL collectives"): teams of at most NVSHM_TEAM_LL_MAX_PES members, at
  * most ll_slot_words words per member and half (NVSHMEM_REDUCE_LL_MAX and NVSHMEM_COLL_LL_MAX set it). */

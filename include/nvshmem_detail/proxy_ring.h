@@ -49,8 +49,6 @@ enum nvshm_proxy_op {
 };
 /* The collectives of NVSHM_PROXY_COLLECTIVE (3 bits). */
 enum nvshm_proxy_coll {
-  NVSHM_PROXY_COLL_BARRIER,
-  NVSHM_PROXY_COLL_SYNC,
   NVSHM_PROXY_COLL_BROADCAST,
   NVSHM_PROXY_COLL_FCOLLECT,
   NVSHM_PROXY_COLL_ALLTOALL,

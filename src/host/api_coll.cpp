@@ -367,10 +367,6 @@ Status proxy_collective(const nvshm_proxy_request &r) {
   void *dest = reinterpret_cast<void *>(r.local);
   const void *source = reinterpret_cast<const void *>(r.extra);
   switch (kind) {
-    case NVSHM_PROXY_COLL_BARRIER:
-      return host_team_barrier(team, true, "nvshmem_barrier (device, through the proxy)");
-    case NVSHM_PROXY_COLL_SYNC:
-      return host_team_barrier(team, false, "nvshmem_team_sync (device, through the proxy)");
     case NVSHM_PROXY_COLL_BROADCAST:
       return host_broadcast(team, dest, source, r.bytes, static_cast<int>(r.value),
                             "nvshmem broadcast (device, through the proxy)");

@@ -9,14 +9,15 @@
 
 using namespace nvshm;
 
-namespace nvshm {
+namespace {
+// barrier (quiet_first: quiet, then sync) and team_sync of the host API.
 Status host_team_barrier(nvshmem_team_t team, bool quiet_first, const char *call) {
   Runtime &rt = require_init(call);
   ContextGuard guard(rt.context);
   if (quiet_first) NVSHM_TRY(quiet_pe(rt, call));
   return rt.teams->sync(team, call);
 }
-}  // namespace nvshm
+}  // namespace
 
 extern "C" {
 

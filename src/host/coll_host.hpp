@@ -28,9 +28,6 @@ Status host_alltoall(nvshmem_team_t team, void *dest, const void *source, std::s
 NVSHM_FOR_EACH_REDUCE_OP_TYPE(NVSHM_DECLARE_HOST_REDUCE)
 #undef NVSHM_DECLARE_HOST_REDUCE
 
-// barrier (quiet_first: quiet, then sync) and team_sync of the host API (api_sync.cpp).
-Status host_team_barrier(nvshmem_team_t team, bool quiet_first, const char *call);
-
 // A device collective on a team with remote members, handed to this PE's proxy (NVSHM_PROXY_COLLECTIVE,
 // docs/proxy.md "Collectives on teams with remote members"): runs the host collective the request names on the proxy's
 // thread.

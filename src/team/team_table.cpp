@@ -33,7 +33,7 @@ constexpr int kSlotsWithReservedBuffers = 32;
 struct Layout {
   int reserved;  // slots whose buffers are in the workspace: 0 .. reserved - 1
   std::size_t sync_words, mask_words, rendezvous_words, ll_words, scratch_stride, buffer_stride;
-  std::size_t epochs, pes, rendezvous, table, buffers, total;
+  std::size_t epochs, pes, groups, rendezvous, table, buffers, total;
   Layout(int max_teams, std::size_t scratch_bytes, int n_pes, std::size_t ll_slot_words) {
     const std::size_t t = static_cast<std::size_t>(max_teams), n = static_cast<std::size_t>(n_pes);
     reserved = std::min(max_teams, kSlotsWithReservedBuffers);
@@ -45,7 +45,8 @@ struct Layout {
     buffer_stride = scratch_stride + round_up(ll_words * sizeof(uint64_t), kAlign);
     epochs = t * sync_words * sizeof(uint64_t);
     pes = epochs + t * NVSHM_TEAM_EPOCH_WORDS * sizeof(uint64_t);
-    rendezvous = pes + round_up(t * n * sizeof(int), sizeof(uint64_t));
+    groups = pes + round_up(t * n * sizeof(int), sizeof(uint64_t));
+    rendezvous = groups + round_up(t * (n + 1) * sizeof(int), sizeof(uint64_t));
     table = rendezvous + kRendezvousEntries * rendezvous_words * sizeof(uint64_t);
     buffers = round_up(table + t * sizeof(nvshm_team_device), kAlign);
     total = buffers + static_cast<std::size_t>(reserved) * buffer_stride;
@@ -137,7 +138,7 @@ Status TeamTable::create(Bootstrap &boot, const NodeInfo &node, const NodeInfo &
   t->slots_[NVSHMEMX_TEAM_SAME_MYPE_NODE] = same;
   for (Team &team : t->slots_) {
     team.config = NVSHMEM_TEAM_CONFIG_INITIALIZER;
-    if (team.size) team.nodes = t->node_groups(team);
+    if (team.size) team.nodes = node_groups(team, t->mapped_.group_of, t->my_pe_);
   }
   // Slots 4 and 5 (NVSHMEM's internal same-GPU and GPU-leader teams) stay reserved and empty.
   for (int slot = 0; slot < max_teams; ++slot) NVSHM_TRY(t->write_device_entry(slot));
@@ -191,7 +192,26 @@ nvshm_team_device TeamTable::device_entry(int slot) const {
   d.ll_words = ll_slot_words_ && d.scratch ? ll_words(slot) : nullptr;
   d.ll_slot_words = ll_slot_words_;
   for (int i = 0; i < t.size && !d.remote; ++i) d.remote = heap_.translate(heap_.local(), t.world_pe(i)) == nullptr;
+  if (d.remote) {
+    const std::vector<int> groups = barrier_groups(t);
+    d.groups = this->groups(slot);
+    d.node_members = static_cast<int>(t.nodes.mine.size());
+    d.leaders = static_cast<int>(groups.size()) - d.node_members;
+    if (d.leaders > 0)
+      d.leader_index = static_cast<int>(std::find(groups.begin() + d.node_members, groups.end(), t.my_index) -
+                                        (groups.begin() + d.node_members));
+  }
   return d;
+}
+
+std::vector<int> barrier_groups(const Team &t) {
+  std::vector<int> groups = t.nodes.mine;
+  if (!groups.empty() && groups.front() == t.my_index) {  // this PE leads its node
+    std::vector<int> leaders = t.nodes.leaders;
+    leaders.insert(std::upper_bound(leaders.begin(), leaders.end(), t.my_index), t.my_index);
+    groups.insert(groups.end(), leaders.begin(), leaders.end());
+  }
+  return groups;
 }
 
 int *TeamTable::world_pes(int slot) const {
@@ -199,11 +219,20 @@ int *TeamTable::world_pes(int slot) const {
   return reinterpret_cast<int *>(pool_ + l.pes) + static_cast<std::size_t>(slot) * n_pes_;
 }
 
+int *TeamTable::groups(int slot) const {
+  const Layout l(max_teams(), scratch_bytes_, n_pes_, ll_slot_words_);
+  return reinterpret_cast<int *>(pool_ + l.groups) + static_cast<std::size_t>(slot) * (n_pes_ + 1);
+}
+
 Status TeamTable::write_device_entry(int slot) {
   if (!device_table_) return Status::ok;
   const Team &t = slots_[slot];
   if (!t.pes.empty()) NVSHM_TRY(peers_.mapped().put(world_pes(slot), t.pes.data(), t.pes.size() * sizeof(int)));
   const nvshm_team_device d = device_entry(slot);
+  if (d.groups) {
+    const std::vector<int> groups = barrier_groups(t);
+    NVSHM_TRY(peers_.mapped().put(this->groups(slot), groups.data(), groups.size() * sizeof(int)));
+  }
   return peers_.mapped().put(device_table_ + slot, &d, sizeof d);
 }
 
@@ -225,7 +254,7 @@ Status TeamTable::install(int slot, Team team, const char *call) {
     }
   }
   team.rounds = 0;
-  if (team.size) team.nodes = node_groups(team);
+  if (team.size) team.nodes = node_groups(team, mapped_.group_of, my_pe_);
   slots_[slot] = std::move(team);
   if (slot >= l.reserved && slots_[slot].size && l.ll_words)
     NVSHM_TRY(heap_.zero(ll_words(slot), l.ll_words * sizeof(uint64_t)));
@@ -330,12 +359,12 @@ Status TeamTable::wait_words(int pe, const uint64_t *words, int n, const std::ve
   return Status::ok;
 }
 
-NodeGroups TeamTable::node_groups(const Team &t) const {
+NodeGroups node_groups(const Team &t, const std::vector<int> &group_of, int my_pe) {
   NodeGroups g;
-  std::vector<char> seen(static_cast<std::size_t>(n_pes_), 0);
-  const int mine = mapped_.group_of[my_pe_];
+  std::vector<char> seen(group_of.size(), 0);
+  const int mine = group_of[my_pe];
   for (int i = 0; i < t.size; ++i) {
-    const int group = mapped_.group_of[t.world_pe(i)];
+    const int group = group_of[t.world_pe(i)];
     if (group == mine)
       g.mine.push_back(i);
     else if (!std::exchange(seen[group], 1))

@@ -42,6 +42,14 @@ struct Team {
   int index_of(int world) const;
 };
 
+// `t`'s members by node as PE `my_pe` sees them (Team::nodes), from every world PE's group (NodeInfo::group_of).
+NodeGroups node_groups(const Team &t, const std::vector<int> &group_of, int my_pe);
+
+// nvshm_team_device::groups of `t`, for device barriers across nodes (docs/teams.md): the team indices of this PE's
+// node, ascending, then, where this PE leads the node (it has the node's lowest index), every node's leader,
+// ascending (this PE among them).
+std::vector<int> barrier_groups(const Team &t);
+
 // An argument of a collective call that every member must pass alike (TeamTable::sync).
 struct CollArg {
   const char *name;
@@ -119,8 +127,6 @@ class TeamTable {
   // symmetric allocations hold that range.
   Status install(int slot, Team team, const char *call);
   Status write_device_entry(int slot);
-  // `t`'s members by node (Team::nodes), from every PE's group in mapped_.
-  NodeGroups node_groups(const Team &t) const;
   // Polls n words at symmetric `words` on `pe` until each (each of the indices in `only`, when not null)
   // carries `tag` in its upper half; *seen receives the n words. Messages name word i's writer names[i];
   // `gathered_on` (or -1) is the PE whose copy of the words this PE's come from, whose missing words the
@@ -130,6 +136,7 @@ class TeamTable {
 
   uint64_t *sync_flags(int slot) const;
   int *world_pes(int slot) const;  // the device array [n_pes] of a team of arbitrary PEs
+  int *groups(int slot) const;     // the device array [n_pes + 1] of nvshm_team_device::groups
   uint64_t *host_words(int slot) const { return sync_flags(slot) + 2 * static_cast<std::size_t>(n_pes_) + 32; }
   uint64_t *rendezvous(int entry) const;
   // The slot's buffers, [scratch | LL words]: in the workspace for the first slots, else at the top of

@@ -537,8 +537,8 @@ __global__ void barrier_rounds(int *dst, int *src, int rounds, int pe, int from,
   }
 }
 
-// Device barriers and syncs on a team with remote members go through the proxy (the host barrier): the
-// puts before a barrier have landed after it, in every scope, round after round.
+// Device barriers and syncs on a team with remote members (node rounds and the leaders' dissemination through
+// the proxies, docs/teams.md): the puts before a barrier have landed after it, in every scope, round after round.
 TEST(RemoteDevice, BarriersOrderPutsEveryScope) {
   int *dst = static_cast<int *>(nvshmem_malloc(kInts * sizeof(int)));
   int *src = static_cast<int *>(nvshmem_malloc(kInts * sizeof(int)));

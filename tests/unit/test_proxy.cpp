@@ -448,18 +448,18 @@ TEST_P(ProxyTest, GlobalExitEndsTheProcessWithTheStatus) {
               ::testing::ExitedWithCode(7), "global exit 7");
 }
 
-// A device barrier or sync on a team with remote members: the proxy hands the request to its collective hook
-// (the runtime's host barrier) with the team and kind, whatever the team number (no PE check), and a
+// A device collective on a team with remote members: the proxy hands the request to its collective hook
+// (the runtime's host collective) with the team and kind, whatever the team number (no PE check), and a
 // failing hook fails the producer's wait.
 TEST_P(ProxyTest, CollectivesGoToTheHook) {
   g_collectives.clear();
-  submit(1, {NVSHM_PROXY_COLLECTIVE, NVSHM_PROXY_DONE, NVSHM_PROXY_COLL_BARRIER, 5, 0, 0, 0, 0, 0, 0});
-  submit(2, {NVSHM_PROXY_COLLECTIVE, NVSHM_PROXY_DONE, NVSHM_PROXY_COLL_SYNC, 0, 0, 0, 0, 0, 0, 0});
-  const std::vector<std::pair<int, uint32_t>> want{{5, NVSHM_PROXY_COLL_BARRIER}, {0, NVSHM_PROXY_COLL_SYNC}};
+  submit(1, {NVSHM_PROXY_COLLECTIVE, NVSHM_PROXY_DONE, NVSHM_PROXY_COLL_BROADCAST, 5, 0, 0, 0, 0, 0, 0});
+  submit(2, {NVSHM_PROXY_COLLECTIVE, NVSHM_PROXY_DONE, NVSHM_PROXY_COLL_FCOLLECT, 0, 0, 0, 0, 0, 0, 0});
+  const std::vector<std::pair<int, uint32_t>> want{{5, NVSHM_PROXY_COLL_BROADCAST}, {0, NVSHM_PROXY_COLL_FCOLLECT}};
   EXPECT_EQ(g_collectives, want);
   uint64_t ticket = 0, value = 0;
   const nvshm_proxy_request failing{
-      NVSHM_PROXY_COLLECTIVE, NVSHM_PROXY_DONE, NVSHM_PROXY_COLL_SYNC, 13, 0, 0, 0, 0, 0, 0};
+      NVSHM_PROXY_COLLECTIVE, NVSHM_PROXY_DONE, NVSHM_PROXY_COLL_FCOLLECT, 13, 0, 0, 0, 0, 0, 0};
   ASSERT_EQ(nvshm_proxy_enqueue(&channels_[3], &counters_[3].reserve, &failing, &ticket), 1);
   EXPECT_EQ(nvshm_proxy_wait_done(&channels_[3], ticket, &value), 0);
 }
@@ -473,9 +473,9 @@ TEST_P(ProxyTest, CollectivesRunBesideOtherWork) {
   g_awaited_started = false;
   const auto began = Clock::now();
   uint64_t slow = 0, waiting = 0, awaited = 0, value = 0;
-  const nvshm_proxy_request slow_sync{
-      NVSHM_PROXY_COLLECTIVE, NVSHM_PROXY_DONE, NVSHM_PROXY_COLL_SYNC, kSlowTeam, 0, 0, 0, 0, 0, 0};
-  ASSERT_EQ(nvshm_proxy_enqueue(&channels_[0], &counters_[0].reserve, &slow_sync, &slow), 1);
+  const nvshm_proxy_request slow_fcollect{
+      NVSHM_PROXY_COLLECTIVE, NVSHM_PROXY_DONE, NVSHM_PROXY_COLL_FCOLLECT, kSlowTeam, 0, 0, 0, 0, 0, 0};
+  ASSERT_EQ(nvshm_proxy_enqueue(&channels_[0], &counters_[0].reserve, &slow_fcollect, &slow), 1);
   // Behind it on its channel and on another: a put and a quiet, a `g`, a settle; all done while it runs.
   submit(0, {NVSHM_PROXY_PUT_INLINE, 0, 0, 0, 1900000, 0, 8, 0xC0FFEE, 0, 0});
   quiet(0);
@@ -487,12 +487,12 @@ TEST_P(ProxyTest, CollectivesRunBesideOtherWork) {
   EXPECT_GE(Clock::now() - began, std::chrono::seconds(2));
 
   // One team's collective waits for another's to start; each team's in order.
-  const nvshm_proxy_request wait_sync{
-      NVSHM_PROXY_COLLECTIVE, NVSHM_PROXY_DONE, NVSHM_PROXY_COLL_SYNC, kWaitingTeam, 0, 0, 0, 0, 0, 0};
-  const nvshm_proxy_request awaited_barrier{
-      NVSHM_PROXY_COLLECTIVE, NVSHM_PROXY_DONE, NVSHM_PROXY_COLL_BARRIER, kAwaitedTeam, 0, 0, 0, 0, 0, 0};
-  ASSERT_EQ(nvshm_proxy_enqueue(&channels_[2], &counters_[2].reserve, &wait_sync, &waiting), 1);
-  ASSERT_EQ(nvshm_proxy_enqueue(&channels_[2], &counters_[2].reserve, &awaited_barrier, &awaited), 1);
+  const nvshm_proxy_request waiting_fcollect{
+      NVSHM_PROXY_COLLECTIVE, NVSHM_PROXY_DONE, NVSHM_PROXY_COLL_FCOLLECT, kWaitingTeam, 0, 0, 0, 0, 0, 0};
+  const nvshm_proxy_request awaited_broadcast{
+      NVSHM_PROXY_COLLECTIVE, NVSHM_PROXY_DONE, NVSHM_PROXY_COLL_BROADCAST, kAwaitedTeam, 0, 0, 0, 0, 0, 0};
+  ASSERT_EQ(nvshm_proxy_enqueue(&channels_[2], &counters_[2].reserve, &waiting_fcollect, &waiting), 1);
+  ASSERT_EQ(nvshm_proxy_enqueue(&channels_[2], &counters_[2].reserve, &awaited_broadcast, &awaited), 1);
   std::vector<uint64_t> tickets;
   for (uint32_t kind = NVSHM_PROXY_COLL_BROADCAST; kind <= NVSHM_PROXY_COLL_REDUCESCATTER; ++kind) {
     const nvshm_proxy_request r{NVSHM_PROXY_COLLECTIVE, NVSHM_PROXY_DONE, kind, 5, 0, 0, 0, 0, 0, 0};
@@ -516,8 +516,9 @@ TEST_P(ProxyTest, StopWaitsForARunningCollectiveThatSettles) {
   g_settling_started = false;
   g_settling_owner = &proxy_;
   uint64_t ticket = 0;
-  const nvshm_proxy_request sync{NVSHM_PROXY_COLLECTIVE, 0, NVSHM_PROXY_COLL_SYNC, kSettlingTeam, 0, 0, 0, 0, 0, 0};
-  ASSERT_EQ(nvshm_proxy_enqueue(&channels_[1], &counters_[1].reserve, &sync, &ticket), 1);
+  const nvshm_proxy_request settling{
+      NVSHM_PROXY_COLLECTIVE, 0, NVSHM_PROXY_COLL_FCOLLECT, kSettlingTeam, 0, 0, 0, 0, 0, 0};
+  ASSERT_EQ(nvshm_proxy_enqueue(&channels_[1], &counters_[1].reserve, &settling, &ticket), 1);
   const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
   while (!g_settling_started && std::chrono::steady_clock::now() < until) std::this_thread::yield();
   ASSERT_TRUE(g_settling_started);

@@ -15,9 +15,11 @@
  * Words of a team slot used here (nvshm_team_device): part_flags, a row of size round words per
  * part, so that each part (block) of an on-stream kernel runs rounds of its own with the same part
  * of the other members (word i of a row written only by member i, by max); sync_flags[0, size) the
- * sync words of barriers and the tile API (word i counts member i's sync rounds, by adds);
- * sync_epoch[0] the round counter, sync_epoch[1] (low 32 bits) the block arrival counter of
- * multi-block kernels, sync_epoch[2] the sync round counter; ll_words the LL slots of small
+ * sync words of barriers and the tile API (word i counts member i's sync rounds, by adds; on a team with
+ * remote members, node rounds for a member of this PE's node and leader rounds for another node's leader:
+ * "barriers across nodes" below); sync_epoch[0] the round counter, sync_epoch[1] (low 32 bits) the block
+ * arrival counter of multi-block kernels, sync_epoch[2] the sync round counter, sync_epoch[3] the leader
+ * round counter; ll_words the LL slots of small
  * collectives (push_ll, reduce_ll), scratch the slots of one-shot reductions (reduce_shots). */
 #ifndef NVSHMEM_DETAIL_DEVICE_COLLECTIVES_CUH
 #define NVSHMEM_DETAIL_DEVICE_COLLECTIVES_CUH
@@ -183,43 +185,95 @@ __device__ __forceinline__ void sync_round(const nvshm_team_device &t) {
 
 /* ---- teams with members on other nodes ----
  * A team with a member outside this PE's mapped range (t.remote: another node, or every peer under
- * NVSHMEM_DISABLE_P2P) runs its device collectives on the host: the group hands the call to this PE's proxy
+ * NVSHMEM_DISABLE_P2P) runs its device data collectives on the host: the group hands the call to this PE's proxy
  * (one NVSHM_PROXY_COLLECTIVE request on the block's channel, include/nvshmem_detail/proxy_ring.h) and waits
  * for its completion; the proxy runs the host collective of the same name, which reaches mapped members by
  * copies and remote ones through the engine (docs/proxy.md, "Collectives on teams with remote members").
  * One request, inline: the reduction's (op, type) index rides in the request's aux bits, which keeps the
  * kernels of the register corpus within budget (measured there). An on-stream kernel's block 0 makes the call for its
- * kernel. A barrier first issues a quiet marker: the proxy completes this PE's earlier requests before the host
- * barrier's own quiet. `arg`: the root of a broadcast, the reduce_index of a reduction. */
+ * kernel. Barriers and syncs stay on the device (below). `arg`: the root of a broadcast, the reduce_index of a
+ * reduction. */
 template <Scope S>
 __device__ __forceinline__ void proxy_collective(uint32_t kind, nvshmem_team_t team, void *dest, const void *source,
                                                  uint64_t n, uint32_t arg) {
-  if (kind == NVSHM_PROXY_COLL_BARRIER && Group<S>::rank() == 0) {
-    fence_sc_sys();
-    proxy_quiet();
-  }
   const bool reduces = kind == NVSHM_PROXY_COLL_REDUCE || kind == NVSHM_PROXY_COLL_REDUCESCATTER;
   (void)proxy_call<S>(proxy_code(NVSHM_PROXY_COLLECTIVE, NVSHM_PROXY_DONE, kind | (reduces ? arg << 3 : 0)),
                       static_cast<int>(team), nullptr, dest, n, reduces ? 0 : arg, 0,
                       reinterpret_cast<uint64_t>(source));
 }
 
-/* barrier (quiet first) and team_sync: one sync round. A barrier's quiet covers every operation of the PE
- * (NVSHMEM's barrier), so on a mapped team too it waits for the proxy where this PE runs one (a kernel's put_nbi
- * to another node may not have read its source yet). */
+/* ---- barriers across nodes ----
+ * A team with remote members synchronises on the device in three steps (docs/teams.md, "Device barriers
+ * across nodes"): a sync round among the members of this PE's node, over loads and stores (node_round); a
+ * dissemination among the nodes' leaders through the proxies (leaders_round); a second node round, which
+ * a member leaves only after its leader has come back from the dissemination. A member's word here,
+ * sync_flags[j], counts node rounds (sync_epoch[2]) when member j shares this PE's node and leader rounds
+ * (sync_epoch[3]) when j leads another node: the two sets of writers are disjoint. */
+
+/* Wait until this PE's word `w` reaches `target` (acquire). Its writer may be on another node, so every 1024
+ * polls the wait reads the block channel's error word (in mapped host memory: a PCIe read) and traps once the
+ * proxy has raised it: the proxy has logged a PE it found unreachable or a signal that failed, and the barrier
+ * would never end. */
+__device__ __forceinline__ void wait_word_or_proxy_failure(uint64_t *w, uint64_t target) {
+  const nvshm_proxy_channel *ch = call_state().proxy_channels + proxy_channel_index();
+  const WaitClock clock;
+  for (unsigned polls = 1; load<Load::acquire>(w) < target; ++polls) {
+    clock.check(w);
+    if (polls % 1024 == 0 && nvshm_proxy_load(&ch->error) != 0) __trap();
+  }
+}
+
+/* A sync round among the node_members members of this PE's node (t.groups' first part). */
+template <Scope S>
+__device__ __forceinline__ void node_round(const nvshm_team_device &t) {
+  Group<S>::sync();
+  for (int k = Group<S>::rank(); k < t.node_members; k += Group<S>::size())
+    if (t.groups[k] != t.my_pe) add_release(member_address(t, t.sync_flags + t.my_pe, t.groups[k]), 1);
+  uint64_t before = 0;
+  if (Group<S>::rank() == 0)
+    before = static_cast<uint64_t>(atomicAdd(reinterpret_cast<unsigned long long *>(t.sync_epoch + 2), 1ull));
+  const uint64_t target = from_rank0<S>(before) + 1;
+  for (int k = Group<S>::rank(); k < t.node_members; k += Group<S>::size())
+    if (t.groups[k] != t.my_pe) wait_word_or_proxy_failure(t.sync_flags + t.groups[k], target);
+  Group<S>::sync();
+}
+
+/* The leaders' part, by one thread of a node's leader: a dissemination barrier over the L leaders (ceil(log2 L)
+ * steps): in step s = 1, 2, 4, ... < L, leader i adds 1 to its word on leader i + s (mod L), a remote signal
+ * through the proxy (issued without waiting: the receiver waits for it), and waits until the word of leader
+ * i - s (mod L) here counts this leader round. No pair of leaders meets in two steps of a round, so each word
+ * grows by one a round. */
+__device__ __forceinline__ void leaders_round(const nvshm_team_device &t) {
+  const int n = t.leaders, i = t.leader_index;
+  const int *leader = t.groups + t.node_members;
+  const uint64_t round =
+      static_cast<uint64_t>(atomicAdd(reinterpret_cast<unsigned long long *>(t.sync_epoch + 3), 1ull)) + 1;
+  for (int s = 1; s < n; s *= 2) {
+    (void)proxy_call<Scope::thread>(proxy_code(NVSHM_PROXY_ATOMIC, 0, NVSHM_PROXY_AMO_ADD | 8u << 8),
+                                    team_world_pe(t, leader[(i + s) % n]), t.sync_flags + t.my_pe, nullptr, 0, 1);
+    wait_word_or_proxy_failure(t.sync_flags + leader[(i + n - s) % n], round);
+  }
+}
+
+/* barrier (quiet first) and team_sync. A barrier's quiet covers every operation of the PE (NVSHMEM's barrier),
+ * so it waits for the proxy where this PE runs one (a kernel's put_nbi to another node may not have read its
+ * source yet); on a team with remote members that quiet is also the remote completion of this PE's operations
+ * before the nodes' leaders signal each other. */
 template <Scope S>
 __device__ __forceinline__ int team_barrier(nvshmem_team_t team, bool quiet_first) {
   const nvshm_team_device &t = team_or_trap(team);
-  if (t.remote) {
-    proxy_collective<S>(quiet_first ? NVSHM_PROXY_COLL_BARRIER : NVSHM_PROXY_COLL_SYNC, team, nullptr, nullptr, 0, 0);
-    return 0;
-  }
   Group<S>::sync();
   if (quiet_first && Group<S>::rank() == 0) {
     fence_sc_sys();
     proxy_quiet();
   }
-  sync_round<S>(t);
+  if (t.remote) {  // inline: out of line (__noinline__), the rounds took these kernels to 62-76 registers
+    node_round<S>(t);
+    if (t.leaders > 0 && Group<S>::rank() == 0) leaders_round(t);
+    node_round<S>(t);
+  } else {
+    sync_round<S>(t);
+  }
   return 0;
 }
 
