@@ -42,6 +42,7 @@ namespace nvshm {
   X(cuStreamWaitEvent)                      \
   X(cuModuleGetGlobal)                      \
   X(cuCtxSynchronize)                       \
+  X(cuModuleGetLoadingMode)                 \
   X(cuPointerGetAttribute)                  \
   X(cuMemRetainAllocationHandle)            \
   X(cuMemGetAllocationPropertiesFromHandle) \
