@@ -183,8 +183,7 @@ Status make_device_transport(Runtime &rt) {
 // with one of them waiting for a remote PE the job hangs (docs/remote.md, "First launches"). PE 0 says so once.
 void warn_lazy_loading(const Runtime &rt) {
   CUmoduleLoadingMode mode = CU_MODULE_EAGER_LOADING;
-  if (rt.boot->rank() != 0 || driver().cuModuleGetLoadingMode(&mode) != CUDA_SUCCESS ||
-      mode != CU_MODULE_LAZY_LOADING)
+  if (rt.boot->rank() != 0 || driver().cuModuleGetLoadingMode(&mode) != CUDA_SUCCESS || mode != CU_MODULE_LAZY_LOADING)
     return;
   NVSHM_WARN(kInit,
              "CUDA lazy loading is on and some PEs are remote: the first launch of a kernel while another kernel "
