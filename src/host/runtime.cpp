@@ -178,19 +178,6 @@ Status make_device_transport(Runtime &rt) {
   return Status::internal;
 }
 
-// With remote peers on a GPU heap the proxy's CUDA copies and atomic kernels execute what other PEs send; under
-// CUDA's lazy loading an application kernel's first launch may wait for the kernels running in the context, and
-// with one of them waiting for a remote PE the job hangs (docs/remote.md, "First launches"). PE 0 says so once.
-void warn_lazy_loading(const Runtime &rt) {
-  CUmoduleLoadingMode mode = CU_MODULE_EAGER_LOADING;
-  if (rt.boot->rank() != 0 || driver().cuModuleGetLoadingMode(&mode) != CUDA_SUCCESS || mode != CU_MODULE_LAZY_LOADING)
-    return;
-  NVSHM_WARN(kInit,
-             "CUDA lazy loading is on and some PEs are remote: the first launch of a kernel while another kernel "
-             "waits for a remote PE can hang the job. Set CUDA_MODULE_LOADING=EAGER, or load each kernel first "
-             "(cudaFuncGetAttributes); docs/remote.md, \"First launches\"");
-}
-
 // Starts the host proxy (docs/proxy.md) when this PE has remote peers and a GPU heap (or NVSHMEM_REMOTE_PROXY=host):
 // NVSHM_PROXY_CHANNELS zeroed channels in pinned host memory mapped to the device, their counters
 // in GPU memory, and the device state's view of both.
@@ -241,7 +228,6 @@ Status start_proxy(Runtime &rt) {
   }
   NVSHM_INFO(kInit, "host proxy started: %u channels of %u requests (%zu bytes of %s memory)", NVSHM_PROXY_CHANNELS,
              NVSHM_PROXY_ENTRIES, bytes, rt.on_device() ? "mapped pinned host" : "host");
-  if (rt.on_device()) warn_lazy_loading(rt);
   return Status::ok;
 }
 

@@ -309,10 +309,23 @@ Status Proxy::execute(const nvshm_proxy_request &r, uint64_t *value) {
       log_error(kWhere, "a request with operation %u (not one of this library's)", r.op);
       return Status::invalid_value;
   }
-  if (st != Status::ok)
+  if (st != Status::ok) {
     log_error(kWhere, "a device-initiated %s of %llu bytes at offset %llu of PE %d failed", op_name(r.op),
               static_cast<unsigned long long>(r.bytes), static_cast<unsigned long long>(r.offset), r.pe);
+    if (st == Status::timeout) hint_lazy_loading();
+  }
   return st;
+}
+
+void Proxy::hint_lazy_loading() {
+  CUmoduleLoadingMode mode = CU_MODULE_EAGER_LOADING;
+  if (!context_ || lazy_hint_given_.exchange(true) || driver().cuModuleGetLoadingMode(&mode) != CUDA_SUCCESS ||
+      mode != CU_MODULE_LAZY_LOADING)
+    return;
+  log_error(kWhere,
+            "CUDA lazy loading is on: a kernel's first launch while another kernel waits for a remote PE hangs a "
+            "job so; set CUDA_MODULE_LOADING=EAGER or load each kernel first (cudaFuncGetAttributes) "
+            "(docs/remote.md, \"First launches\")");
 }
 
 }  // namespace nvshm

@@ -85,6 +85,9 @@ class Proxy {
   // operation no one waits for (a signal): the device's waits end with the proxy's message instead of
   // waiting for that PE or that signal until the launcher's timeout.
   void watch_engine();
+  // After a device-initiated request timed out on a GPU heap: when CUDA's lazy loading is on, names it as the
+  // likely cause, once per process (docs/remote.md, "First launches").
+  void hint_lazy_loading();
 
   RemoteEngine &engine_;
   void (*const global_exit_)(int);
@@ -97,6 +100,7 @@ class Proxy {
   int unreachable_seen_ = 0;    // engine_.unreachable_count() when last looked at
   uint64_t failures_seen_ = 0;  // engine_.unwaited_failures() when last looked at
   std::atomic<bool> stop_{false};
+  std::atomic<bool> lazy_hint_given_{false};
   const CUcontext context_;                           // made current on every thread of the proxy
   std::atomic<std::thread::id> loop_id_{};            // the draining thread's, set before it makes team threads
   std::map<int, std::unique_ptr<TeamWorker>> teams_;  // by team handle; the proxy thread's (the destructor's after it)
