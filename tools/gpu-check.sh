@@ -8,7 +8,7 @@
 # Run on the GPU machine from the repository root:
 #   GIT_COMMIT=<hash> tools/gpu-check.sh [--no-tests] [--ctest-regex RE] [--no-sanitizer] [--sanitize BINARIES]
 #                                        [--no-coverage] [--targets TARGETS] [--perf TESTS] [--python]
-#                                        [--remote-perf] [--mps] [--concurrent]
+#                                        [--remote-perf] [--mps] [--groups "RE ..."]
 # --perf TESTS: perftests for tools/perf-compare.py ("all", "coll", "devcoll", or names); none by default;
 #   PERF_RUNS=<n> program runs per test and size (default 5); PERF_BUDGET_S, PERF_NCCL etc. pass through;
 #   PERF_BASELINE=<machine kind> (e.g. nvidia-h200-x2) checks the ratios against perftest/baselines/<kind>.json
@@ -34,9 +34,12 @@
 #   its sysconfig; pybind11 and DLPack from a carried .pybind11 folder, tools/py-bundle.sh), then its GPU tests
 #   (tests/gpu_main.py: CuPy and torch, 2 PEs) and tests/example_nvshmem4py.py, one row each; a row says why
 #   where python3, Python.h, the bundle, cupy, torch or a GPU is missing.
-# --concurrent: each test that --ctest-regex matches runs as its own ctest, all at once (the forced-remote and
-#   cliques suites are RUN_SERIAL and take minutes each; under --mps their PEs share the GPU), each limited to
-#   CONCURRENT_TIMEOUT_S (default 900); the tests labelled mps_unsafe are then run after, as without it.
+# --groups "RE1 RE2 ...": instead of one ctest of --ctest-regex, one ctest per regular expression (its tests one
+#   at a time, in ctest's order), all the groups at once (the forced-remote and cliques suites are RUN_SERIAL and
+#   take minutes each; under --mps their PEs share the GPU), verbose (a hung test shows where), each test limited
+#   to GROUP_TIMEOUT_S (default 900);
+#   the tests labelled mps_unsafe that a group matches then run after, as without it. Keep a suite whose kernels
+#   need the whole GPU resident at once (test_device_api's DeviceLaunch) out of a group beside others.
 # --mps: the tests and --remote-perf run under a CUDA MPS daemon of this call (pipe and log folders of its
 #   own under /tmp, stopped at the end; not the sanitizer, the perftests or the tests labelled mps_unsafe, which
 #   run after a pause of the daemon): two PEs' kernels on the one GPU then run side by
@@ -59,7 +62,7 @@ run_coverage=1
 run_python=0
 run_remote_perf=0
 use_mps=0
-concurrent=0
+groups=()
 perf_tests=""
 targets=()
 sanitize_list=""
@@ -72,7 +75,7 @@ while [ $# -gt 0 ]; do
     --python) run_python=1 ;;
     --remote-perf) run_remote_perf=1 ;;
     --mps) use_mps=1 ;;
-    --concurrent) concurrent=1 ;;
+    --groups) read -ra groups <<<"$2"; shift ;;
     --perf) perf_tests=$2; shift ;;
     --targets) read -ra targets <<<"$2"; shift ;;
     --sanitize) sanitize_list=$2; shift ;;
@@ -146,15 +149,14 @@ fi
 
 if [ $run_tests = 1 ]; then
   echo "== ctest"
-  if [ $concurrent = 1 ]; then  # every matching test its own ctest, all at once (RUN_SERIAL holds within one)
-    mapfile -t names < <(cd "$BUILD" && ctest -N ${mps_env[0]:+-LE mps_unsafe} ${ctest_regex:+-R "$ctest_regex"} |
-                           awk '/Test +#/ {print $3}')
-    for n in "${names[@]}"; do
-      (cd "$BUILD" && env "${mps_env[@]}" ctest --output-on-failure --timeout "${CONCURRENT_TIMEOUT_S:-900}" \
-         -R "^${n//./\\.}\$") >"$OUT/ctest-$n.log" 2>&1 &
+  if [ ${#groups[@]} -gt 0 ]; then  # one serial ctest per group, the groups at once
+    for i in "${!groups[@]}"; do
+      (cd "$BUILD" && env "${mps_env[@]}" ctest -V --timeout "${GROUP_TIMEOUT_S:-900}" \
+         ${mps_env[0]:+-LE mps_unsafe} -R "${groups[$i]}") >"$OUT/ctest-group$i.log" 2>&1 &
     done
     wait
-    cat "$OUT"/ctest-*.log >"$OUT/ctest.log" 2>/dev/null && rm -f "$OUT"/ctest-*.log
+    cat "$OUT"/ctest-group*.log >"$OUT/ctest.log" 2>/dev/null && rm -f "$OUT"/ctest-group*.log
+    ctest_regex=$(IFS='|' && echo "${groups[*]}")  # for the mps_unsafe ones below
   else
     (cd "$BUILD" && env "${mps_env[@]}" ctest --output-on-failure -j 2 --timeout 300 ${mps_env[0]:+-LE mps_unsafe} \
       ${ctest_regex:+-R "$ctest_regex"}) >"$OUT/ctest.log" 2>&1
