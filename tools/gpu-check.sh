@@ -150,11 +150,13 @@ fi
 if [ $run_tests = 1 ]; then
   echo "== ctest"
   if [ ${#groups[@]} -gt 0 ]; then  # one serial ctest per group, the groups at once
+    group_pids=()
     for i in "${!groups[@]}"; do
       (cd "$BUILD" && env "${mps_env[@]}" ctest -V --timeout "${GROUP_TIMEOUT_S:-900}" \
          ${mps_env[0]:+-LE mps_unsafe} -R "${groups[$i]}") >"$OUT/ctest-group$i.log" 2>&1 &
+      group_pids+=($!)
     done
-    wait
+    wait "${group_pids[@]}"  # by pid: a bare wait would also wait for the tee of this script's output
     cat "$OUT"/ctest-group*.log >"$OUT/ctest.log" 2>/dev/null && rm -f "$OUT"/ctest-group*.log
     ctest_regex=$(IFS='|' && echo "${groups[*]}")  # for the mps_unsafe ones below
   else
