@@ -6,7 +6,7 @@
 # that is not VMM), the API coverage against NVIDIA's headers,
 # and the perftests side by side with NVIDIA's NVSHMEM; prints a short table at the end.
 # Run on the GPU machine from the repository root:
-#   GIT_COMMIT=<hash> tools/gpu-check.sh [--no-tests] [--ctest-regex RE] [--no-sanitizer] [--sanitize BINARIES]
+#   GIT_COMMIT=<hash> tools/gpu-check.sh [--no-build] [--no-tests] [--ctest-regex RE] [--no-sanitizer] [--sanitize BINARIES]
 #                                        [--no-coverage] [--targets TARGETS] [--perf TESTS] [--python]
 #                                        [--remote-perf] [--mps] [--groups "RE ..."]
 # --perf TESTS: perftests for tools/perf-compare.py ("all", "coll", "devcoll", or names); none by default;
@@ -21,6 +21,8 @@
 #   A cold machine builds NVIDIA's programs, ours and the older tree's at once: give TESTS few names,
 #   or make the call that builds them (with --no-tests) apart from the one that runs them.
 # --no-coverage: skip tools/api-coverage.sh (a perf-only call).
+# --no-build: use $BUILD as it is (a build made elsewhere for sm_90 at this machine's path and carried, which saves
+#   the call its build; ctest's files name the build's absolute paths).
 # --targets TARGETS: build only these CMake targets (default: everything) for a short call.
 # --ctest-regex RE: only the tests that match (e.g. '^(gpu\.|cpp\.gpu|cpp\.example)', the 14 GPU tests).
 # --sanitize BINARIES: memcheck and racecheck only these test binaries (paths under the build, e.g.
@@ -56,6 +58,7 @@ export NVSHMEM_DISABLE_NVLS=1 NCCL_NVLS_ENABLE=0
 OUT=${OUT:-$PWD/gpu-check-out}
 mkdir -p "$OUT"
 BUILD=${BUILD:-build-gpu}
+run_build=1
 run_tests=1
 run_sanitizer=1
 run_coverage=1
@@ -69,6 +72,7 @@ sanitize_list=""
 ctest_regex=""
 while [ $# -gt 0 ]; do
   case $1 in
+    --no-build) run_build=0 ;;
     --no-tests) run_tests=0 ;;
     --no-sanitizer) run_sanitizer=0 ;;
     --no-coverage) run_coverage=0 ;;
@@ -126,7 +130,9 @@ if [ -d .ucx ]; then  # tools/ucx-bundle.sh's copy of UCX, carried from a machin
     -DNVSHMEM_UCS_LIBRARY="$PWD/.ucx/lib/libucs.so.0")
   export LD_LIBRARY_PATH="$PWD/.ucx/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 fi
-if cmake --preset gpu -B "$BUILD" "${ucx_args[@]}" >"$OUT/configure.log" 2>&1 &&
+if [ $run_build = 0 ]; then
+  row build "skipped (--no-build: $BUILD as it is)"
+elif cmake --preset gpu -B "$BUILD" "${ucx_args[@]}" >"$OUT/configure.log" 2>&1 &&
    cmake --build "$BUILD" -j "$(nproc)" ${targets[@]:+--target "${targets[@]}"} >"$OUT/build.log" 2>&1; then
   row build "ok ($(( $(date +%s) - start )) s)"
 else
