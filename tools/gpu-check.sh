@@ -41,7 +41,9 @@
 #   take minutes each; under --mps their PEs share the GPU), verbose (a hung test shows where), each test limited
 #   to GROUP_TIMEOUT_S (default 900);
 #   the tests labelled mps_unsafe that a group matches then run after, as without it. Keep a suite whose kernels
-#   need the whole GPU resident at once (test_device_api's DeviceLaunch) out of a group beside others.
+#   need the whole GPU resident at once (test_device_api's DeviceLaunch) out of a group beside others, and the
+#   forced-remote and cliques suites apart from each other (a target applies remote atomics with a kernel, which
+#   the other suites' waiting kernels can starve: docs/remote.md, "Room for the atomics of remote PEs").
 # --mps: the tests and --remote-perf run under a CUDA MPS daemon of this call (pipe and log folders of its
 #   own under /tmp, stopped at the end; not the sanitizer, the perftests or the tests labelled mps_unsafe, which
 #   run after a pause of the daemon): two PEs' kernels on the one GPU then run side by
