@@ -6,9 +6,9 @@
 # that is not VMM), the API coverage against NVIDIA's headers,
 # and the perftests side by side with NVIDIA's NVSHMEM; prints a short table at the end.
 # Run on the GPU machine from the repository root:
-#   GIT_COMMIT=<hash> tools/gpu-check.sh [--no-tests] [--ctest-regex RE] [--no-sanitizer] [--sanitize BINARIES]
+#   GIT_COMMIT=<hash> tools/gpu-check.sh [--no-build] [--no-tests] [--ctest-regex RE] [--no-sanitizer] [--sanitize BINARIES]
 #                                        [--no-coverage] [--targets TARGETS] [--perf TESTS] [--python]
-#                                        [--remote-perf] [--mps] [--concurrent]
+#                                        [--remote-perf] [--mps] [--groups "RE ..."]
 # --perf TESTS: perftests for tools/perf-compare.py ("all", "coll", "devcoll", or names); none by default;
 #   PERF_RUNS=<n> program runs per test and size (default 5); PERF_BUDGET_S, PERF_NCCL etc. pass through;
 #   PERF_BASELINE=<machine kind> (e.g. nvidia-h200-x2) checks the ratios against perftest/baselines/<kind>.json
@@ -21,6 +21,8 @@
 #   A cold machine builds NVIDIA's programs, ours and the older tree's at once: give TESTS few names,
 #   or make the call that builds them (with --no-tests) apart from the one that runs them.
 # --no-coverage: skip tools/api-coverage.sh (a perf-only call).
+# --no-build: use $BUILD as it is (a build made elsewhere for sm_90 at this machine's path and carried, which saves
+#   the call its build; ctest's files name the build's absolute paths).
 # --targets TARGETS: build only these CMake targets (default: everything) for a short call.
 # --ctest-regex RE: only the tests that match (e.g. '^(gpu\.|cpp\.gpu|cpp\.example)', the 14 GPU tests).
 # --sanitize BINARIES: memcheck and racecheck only these test binaries (paths under the build, e.g.
@@ -34,9 +36,14 @@
 #   its sysconfig; pybind11 and DLPack from a carried .pybind11 folder, tools/py-bundle.sh), then its GPU tests
 #   (tests/gpu_main.py: CuPy and torch, 2 PEs) and tests/example_nvshmem4py.py, one row each; a row says why
 #   where python3, Python.h, the bundle, cupy, torch or a GPU is missing.
-# --concurrent: each test that --ctest-regex matches runs as its own ctest, all at once (the forced-remote and
-#   cliques suites are RUN_SERIAL and take minutes each; under --mps their PEs share the GPU), each limited to
-#   CONCURRENT_TIMEOUT_S (default 900); the tests labelled mps_unsafe are then run after, as without it.
+# --groups "RE1 RE2 ...": instead of one ctest of --ctest-regex, one ctest per regular expression (its tests one
+#   at a time, in ctest's order), all the groups at once (the forced-remote and cliques suites are RUN_SERIAL and
+#   take minutes each; under --mps their PEs share the GPU), verbose (a hung test shows where), each test limited
+#   to GROUP_TIMEOUT_S (default 900);
+#   the tests labelled mps_unsafe that a group matches then run after, as without it. Keep a suite whose kernels
+#   need the whole GPU resident at once (test_device_api's DeviceLaunch) out of a group beside others, and the
+#   forced-remote and cliques suites apart from each other (a target applies remote atomics with a kernel, which
+#   the other suites' waiting kernels can starve: docs/remote.md, "Room for the atomics of remote PEs").
 # --mps: the tests and --remote-perf run under a CUDA MPS daemon of this call (pipe and log folders of its
 #   own under /tmp, stopped at the end; not the sanitizer, the perftests or the tests labelled mps_unsafe, which
 #   run after a pause of the daemon): two PEs' kernels on the one GPU then run side by
@@ -53,26 +60,28 @@ export NVSHMEM_DISABLE_NVLS=1 NCCL_NVLS_ENABLE=0
 OUT=${OUT:-$PWD/gpu-check-out}
 mkdir -p "$OUT"
 BUILD=${BUILD:-build-gpu}
+run_build=1
 run_tests=1
 run_sanitizer=1
 run_coverage=1
 run_python=0
 run_remote_perf=0
 use_mps=0
-concurrent=0
+groups=()
 perf_tests=""
 targets=()
 sanitize_list=""
 ctest_regex=""
 while [ $# -gt 0 ]; do
   case $1 in
+    --no-build) run_build=0 ;;
     --no-tests) run_tests=0 ;;
     --no-sanitizer) run_sanitizer=0 ;;
     --no-coverage) run_coverage=0 ;;
     --python) run_python=1 ;;
     --remote-perf) run_remote_perf=1 ;;
     --mps) use_mps=1 ;;
-    --concurrent) concurrent=1 ;;
+    --groups) read -ra groups <<<"$2"; shift ;;
     --perf) perf_tests=$2; shift ;;
     --targets) read -ra targets <<<"$2"; shift ;;
     --sanitize) sanitize_list=$2; shift ;;
@@ -123,7 +132,9 @@ if [ -d .ucx ]; then  # tools/ucx-bundle.sh's copy of UCX, carried from a machin
     -DNVSHMEM_UCS_LIBRARY="$PWD/.ucx/lib/libucs.so.0")
   export LD_LIBRARY_PATH="$PWD/.ucx/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 fi
-if cmake --preset gpu -B "$BUILD" "${ucx_args[@]}" >"$OUT/configure.log" 2>&1 &&
+if [ $run_build = 0 ]; then
+  row build "skipped (--no-build: $BUILD as it is)"
+elif cmake --preset gpu -B "$BUILD" "${ucx_args[@]}" >"$OUT/configure.log" 2>&1 &&
    cmake --build "$BUILD" -j "$(nproc)" ${targets[@]:+--target "${targets[@]}"} >"$OUT/build.log" 2>&1; then
   row build "ok ($(( $(date +%s) - start )) s)"
 else
@@ -146,15 +157,16 @@ fi
 
 if [ $run_tests = 1 ]; then
   echo "== ctest"
-  if [ $concurrent = 1 ]; then  # every matching test its own ctest, all at once (RUN_SERIAL holds within one)
-    mapfile -t names < <(cd "$BUILD" && ctest -N ${mps_env[0]:+-LE mps_unsafe} ${ctest_regex:+-R "$ctest_regex"} |
-                           awk '/Test +#/ {print $3}')
-    for n in "${names[@]}"; do
-      (cd "$BUILD" && env "${mps_env[@]}" ctest --output-on-failure --timeout "${CONCURRENT_TIMEOUT_S:-900}" \
-         -R "^${n//./\\.}\$") >"$OUT/ctest-$n.log" 2>&1 &
+  if [ ${#groups[@]} -gt 0 ]; then  # one serial ctest per group, the groups at once
+    group_pids=()
+    for i in "${!groups[@]}"; do
+      (cd "$BUILD" && env "${mps_env[@]}" ctest -V --timeout "${GROUP_TIMEOUT_S:-900}" \
+         ${mps_env[0]:+-LE mps_unsafe} -R "${groups[$i]}") >"$OUT/ctest-group$i.log" 2>&1 &
+      group_pids+=($!)
     done
-    wait
-    cat "$OUT"/ctest-*.log >"$OUT/ctest.log" 2>/dev/null && rm -f "$OUT"/ctest-*.log
+    wait "${group_pids[@]}"  # by pid: a bare wait would also wait for the tee of this script's output
+    cat "$OUT"/ctest-group*.log >"$OUT/ctest.log" 2>/dev/null && rm -f "$OUT"/ctest-group*.log
+    ctest_regex=$(IFS='|' && echo "${groups[*]}")  # for the mps_unsafe ones below
   else
     (cd "$BUILD" && env "${mps_env[@]}" ctest --output-on-failure -j 2 --timeout 300 ${mps_env[0]:+-LE mps_unsafe} \
       ${ctest_regex:+-R "$ctest_regex"}) >"$OUT/ctest.log" 2>&1

@@ -19,6 +19,11 @@ NVSHM_EXTERN_C_BEGIN
  * when they run under CUDA MPS (unless NVSHMEM_IGNORE_CUDA_MPS_ACTIVE_THREAD_PERCENTAGE), else 1; 1 before
  * init. Any thread. */
 NVSHM_API int nvshm_collective_grid_share(void);
+/* The SMs' worth of blocks a collective launch leaves free on this PE's GPU: 1 where remote PEs' atomics
+ * are applied to it by a kernel of this PE's engine (the job has PEs on other nodes and the heap is on the
+ * GPU; docs/remote.md), which a whole-GPU grid waiting for those atomics would otherwise starve; else 0 (and
+ * before init). Any thread. */
+NVSHM_API int nvshm_collective_reserved_sms(void);
 NVSHM_EXTERN_C_END
 
 /* What decides whether one block of a kernel fits on an SM: the kernel's attributes
@@ -91,8 +96,9 @@ static inline int nvshm_kernel_no_residency(const void *kernel, int threads, siz
   return nvshm_explain_no_residency(&s, buf, len);
 }
 
-/* Blocks per SM times SMs for `kernel` with `threads` threads and `shmem` dynamic shared bytes per
- * block, divided among the PEs that share the GPU under MPS (nvshm_collective_grid_share), into
+/* Blocks per SM times SMs (less those nvshm_collective_reserved_sms leaves free) for `kernel` with `threads`
+ * threads and `shmem` dynamic shared bytes per block, divided among the PEs that share the GPU under MPS
+ * (nvshm_collective_grid_share), into
  * *gridsize; when that is 0 stderr says why. CUDA answers 0 for some shapes that cannot
  * be resident, refuses others and overlooks a __launch_bounds__ limit: whenever a limit rules the
  * shape out the grid is 0 (and a refusal's error is cleared: CUDA's last error belongs to the
@@ -117,10 +123,11 @@ static inline int nvshm_cooperative_gridsize(const char *call, const void *kerne
      * of 1024 threads for a kernel bounded to 128): a limit that rules the shape out wins. */
     per_sm = 0;
   }
-  const int share = nvshm_collective_grid_share();
-  *gridsize = per_sm * sms / share;
+  const int share = nvshm_collective_grid_share(), reserved = nvshm_collective_reserved_sms();
+  const int usable = sms > reserved ? sms - reserved : sms;
+  *gridsize = per_sm * usable / share;
   if (*gridsize == 0 && per_sm > 0)
-    snprintf(why, sizeof why, "%d blocks fit the GPU, fewer than the %d PEs that share it under MPS", per_sm * sms,
+    snprintf(why, sizeof why, "%d blocks fit the GPU, fewer than the %d PEs that share it under MPS", per_sm * usable,
              share);
   if (*gridsize == 0) fprintf(stderr, "nvshmem error in %s: no block of the kernel can be resident: %s\n", call, why);
   return NVSHMEMX_SUCCESS;
@@ -128,10 +135,11 @@ static inline int nvshm_cooperative_gridsize(const char *call, const void *kerne
 
 /* Largest grid of `kernel` with `block` threads and `shmem` dynamic shared bytes per block whose
  * blocks can all be resident at once on this PE's GPU: blocks per SM
- * (cudaOccupancyMaxActiveBlocksPerMultiprocessor) times the SM count, into *gridsize; where PEs share
- * the GPU under MPS (unless NVSHMEM_IGNORE_CUDA_MPS_ACTIVE_THREAD_PERCENTAGE), the grids of all of them must be
- * resident at once, so each PE gets that divided by their number (docs/compatibility.md, "Several PEs
- * on one GPU"). `args` is not
+ * (cudaOccupancyMaxActiveBlocksPerMultiprocessor) times the SM count, into *gridsize; one SM fewer where
+ * the job has PEs on other nodes and the heap is on the GPU (their atomics run as a kernel on this GPU,
+ * docs/remote.md); where PEs share the GPU under MPS (unless NVSHMEM_IGNORE_CUDA_MPS_ACTIVE_THREAD_PERCENTAGE),
+ * the grids of all of them must be resident at once, so each PE gets that divided by their number
+ * (docs/compatibility.md, "Several PEs on one GPU"). `args` is not
  * used. Returns NVSHMEMX_SUCCESS, also when the grid is 0 (no block fits: stderr then says why:
  * registers, shared memory or block size); NVSHMEMX_ERROR_INVALID_VALUE for a NULL gridsize;
  * NVSHMEMX_ERROR_INTERNAL if CUDA fails. Any thread of the host may call it; no init needed. */
@@ -161,12 +169,14 @@ static inline int nvshm_collective_grid(const char *call, const void *kernel, di
     *grid = dim3((unsigned)max_grid, 1, 1);
   } else if (blocks > max_grid) {
     const int share = nvshm_collective_grid_share();
-    char shared[200] = "";
+    char shared[360] = "";
     if (share > 1)
       snprintf(shared, sizeof shared,
                ": this PE's part of a GPU that %d PEs share under MPS, whose grids must all be resident at once "
-               "(NVSHMEM_IGNORE_CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=1 leaves that to the application)",
-               share);
+               "(NVSHMEM_IGNORE_CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=1 leaves that to the application)%s",
+               share, nvshm_collective_reserved_sms() ? ", less one SM's worth left free for remote PEs' atomics" : "");
+    else if (nvshm_collective_reserved_sms())
+      snprintf(shared, sizeof shared, ": one SM's worth is left free for the atomics of remote PEs (docs/remote.md)");
     fprintf(stderr,
             "nvshmem error in %s: a grid of %lld blocks cannot be resident at once; at most %d blocks of %u threads "
             "and %zu bytes of dynamic shared memory fit (nvshmemx_collective_launch_query_gridsize)%s\n",

@@ -92,6 +92,14 @@ NVSHM_API int nvshm_collective_grid_share(void) {
   return rt ? rt->gpu_sharing.grid_share : 1;
 }
 
+// Where the job has PEs on other nodes and the heap is on the GPU, this PE's engine applies their atomics to
+// its GPU with a one-thread kernel (docs/remote.md, "Atomics on a GPU heap"), which must find room beside the
+// PE's co-resident grids: they leave one SM's worth of blocks free.
+NVSHM_API int nvshm_collective_reserved_sms(void) {
+  const Runtime *rt = runtime();
+  return rt && rt->proxy && rt->on_device() ? 1 : 0;
+}
+
 void nvshmem_finalize(void) {
   runtime_finalize();
 }

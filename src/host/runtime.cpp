@@ -226,8 +226,11 @@ Status start_proxy(Runtime &rt) {
     rt.device_state.proxy_channels = device_view;
     rt.device_state.proxy_counters = rt.proxy_counters;
   }
-  NVSHM_INFO(kInit, "host proxy started: %u channels of %u requests (%zu bytes of %s memory)", NVSHM_PROXY_CHANNELS,
-             NVSHM_PROXY_ENTRIES, bytes, rt.on_device() ? "mapped pinned host" : "host");
+  NVSHM_INFO(kInit, "host proxy started: %u channels of %u requests (%zu bytes of %s memory)%s", NVSHM_PROXY_CHANNELS,
+             NVSHM_PROXY_ENTRIES, bytes, rt.on_device() ? "mapped pinned host" : "host",
+             rt.on_device() ? "; collective launches leave one SM's worth of blocks free for the kernel that applies "
+                              "remote PEs' atomics to this GPU"
+                            : "");
   return Status::ok;
 }
 

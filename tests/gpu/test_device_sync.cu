@@ -355,18 +355,25 @@ TEST(DeviceLaunch, InitStatusAndGridShareFollowTheGpusSharing) {
       << sharing << " PEs on this GPU, MPS " << prop.mpsEnabled;
   const int share = sharing > 1 && prop.mpsEnabled && !ignored ? sharing : 1;
   EXPECT_EQ(nvshm_collective_grid_share(), share);
+  // One SM's worth stays free where PEs on other nodes apply atomics to this GPU (docs/remote.md): the
+  // job has such PEs when nvshmem_ptr gives no address for one.
+  bool remote_peers = false;
+  for (int pe = 0; pe < n; ++pe) remote_peers |= nvshmem_ptr(uuids, pe) == nullptr;
+  const int reserved = remote_peers ? 1 : 0;
+  EXPECT_EQ(nvshm_collective_reserved_sms(), reserved);
   int sms = 0, per_sm = 0, max_grid = -1;
   CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, collective_kernel, 128, 0));
   ASSERT_EQ(
       nvshmemx_collective_launch_query_gridsize((const void *)collective_kernel, dim3(128), nullptr, 0, &max_grid), 0);
-  EXPECT_EQ(max_grid, per_sm * sms / share);
+  EXPECT_EQ(max_grid, per_sm * (sms - reserved) / share);
   nvshmem_barrier_all();
   nvshmem_free(uuids);
 }
 
 // The query gives what NVIDIA documents: blocks per SM (the occupancy calculator) times SMs (this PE's
-// share of them where PEs share the GPU under MPS); a grid of 0 launches that many blocks.
+// share of them where PEs share the GPU under MPS, less one where remote PEs' atomics need room); a grid of
+// 0 launches that many blocks.
 TEST(DeviceLaunch, GridIsOccupancyTimesSmsAndZeroPicksIt) {
   int device = 0, sms = 0, per_sm = 0, max_grid = -1;
   CUDA_CHECK(cudaGetDevice(&device));
@@ -376,7 +383,8 @@ TEST(DeviceLaunch, GridIsOccupancyTimesSmsAndZeroPicksIt) {
     ASSERT_EQ(nvshmemx_collective_launch_query_gridsize((const void *)collective_kernel, dim3(threads), nullptr, 4096,
                                                         &max_grid),
               0);
-    EXPECT_EQ(max_grid, per_sm * sms / nvshm_collective_grid_share()) << threads << " threads";
+    EXPECT_EQ(max_grid, per_sm * (sms - nvshm_collective_reserved_sms()) / nvshm_collective_grid_share())
+        << threads << " threads";
   }
   ASSERT_EQ(
       nvshmemx_collective_launch_query_gridsize((const void *)collective_kernel, dim3(128), nullptr, 0, &max_grid), 0);
