@@ -168,14 +168,14 @@ static inline int nvshm_collective_grid(const char *call, const void *kernel, di
   if (blocks == 0) {
     *grid = dim3((unsigned)max_grid, 1, 1);
   } else if (blocks > max_grid) {
-    const int share = nvshm_collective_grid_share();
+    const int share = nvshm_collective_grid_share(), reserved = nvshm_collective_reserved_sms();
     char shared[360] = "";
     if (share > 1)
       snprintf(shared, sizeof shared,
                ": this PE's part of a GPU that %d PEs share under MPS, whose grids must all be resident at once "
                "(NVSHMEM_IGNORE_CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=1 leaves that to the application)%s",
-               share, nvshm_collective_reserved_sms() ? ", less one SM's worth left free for remote PEs' atomics" : "");
-    else if (nvshm_collective_reserved_sms())
+               share, reserved ? ", less one SM's worth left free for remote PEs' atomics" : "");
+    else if (reserved)
       snprintf(shared, sizeof shared, ": one SM's worth is left free for the atomics of remote PEs (docs/remote.md)");
     fprintf(stderr,
             "nvshmem error in %s: a grid of %lld blocks cannot be resident at once; at most %d blocks of %u threads "
