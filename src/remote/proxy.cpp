@@ -250,8 +250,9 @@ Status Proxy::execute(const nvshm_proxy_request &r, uint64_t *value) {
       st = done ? engine_.put_local(r.pe, r.offset, local, r.bytes) : engine_.put_nbi(r.pe, r.offset, local, r.bytes);
       break;
     case NVSHM_PROXY_GET:
-      if (local == nullptr) {  // `g`: 1 to 8 bytes, returned in the completion record
-        if (!done || r.bytes == 0 || r.bytes > sizeof *value) {
+      if (r.bytes == 0) break;  // moves nothing, whatever the pointers (a group's get of 0 bytes into NULL)
+      if (local == nullptr) {   // `g`: 1 to 8 bytes, returned in the completion record
+        if (!done || r.bytes > sizeof *value) {
           log_error(kWhere, "a get of %llu bytes from PE %d into the completion record (1 to 8 bytes, waited for)",
                     static_cast<unsigned long long>(r.bytes), r.pe);
           return Status::invalid_value;

@@ -241,6 +241,27 @@ TEST_P(ProxyTest, PutsAndGetsOfEveryKind) {
   for (int i = 0; i < 10; ++i) EXPECT_EQ(gathered[i], spread[3 * i]);
 }
 
+// Zero-length RMA moves nothing whatever the pointers (OpenSHMEM 1.5 Annex C): a device put or get of 0 bytes
+// with a NULL local buffer, from a warp or a block, is a request with no local address, which a get of 1 to 8
+// bytes into the completion record (`g`) also is. Each completes without error; a put-with-signal of 0 bytes
+// still delivers its signal.
+TEST_P(ProxyTest, ZeroLengthRequestsMoveNothing) {
+  memset(heap() + 1300000, 0x5A, 64);
+  const std::vector<char> before(heap() + 1300000, heap() + 1300064);
+  for (uint32_t flags : {0u, static_cast<uint32_t>(NVSHM_PROXY_DONE)}) {
+    submit(0, {NVSHM_PROXY_PUT, flags, 0, 0, 1300000, 0, 0, 0, 0, 0});
+    submit(0, {NVSHM_PROXY_GET, flags, 0, 0, 1300000, 0, 0, 0, 0, 0});
+  }
+  submit(0, {NVSHM_PROXY_IPUT, NVSHM_PROXY_DONE, 4, 0, 1300000, 0, 0, 0, 8, 12});
+  submit(0, {NVSHM_PROXY_IGET, NVSHM_PROXY_DONE, 4, 0, 1300000, 0, 0, 0, 8, 4});
+  submit(0, {NVSHM_PROXY_PUT_SIGNAL, NVSHM_PROXY_DONE, NVSHM_PROXY_AMO_ADD, 0, 1300000, 0, 0, 3, 0, 1300056});
+  quiet(0);
+  std::vector<char> want = before;
+  const uint64_t signal = 0x5A5A5A5A5A5A5A5Aull + 3;
+  memcpy(want.data() + 56, &signal, 8);
+  EXPECT_EQ(std::vector<char>(heap() + 1300000, heap() + 1300064), want);
+}
+
 TEST_P(ProxyTest, AtomicsReturnTheOldValueAndSignalsFollowTheirData) {
   uint64_t *word = reinterpret_cast<uint64_t *>(heap() + 1200000);
   *word = 5;

@@ -168,7 +168,7 @@ void check_copy(const char *dest, const char *src, size_t n, const char *what) {
 template <int V>
 void latency_row(char *dest, const char *src, int pe) {
   printf("L%d", V);
-  for (size_t n : {size_t{8}, size_t{64}, size_t{4096}, size_t{32768}}) {
+  for (size_t n : {size_t{8}, size_t{64}, size_t{512}, size_t{4096}, size_t{32768}}) {
     PROBE_CHECK(cudaMemset(dest, 0xA5, n));
     const Rates r = gbps_runs([&](int steps) { latency<V><<<1, 1>>>(dest, src, n, steps, pe); }, 1, 2000, 20);
     check_copy(dest, src, n, "latency");
@@ -208,7 +208,7 @@ int main() {
   fill<<<64, 256>>>(src, bytes);
   PROBE_CHECK(cudaGetLastError());
   PROBE_CHECK(cudaDeviceSynchronize());
-  printf("put_call_cost (%s tree): latency, us per put + quiet\nvar        8 B       64 B      4 KiB     32 KiB\n",
+  printf("put_call_cost (%s tree): latency, us per put + quiet\nvar        8 B       64 B      512 B      4 KiB     32 KiB\n",
          PCC_HEAD ? "head" : "older");
   latency_row<0>(dest, src, pe);
   latency_row<2>(dest, src, pe);
