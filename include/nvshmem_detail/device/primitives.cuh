@@ -270,36 +270,60 @@ __device__ __forceinline__ void store_scalar(T *p, T v) {
 }
 
 /* ---- group copy: the group moves n words, each thread U words in flight ----
- * Work goes out in chunks of U * L words, L = 32 (a warp) for warp, warpgroup and block scope and
- * L = 1 for a thread: lane l of a chunk moves its words l, l + L, ..., so every load and store of a
- * warp covers L consecutive words (coalesced), and the U accesses of a lane sit at fixed offsets from
- * one source and one destination pointer (immediate offsets, no address per word). A group's warps
- * take chunks in turn; the words after the last whole chunk go one per thread. This keeps the loop
- * near 30 registers (docs/registers.md). Threads of a partial last warp (a block size that is not a
- * multiple of 32) take part in the tail only; a block of fewer than 32 threads copies word by word. */
-template <Scope S, typename W, int U = 4>
-__device__ __forceinline__ void copy_words(W *dst, const W *src, size_t n) {
-  constexpr int L = S == Scope::thread ? 1 : 32;
-  constexpr size_t kChunk = static_cast<size_t>(U) * L;
-  const int rank = Group<S>::rank(), size = Group<S>::size();
-  const int units = size / L;
-  // A block of fewer than 32 threads has no whole warp: every word goes by the tail loop.
-  const size_t whole = units > 0 ? n / kChunk * kChunk : 0;
-  const size_t step = static_cast<size_t>(units) * kChunk;
+ * A thread moves chunks of U consecutive words, both pointers advancing by a chunk: a chunk's loads wait on
+ * one 64-bit add, not on an index scaled and added to each base (behind the remote check's inline branch the
+ * indexed loop took 4 % more per chunk than without that branch: a thread's 512 B-32 KiB put + quiet,
+ * docs/history/benchmarks.md, session 40). A warp, warpgroup or block moves chunks of U * 32 words: lane l of
+ * a chunk moves its words l, l + 32, ..., so every load and store of a warp covers 32 consecutive words
+ * (coalesced), and the U accesses of a lane sit at fixed offsets from one source and one destination pointer
+ * (immediate offsets, no address per word). A group's warps take chunks in turn; the words after the last
+ * whole chunk go one per thread. This keeps the loop near 30 registers (docs/registers.md). Threads of a
+ * partial last warp (a block size that is not a multiple of 32) take part in the tail only; a block of fewer
+ * than 32 threads copies word by word. */
+template <typename W, int U>
+__device__ __forceinline__ void copy_words_thread(W *dst, const W *src, size_t n) {
+  const W *s = src;
+  W *d = dst;
 #pragma unroll 1
-  for (size_t i = rank < units * L ? static_cast<size_t>(rank / L) * kChunk + rank % L : whole; i < whole; i += step) {
+  for (size_t chunks = n / U; chunks != 0; --chunks, s += U, d += U) {
     W v[U];
 #pragma unroll
-    for (int u = 0; u < U; ++u) v[u] = src[i + u * L];
+    for (int u = 0; u < U; ++u) v[u] = s[u];
 #pragma unroll
-    for (int u = 0; u < U; ++u) dst[i + u * L] = v[u];
+    for (int u = 0; u < U; ++u) d[u] = v[u];
   }
-  // The tail: shorter than a chunk, except in a block of fewer than 32 threads (all of it).
-  const W *const src_tail = src + whole;
-  W *const dst_tail = dst + whole;
-  const size_t tail = n - whole;
+  const size_t tail = n % U;
 #pragma unroll 1
-  for (size_t i = static_cast<size_t>(rank); i < tail; i += static_cast<size_t>(size)) dst_tail[i] = src_tail[i];
+  for (size_t i = 0; i < tail; ++i) d[i] = s[i];
+}
+template <Scope S, typename W, int U = 4>
+__device__ __forceinline__ void copy_words(W *dst, const W *src, size_t n) {
+  if constexpr (S == Scope::thread) {
+    copy_words_thread<W, U>(dst, src, n);
+  } else {
+    constexpr int L = 32;
+    constexpr size_t kChunk = static_cast<size_t>(U) * L;
+    const int rank = Group<S>::rank(), size = Group<S>::size();
+    const int units = size / L;
+    // A block of fewer than 32 threads has no whole warp: every word goes by the tail loop.
+    const size_t whole = units > 0 ? n / kChunk * kChunk : 0;
+    const size_t step = static_cast<size_t>(units) * kChunk;
+#pragma unroll 1
+    for (size_t i = rank < units * L ? static_cast<size_t>(rank / L) * kChunk + rank % L : whole; i < whole;
+         i += step) {
+      W v[U];
+#pragma unroll
+      for (int u = 0; u < U; ++u) v[u] = src[i + u * L];
+#pragma unroll
+      for (int u = 0; u < U; ++u) dst[i + u * L] = v[u];
+    }
+    // The tail: shorter than a chunk, except in a block of fewer than 32 threads (all of it).
+    const W *const src_tail = src + whole;
+    W *const dst_tail = dst + whole;
+    const size_t tail = n - whole;
+#pragma unroll 1
+    for (size_t i = static_cast<size_t>(rank); i < tail; i += static_cast<size_t>(size)) dst_tail[i] = src_tail[i];
+  }
 }
 
 /* A copy whose pointers or size are not all 16-byte aligned: a byte head up to the first aligned word
