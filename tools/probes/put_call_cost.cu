@@ -11,12 +11,14 @@
 // library's put and the fence instead of its quiet; L7 L3 with the source loaded after the check (an aligned
 // 8-byte put as one access, other sizes through copy_bytes_rma): is it the load's order or the copy's setup?
 // L8 the 16-byte copy with 8 words in flight, not 4; L9 with 4 (both from 64 B; L1 below), each load asking the L2 for
-// 256 bytes (a lone thread's 4-32 KiB put: more in flight without more registers?). Bandwidth (128 blocks x 1024
-// threads, a slice per block, GB/s, median of 7 runs of 50 steps): B0 the library's nvshmemx_putmem_nbi_block; B1
-// copy_bytes_rma<block> and a block sync; B2 8c5c014's copy_bytes<block> and a block sync; B3 B1 after the remote
-// check; B4 B1 to a destination translated once, before the loop (the per-call state loads left out). Built against an
-// older tree's headers (no nvshmem_detail/device/proxy.cuh, e.g. .baseline), only L0, L2, L4, B0, B2 and B4 exist.
-// Build and run from the repository root (GPU machine):
+// 256 bytes (a lone thread's 4-32 KiB put: more in flight without more registers?); L10 the library's structure (its
+// remote branch inline) with a local path of the 16-byte copy alone (no alignment test, 8 B as one word: a floor);
+// L11 the same with the local path's tests in another order: 16-byte words first, then the aligned 8 bytes. Bandwidth
+// (128 blocks x 1024 threads, a slice per block, GB/s, median of 7 runs of 50 steps): B0 the library's
+// nvshmemx_putmem_nbi_block; B1 copy_bytes_rma<block> and a block sync; B2 8c5c014's copy_bytes<block> and a block
+// sync; B3 B1 after the remote check; B4 B1 to a destination translated once, before the loop (the per-call state loads
+// left out). Built against an older tree's headers (no nvshmem_detail/device/proxy.cuh, e.g. .baseline), only L0, L2,
+// L4, B0, B2 and B4 exist. Build and run from the repository root (GPU machine):
 //   nvcc -O3 -arch=sm_90 -std=c++17 -Iinclude -Ibuild-gpu/include tools/probes/put_call_cost.cu -o /tmp/pcc \
 //     -Lbuild-gpu/lib -lnvshmem_host -lcuda -Xlinker -rpath,$PWD/build-gpu/lib && build-gpu/bin/nvshmrun -n 1 /tmp/pcc
 #include <nvshmem.h>
@@ -114,6 +116,31 @@ __global__ void latency(char *dest, const char *src, size_t n, int steps, int pe
       }
       if (n < 64) nvshm_dev::copy_bytes_rma<Scope::thread>(nvshm_dev::peer_address(dest, pe), src, n);
       nvshm_dev::fence_sc_sys();
+    } else if constexpr (V == 10) {
+      if (nvshm_dev::remote_pe(pe)) {
+        nvshmem_putmem(dest, src, n, pe);
+      } else if (n < 16) {
+        *nvshm_dev::peer_address(reinterpret_cast<uint64_t *>(dest), pe) = *reinterpret_cast<const uint64_t *>(src);
+      } else {
+        nvshm_dev::copy_words<Scope::thread, int4, 4>(nvshm_dev::peer_address(reinterpret_cast<int4 *>(dest), pe),
+                                                      reinterpret_cast<const int4 *>(src), n / 16);
+      }
+      nvshm_dev::fence_sc_sys();
+    } else if constexpr (V == 11) {
+      if (nvshm_dev::remote_pe(pe)) {
+        nvshmem_putmem(dest, src, n, pe);
+      } else {
+        char *to = nvshm_dev::peer_address(dest, pe);
+        const uintptr_t bits = reinterpret_cast<uintptr_t>(to) | reinterpret_cast<uintptr_t>(src) | n;
+        if ((bits & 15) == 0)
+          nvshm_dev::copy_words<Scope::thread, int4, 4>(reinterpret_cast<int4 *>(to),
+                                                        reinterpret_cast<const int4 *>(src), n / 16);
+        else if ((((reinterpret_cast<uintptr_t>(to) | reinterpret_cast<uintptr_t>(src)) & 7) | (n ^ 8)) == 0)
+          *reinterpret_cast<uint64_t *>(to) = *reinterpret_cast<const uint64_t *>(src);
+        else
+          nvshm_dev::copy_bytes<Scope::thread>(to, src, n);
+      }
+      nvshm_dev::fence_sc_sys();
     }
 #endif
   }
@@ -208,8 +235,10 @@ int main() {
   fill<<<64, 256>>>(src, bytes);
   PROBE_CHECK(cudaGetLastError());
   PROBE_CHECK(cudaDeviceSynchronize());
-  printf("put_call_cost (%s tree): latency, us per put + quiet\nvar        8 B       64 B      512 B      4 KiB     32 KiB\n",
-         PCC_HEAD ? "head" : "older");
+  printf(
+      "put_call_cost (%s tree): latency, us per put + quiet\nvar        8 B       64 B      512 B      4 KiB     32 "
+      "KiB\n",
+      PCC_HEAD ? "head" : "older");
   latency_row<0>(dest, src, pe);
   latency_row<2>(dest, src, pe);
   latency_row<4>(dest, src, pe);
@@ -221,6 +250,8 @@ int main() {
   latency_row<7>(dest, src, pe);
   latency_row<8>(dest, src, pe);
   latency_row<9>(dest, src, pe);
+  latency_row<10>(dest, src, pe);
+  latency_row<11>(dest, src, pe);
 #endif
   printf("bandwidth, GB/s, %d x %d threads, a slice per block\nvar     2 KiB      4 KiB      8 KiB     16 KiB\n",
          kBlocks, kThreads);
