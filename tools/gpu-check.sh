@@ -34,7 +34,7 @@
 #   runs each test binary as n gtest shards at once (default 6 for test_device_coll, whose racecheck
 #   takes about 75 s so, 2-28 s a test; 3 for test_device_p2p and test_device_api; 1 for the others);
 #   SANITIZE_TIMEOUT_S the limit per run (default 300); SANITIZE_TOOLS="racecheck" runs one tool only. Every job
-#   at once (21 jobs of 2 PEs by default) fits an H200's memory but not an H100's 80 GB (memcheck's inits then fail
+#   at once (about 20 jobs of 2 PEs by default) fits an H200's memory but not an H100's 80 GB (memcheck's inits then fail
 #   "out of memory"): there, sanitize the binaries in two or three --sanitize lists (session 40).
 #   Under the sanitizer the collective tests replay each captured graph twice instead of 100 times
 #   (NVSHM_TEST_GRAPH_REPLAYS=2): every replay runs the same code.
