@@ -18,6 +18,7 @@
 #   A tree whose perftests write no JSON lines (8c5c014) leaves that column empty: overlay this tree's
 #   perftest/ on it first (rm -rf .baseline/perftest && cp -r perftest .baseline/), which also puts both
 #   libraries under one harness (shmem_put_bw and shmem_put_latency build so against 8c5c014's library).
+#   PERF_BUILDS="label:dir;..." runs other builds of ours beside them (carried; perf-compare.py's variable).
 #   A cold machine builds NVIDIA's programs, ours and the older tree's at once: give TESTS few names,
 #   or make the call that builds them (with --no-tests) apart from the one that runs them.
 # --no-coverage: skip tools/api-coverage.sh (a perf-only call).
@@ -312,9 +313,13 @@ fi
 if [ -n "$perf_tests" ]; then
   echo "== perftests against NVIDIA NVSHMEM"
   wait "$nv_build" || tail -20 "$OUT/nvidia-build.log"
-  perf_builds=""
+  perf_builds=${PERF_BUILDS:-}  # other builds of ours, carried (perf-compare.py's PERF_BUILDS)
   if [ -n "${PERF_BEFORE:-}" ]; then
-    if wait "$before_build"; then perf_builds="before:$PWD/build-before"; else tail -20 "$OUT/before-build.log"; fi
+    if wait "$before_build"; then
+      perf_builds+="${perf_builds:+;}before:$PWD/build-before"
+    else
+      tail -20 "$OUT/before-build.log"
+    fi
   fi
   PERF_BUILDS=$perf_builds PERF_NV_CACHE=$nv_cache PERF_OUT="$OUT/perf.txt" \
     tools/perf-compare.py "$BUILD" "${PERF_RUNS:-5}" "${perf_list[@]}" >"$OUT/perf.log" 2>&1
