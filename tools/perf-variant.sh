@@ -29,7 +29,9 @@ for t in "${tests[@]}"; do
   if [ -z "$compile" ] || [ -z "$link" ]; then echo "perf-variant: $build has no target for '$t'" >&2 && exit 2; fi
   tree_include="-I$root/include "
   compile=${compile//$tree_include/-I$include }
+  compile=${compile//$obj/$out/$obj}
   link=${link//$obj/$out/$obj}
-  (cd "$build" && eval "${compile//$obj/$out/$obj}" && eval "${link//-o $exe /-o $out/$exe }")
+  link=${link//-o $exe /-o $out/$exe }
+  (cd "$build" && eval "$compile" && eval "$link")
   echo "perf-variant: build-$label/$exe"
 done

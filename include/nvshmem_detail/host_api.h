@@ -108,9 +108,9 @@ NVSHM_API int nvshmemx_team_init(nvshmem_team_t *team, nvshmem_team_config_t *co
 /* ---- Memory management (collective over all PEs; "Memory Management Routines") ---- */
 
 /* Allocate `size` bytes from the symmetric heap, same offset on every PE, aligned to 256 bytes (as
- * cudaMalloc), and to 2 MiB from 2 MiB (the GPU heap's page; docs/architecture.md). size 0 gives NULL and does nothing.
- * A request past the heap gives NULL on every PE with a message; PEs that ask for different sizes get NULL and a
- * message naming both sizes. Implies a barrier. */
+ * cudaMalloc); a block of at least 2 MiB to 2 MiB (the GPU heap's page; docs/architecture.md). size 0 gives NULL and
+ * does nothing. A request past the heap gives NULL on every PE with a message; PEs that ask for different sizes get
+ * NULL and a message naming both sizes. Implies a barrier. */
 NVSHM_API void *nvshmem_malloc(size_t size);
 /* As nvshmem_malloc for count*size bytes (overflow-checked), zero-filled. */
 NVSHM_API void *nvshmem_calloc(size_t count, size_t size);
