@@ -258,6 +258,19 @@ int parse_args(int argc, char **argv, Options *o) {
     app.parse(ours);
   } catch (const CLI::ParseError &e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    const auto *extras = dynamic_cast<const CLI::ExtrasError *>(&e);
+    if (extras && !app.remaining().empty() && app.remaining().front().rfind('-', 0) == 0) {
+      // An option of mpiexec (hydra) or mpirun that nvshmrun does not take, named as the user typed it.
+      std::string typed = app.remaining().front();
+      for (int i = 1; i < prog; ++i)
+        if (typed != argv[i] && long_spelling(argv[i]) == typed) typed = argv[i];
+      fprintf(stderr,
+              "nvshmrun: option %s is not supported: nvshmrun takes -n/-np, -ppn, -hosts, -hostfile, -genv, "
+              "-launcher fork, -launcher-exec, --timeout and -p (docs/bootstrap.md); use mpirun or srun for "
+              "the others\nRun with --help for more information.\n",
+              typed.c_str());
+      return 2;
+    }
     fprintf(stderr, "nvshmrun: %s\nRun with --help for more information.\n", e.what());
     return 2;
   }

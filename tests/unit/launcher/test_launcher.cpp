@@ -402,7 +402,9 @@ TEST(Launcher, HydraOptionsRefusedWithAMessage) {
       {{"-n", "3", "-hosts", "a,b", "-ppn", "2", "-launcher-exec", "ssh"}, "-n 3 and the hosts' PE counts (4 in all)"},
       {{"-n", "2", "-genv", "PMI_RANK", "7"}, "-genv PMI_RANK: not a variable name"},
       {{"-n", "2", "-genv", "ONLY_NAME"}, "no program given"},  // the program became the value
-      {{"-n", "2", "-bind-to", "core"}, "bind-to"},
+      {{"-n", "2", "-bind-to", "core"}, "option -bind-to is not supported"},
+      {{"-n", "2", "--map-by", "socket"}, "option --map-by is not supported"},
+      {{"-n", "2", "-x"}, "option -x is not supported"},
       {{"-hosts", "localhost"}, "the number of PEs (-n N, -np N or -ppn N) is required"}};
   for (const auto &[options, message] : cases) {
     auto args = options;
