@@ -258,10 +258,10 @@ int parse_args(int argc, char **argv, Options *o) {
     app.parse(ours);
   } catch (const CLI::ParseError &e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-    const auto *extras = dynamic_cast<const CLI::ExtrasError *>(&e);
-    if (extras && !app.remaining().empty() && app.remaining().front().rfind('-', 0) == 0) {
+    const std::vector<std::string> extras = app.remaining();
+    if (dynamic_cast<const CLI::ExtrasError *>(&e) && !extras.empty() && extras.front().rfind('-', 0) == 0) {
       // An option of mpiexec (hydra) or mpirun that nvshmrun does not take, named as the user typed it.
-      std::string typed = app.remaining().front();
+      std::string typed = extras.front();
       for (int i = 1; i < prog; ++i)
         if (typed != argv[i] && long_spelling(argv[i]) == typed) typed = argv[i];
       fprintf(stderr,
