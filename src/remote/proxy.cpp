@@ -4,6 +4,8 @@
 #include <sched.h>
 
 #include <chrono>
+#include <string>
+#include <utility>
 
 #include "common/log.hpp"
 #include "cuda/driver.hpp"
@@ -24,10 +26,52 @@ static_assert(static_cast<int>(AtomicOp::fetch) == NVSHM_PROXY_AMO_FETCH &&
                   static_cast<int>(AtomicOp::float_add) == NVSHM_PROXY_AMO_FLOAT_ADD,
               "nvshm_proxy_amo follows AtomicOp");
 
+// `names[i]`, or "?" past the end.
+template <std::size_t N>
+const char *name_of(const char *const (&names)[N], unsigned i) {
+  return i < N ? names[i] : "?";
+}
+
 const char *op_name(uint32_t op) {
   static const char *const names[] = {"?",    "put",  "get",   "inline put", "atomic",      "put_signal",
                                       "iput", "iget", "fence", "quiet",      "global_exit", "collective"};
-  return op < sizeof names / sizeof names[0] ? names[op] : "unknown request";
+  return name_of(names, op);
+}
+
+// One line of the trace: the operation and what it names.
+std::string describe(const nvshm_proxy_request &r) {
+  static const char *const amos[] = {"fetch", "set", "swap", "compare_swap", "add", "and", "or", "xor", "float add"};
+  static const char *const colls[] = {"broadcast", "fcollect", "alltoall", "reduce", "reducescatter", "tile push"};
+  char line[160];
+  const auto offset = static_cast<unsigned long long>(r.offset);
+  const auto bytes = static_cast<unsigned long long>(r.bytes);
+  switch (r.op) {
+    case NVSHM_PROXY_FENCE:
+    case NVSHM_PROXY_QUIET:
+      return op_name(r.op);
+    case NVSHM_PROXY_GLOBAL_EXIT:
+      snprintf(line, sizeof line, "global_exit with status %d", static_cast<int>(r.value));
+      break;
+    case NVSHM_PROXY_COLLECTIVE:
+      snprintf(line, sizeof line, "%s on team %d", name_of(colls, r.aux & 7), r.pe);
+      break;
+    case NVSHM_PROXY_ATOMIC:
+      snprintf(line, sizeof line, "atomic %s of %u bytes at offset %#llx of PE %d", name_of(amos, r.aux & 0xff),
+               r.aux >> 8, offset, r.pe);
+      break;
+    case NVSHM_PROXY_PUT_SIGNAL:
+      snprintf(line, sizeof line, "put_signal of %llu bytes at offset %#llx of PE %d, signal %s at offset %#llx", bytes,
+               offset, r.pe, name_of(amos, r.aux), static_cast<unsigned long long>(r.extra));
+      break;
+    case NVSHM_PROXY_IPUT:
+    case NVSHM_PROXY_IGET:
+      snprintf(line, sizeof line, "%s of %llu elements of %u bytes at offset %#llx of PE %d", op_name(r.op), bytes,
+               r.aux, offset, r.pe);
+      break;
+    default:
+      snprintf(line, sizeof line, "%s of %llu bytes at offset %#llx of PE %d", op_name(r.op), bytes, offset, r.pe);
+  }
+  return line;
 }
 
 void store_release(uint64_t *p, uint64_t v) {
@@ -161,12 +205,17 @@ int Proxy::drain(int c) {
           }
       in_quiet_ = false;
     }
+    trace(c, t, r);
     if (r.op == NVSHM_PROXY_COLLECTIVE) {  // waits for other PEs: on its team's thread
       start_collective(c, t, r);
       cur.head.store(t + 1, std::memory_order_release);
       continue;
     }
-    if (execute(r, &value) != Status::ok) __atomic_store_n(&ch.error, 1, __ATOMIC_RELAXED);
+    if (execute(r, &value) != Status::ok) {
+      __atomic_store_n(&ch.error, 1, __ATOMIC_RELAXED);
+      trace_[(traced_ - 1) % kTraceDepth].failed = true;
+      tell_trace(true);
+    }
     if (r.flags & NVSHM_PROXY_DONE) {
       write_record(ch, t, value);
       cur.acked_by_producer[t % NVSHM_PROXY_ENTRIES] = false;
@@ -205,6 +254,28 @@ Status Proxy::settle(const char *call) const {
 void Proxy::fail_every_channel(const char *why) {
   log_error(kWhere, "%s: every device wait on the proxy fails from now on", why);
   for (int c = 0; c < n_channels_; ++c) __atomic_store_n(&channels_[c].error, 1, __ATOMIC_RELAXED);
+  tell_trace(true);
+}
+
+void Proxy::trace(int c, uint64_t ticket, const nvshm_proxy_request &r) {
+  trace_[traced_++ % kTraceDepth] = Taken{r, c, ticket, false};
+}
+
+void Proxy::tell_trace(bool failure) {
+  if (failure ? std::exchange(failure_traced_, true) : !log_enabled(LogLevel::warn)) return;
+  const uint64_t first = traced_ > kTraceDepth ? traced_ - kTraceDepth : 0;
+  std::string text;
+  for (uint64_t i = first; i < traced_; ++i) {
+    const Taken &t = trace_[i % kTraceDepth];
+    text += "\n  channel " + std::to_string(t.channel) + ", request " + std::to_string(t.ticket) + ": " +
+            describe(t.request) + (t.failed ? "  <- failed" : "");
+  }
+  if (failure)
+    log_error(kWhere, "the last %llu requests the proxy took, oldest first:%s",
+              static_cast<unsigned long long>(traced_ - first), text.c_str());
+  else
+    log_msg(LogLevel::warn, kWhere, "device-initiated global exit; the last %llu requests the proxy took:%s",
+            static_cast<unsigned long long>(traced_ - first), text.c_str());
 }
 
 void Proxy::watch_engine() {
@@ -244,6 +315,7 @@ Status Proxy::execute(const nvshm_proxy_request &r, uint64_t *value) {
   Status st = Status::ok;
   switch (r.op) {
     case NVSHM_PROXY_GLOBAL_EXIT:  // the job ends (requests not yet taken are not executed, as on the host)
+      tell_trace(false);
       global_exit_(static_cast<int>(r.value));
       return Status::internal;  // global_exit_ does not return
     case NVSHM_PROXY_PUT:

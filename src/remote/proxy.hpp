@@ -6,6 +6,7 @@
 #pragma once
 #include <cuda.h>
 
+#include <array>
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -85,6 +86,11 @@ class Proxy {
   // operation no one waits for (a signal): the device's waits end with the proxy's message instead of
   // waiting for that PE or that signal until the launcher's timeout.
   void watch_engine();
+  // Notes request `r` (ticket `ticket` of channel `c`) as taken, in the trace of the last ones.
+  void trace(int c, uint64_t ticket, const nvshm_proxy_request &r);
+  // Logs the trace, oldest first, marking the request that failed (if any): at the first failure the proxy
+  // sees, as an error, and before a device-initiated global exit, as a warning (NVSHMEM_DEBUG=WARN).
+  void tell_trace(bool failure);
   // After a device-initiated request timed out on a GPU heap: when CUDA's lazy loading is on, names it as the
   // likely cause, once per process (docs/remote.md, "First launches").
   void hint_lazy_loading();
@@ -99,6 +105,18 @@ class Proxy {
   bool nbi_pending_ = false;    // atomics issued with atomic_nbi since the engine's last quiet on this thread
   int unreachable_seen_ = 0;    // engine_.unreachable_count() when last looked at
   uint64_t failures_seen_ = 0;  // engine_.unwaited_failures() when last looked at
+  // The last kTraceDepth requests taken (SCALE-OUT 6.9): what the device asked for just before a failure.
+  // The proxy thread's.
+  struct Taken {
+    nvshm_proxy_request request;
+    int channel;
+    uint64_t ticket;
+    bool failed;
+  };
+  static constexpr int kTraceDepth = 16;
+  std::array<Taken, kTraceDepth> trace_{};
+  uint64_t traced_ = 0;          // requests noted in trace_ since the start
+  bool failure_traced_ = false;  // the trace was logged for a failure (once per proxy)
   std::atomic<bool> stop_{false};
   std::atomic<bool> lazy_hint_given_{false};
   const CUcontext context_;                           // made current on every thread of the proxy

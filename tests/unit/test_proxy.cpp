@@ -15,9 +15,11 @@
 #include <atomic>
 #include <mutex>
 #include <set>
+#include <string>
 #include <thread>
 #include <vector>
 
+#include "common/log.hpp"
 #include "remote/proxy.hpp"
 
 namespace nvshm {
@@ -461,12 +463,49 @@ TEST_P(ProxyTest, BadRequestsFailTheirWait) {
   EXPECT_EQ(nvshm_proxy_wait_done(&channels_[1], 12345, &value), 0);
 }
 
+// The first failure the proxy sees logs the last 16 requests it took, oldest first, the failed one marked (what
+// the device asked for just before it went wrong); later failures log only themselves.
+TEST_P(ProxyTest, FirstFailureTellsTheLastRequests) {
+  for (int i = 0; i < 20; ++i)
+    submit(i % kChannels, {NVSHM_PROXY_PUT_INLINE, NVSHM_PROXY_DONE, 0, 0, 0x1a0000u + 8u * i, 0, 8, 0x66, 0, 0});
+  uint64_t ticket = 0, value = 0;
+  const nvshm_proxy_request bad_pe{
+      NVSHM_PROXY_ATOMIC, NVSHM_PROXY_DONE, NVSHM_PROXY_AMO_ADD | 8u << 8, 3, 0x40, 0, 0, 1, 0, 0};
+  testing::internal::CaptureStderr();
+  ASSERT_EQ(nvshm_proxy_enqueue(&channels_[2], &counters_[2].reserve, &bad_pe, &ticket), 1);
+  EXPECT_EQ(nvshm_proxy_wait_done(&channels_[2], ticket, &value), 0);
+  const std::string first = testing::internal::GetCapturedStderr();
+  EXPECT_NE(first.find("the last 16 requests the proxy took, oldest first:"), std::string::npos) << first;
+  EXPECT_EQ(first.find("offset 0x1a0020 of PE 0"), std::string::npos) << "the 5th request is not among the last 16";
+  EXPECT_NE(first.find("  channel 1, request 1: inline put of 8 bytes at offset 0x1a0028 of PE 0\n"), std::string::npos)
+      << first;
+  EXPECT_NE(first.find("  channel 2, request 5: atomic add of 8 bytes at offset 0x40 of PE 3  <- failed"),
+            std::string::npos)
+      << first;
+  testing::internal::CaptureStderr();
+  ASSERT_EQ(nvshm_proxy_enqueue(&channels_[0], &counters_[0].reserve, &bad_pe, &ticket), 1);
+  EXPECT_EQ(nvshm_proxy_wait_done(&channels_[0], ticket, &value), 0);
+  const std::string second = testing::internal::GetCapturedStderr();
+  EXPECT_NE(second.find("names PE 3 of 1"), std::string::npos) << second;
+  EXPECT_EQ(second.find("the last"), std::string::npos) << second;
+}
+
 // nvshmem_global_exit on the device: a GLOBAL_EXIT request makes the proxy call its global_exit with the
 // status (the runtime passes nvshmem_global_exit: the process ends), so the request's record never comes.
 TEST_P(ProxyTest, GlobalExitEndsTheProcessWithTheStatus) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(submit(0, nvshm_proxy_request{NVSHM_PROXY_GLOBAL_EXIT, NVSHM_PROXY_DONE, 0, -1, 0, 0, 0, 7, 0, 0}),
               ::testing::ExitedWithCode(7), "global exit 7");
+  // With NVSHMEM_DEBUG=WARN the proxy first logs the last requests it took.
+  const auto traced_exit = [this] {
+    log_configure("WARN");
+    submit(1, {NVSHM_PROXY_PUT_INLINE, NVSHM_PROXY_DONE, 0, 0, 0x1a0000, 0, 8, 0x66, 0, 0});
+    submit(1, nvshm_proxy_request{NVSHM_PROXY_GLOBAL_EXIT, NVSHM_PROXY_DONE, 0, -1, 0, 0, 0, 9, 0, 0});
+  };
+  EXPECT_EXIT(traced_exit(), ::testing::ExitedWithCode(9),
+              "device-initiated global exit; the last 2 requests the proxy took:\n"
+              "  channel 1, request 0: inline put of 8 bytes at offset 0x1a0000 of PE 0\n"
+              "  channel 1, request 1: global_exit with status 9");
 }
 
 // A device collective on a team with remote members: the proxy hands the request to its collective hook
