@@ -14,7 +14,7 @@ int g_pe = -1;
 LogLevel g_level = LogLevel::none;
 
 void vprint(const char *kind, const char *where, const char *fmt, va_list ap) {
-  char msg[2048];
+  char msg[4096];  // the longest: the proxy's trace of its last 16 requests, about 2 KB
   vsnprintf(msg, sizeof msg, fmt, ap);
   if (g_pe >= 0)
     fprintf(stderr, "nvshmem %s (PE %d) in %s: %s\n", kind, g_pe, where, msg);
