@@ -441,9 +441,15 @@ TEST_P(ProxyTest, FailedSignalFailsEveryChannel) {
   EXPECT_EQ(*word, 203u);
   for (int c = 0; c < kChannels; ++c) ASSERT_EQ(channels_[c].error, 0u) << "channel " << c;
   std::vector<unsigned char> data(64, 0x3C);
-  submit(2, {NVSHM_PROXY_PUT_SIGNAL, NVSHM_PROXY_DONE, NVSHM_PROXY_AMO_SET, 0, 1720000, at(data.data()), data.size(), 1,
-             0, slot_.size() * 8});  // the signal word past the heap
-  (void)engine_->quiet();            // the application's quiet: it may take the engine's report first
+  // The signal word past the heap. The put's own wait may already see the failure (the proxy watches the engine
+  // between taking the request and the producer's read of its record): either outcome.
+  const nvshm_proxy_request put_signal{
+      NVSHM_PROXY_PUT_SIGNAL, NVSHM_PROXY_DONE, NVSHM_PROXY_AMO_SET, 0, 1720000, at(data.data()), data.size(), 1, 0,
+      slot_.size() * 8};
+  uint64_t ticket = 0, value = 0;
+  ASSERT_EQ(nvshm_proxy_enqueue(&channels_[2], &counters_[2].reserve, &put_signal, &ticket), 1);
+  (void)nvshm_proxy_wait_done(&channels_[2], ticket, &value);
+  (void)engine_->quiet();  // the application's quiet: it may take the engine's report first
   EXPECT_TRUE(every_channel_fails(channels_, kChannels, 10)) << "a refused signal failed no wait";
   EXPECT_EQ(memcmp(heap() + 1720000, data.data(), data.size()), 0);
 }
