@@ -125,7 +125,7 @@ cudaError_t load_kernels(std::initializer_list<const void *> kernels) {
     std::call_once(warned, [err] {
       NVSHM_WARN("CUDA transport",
                  "the library has no code for this GPU (%s): its kernels fail when launched; build it for this "
-                 "GPU (NVSHMEM_CUDA_ARCHITECTURES)",
+                 "GPU (CMAKE_CUDA_ARCHITECTURES)",
                  cudaGetErrorString(err));
     });
     return cudaSuccess;  // nor for the other kernels: nothing to load

@@ -33,6 +33,10 @@ work=$(cd "$work" && pwd)
 prefix=$work/prefix
 export NVSHMEM_HEAP_KIND=SYSMEM NVSHMEM_SYMMETRIC_SIZE=16m NVSHMEM_BOOTSTRAP_TIMEOUT=60
 CUDA_BIN=$(dirname "$(grep -E '^CMAKE_CUDA_COMPILER:' "$build/CMakeCache.txt" | cut -d= -f2)")
+# The library's architectures, and the first of them as nvcc's -arch takes it (90;100-real: sm_90).
+CUDA_ARCHS=$(grep -E '^CMAKE_CUDA_ARCHITECTURES:' "$build/CMakeCache.txt" | cut -d= -f2)
+TEST_ARCH=${CUDA_ARCHS%%;*}
+TEST_ARCH=sm_${TEST_ARCH%%-*}
 export PATH=$CUDA_BIN:$PATH
 
 say() { echo "== package_test $step: $*"; }
@@ -159,7 +163,8 @@ case $step in
     ;;
   cmake)
     # Also as CUDA with -rdc=true and nvshmem::nvshmem_device (app_rdc), as NVIDIA's users build.
-    build_cmake "$prefix" cmake-app -DNVSHMEM_CONSUMER_RDC=ON -DCMAKE_CUDA_COMPILER="$CUDA_BIN/nvcc"
+    build_cmake "$prefix" cmake-app -DNVSHMEM_CONSUMER_RDC=ON -DCMAKE_CUDA_COMPILER="$CUDA_BIN/nvcc" \
+      -DCMAKE_CUDA_ARCHITECTURES="$CUDA_ARCHS"
     run_app "$prefix" "$work/cmake-app/app"
     run_app "$prefix" "$work/cmake-app/app_rdc"
     grep -q "NVSHMEM $(interface_version MAJOR)\.$(interface_version MINOR)\.[0-9]* (release $(release_version MAJOR)\.$(release_version MINOR)\.[0-9]*) found for 3.8" \
@@ -247,7 +252,7 @@ case $step in
       fail "host-only output is not exactly nvshmem_host.rs and nvshmem_host_api.rs: $generated"
     # The full build: bindings, the crate's package, its tests and the consumer project, as 2 PEs.
     build_contrib nvshmem4rust -DNVSHMEM_SOURCE_DIR="$src" -DNVSHMEM_HOME="$prefix" \
-      -DNVSHMEM_CUDA_HOME="$(dirname "$CUDA_BIN")"
+      -DNVSHMEM_CUDA_HOME="$(dirname "$CUDA_BIN")" -DNVSHMEM_RUST_TEST_ARCH="$TEST_ARCH"
     for f in nvshmem_host.rs nvshmem_host_api.rs nvshmem_device_cuda_oxide.rs nvshmem_host_runtime/Cargo.toml; do
       need_file "$work/contrib/nvshmem4rust-build/generated/$f"
     done
