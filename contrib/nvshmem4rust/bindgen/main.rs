@@ -232,7 +232,9 @@ fn run(cmd: &mut Command, what: &str) -> String {
     String::from_utf8(out.stdout).unwrap_or_else(|_| die(&format!("{}: output is not UTF-8", what)))
 }
 
-/// C tokens: identifiers and numbers, string literals, single punctuation characters.
+/// C tokens: identifiers and numbers, string literals, single punctuation characters. A number keeps its
+/// C++14 digit separators (`0x7fff'ffff`, in CUDA's headers for sm_100): taken for a character literal,
+/// the quote would swallow the text up to the next one and every declaration after it.
 fn tokenize(text: &str) -> Vec<String> {
     let chars: Vec<char> = text.chars().collect();
     let mut tokens = Vec::new();
@@ -243,7 +245,11 @@ fn tokenize(text: &str) -> Vec<String> {
             i += 1;
         } else if c.is_alphanumeric() || c == '_' {
             let start = i;
-            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
+            let number = c.is_ascii_digit();
+            let separator = |i: usize| {
+                number && chars[i] == '\'' && matches!(chars.get(i + 1), Some(n) if n.is_alphanumeric())
+            };
+            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_' || separator(i)) {
                 i += 1;
             }
             tokens.push(chars[start..i].iter().collect());
@@ -953,4 +959,21 @@ fn main() {
         fs::create_dir_all(dir).unwrap_or_else(|e| die(&format!("creating {}: {}", dir.display(), e)));
     }
     generate(&args[1], &args[2], &args[3], &out_dir, &work_dir, device);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tokenize;
+
+    #[test]
+    fn digit_separators_stay_in_their_number() {
+        let tokens = tokenize("x = 0x0001'0000'0000'0000 << 64; char c = 'a'; int f(int n);");
+        assert_eq!(
+            tokens,
+            [
+                "x", "=", "0x0001'0000'0000'0000", "<", "<", "64", ";", "char", "c", "=", "'a'", ";", "int", "f",
+                "(", "int", "n", ")", ";"
+            ]
+        );
+    }
 }
