@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # Consumer tests of the installed library (docs/install.md), run by CTest (tests/package/CMakeLists.txt):
-#   package_test.sh STEP BUILD_DIR SOURCE_DIR WORK_DIR
+#   NVSHM_TEST_CUDA_ARCH=<arch> package_test.sh STEP BUILD_DIR SOURCE_DIR WORK_DIR   (the environment from CTest)
 # STEP:
 #   install    cmake --install into WORK_DIR/prefix; check the layout; run bin/nvshmem-info -a
 #   cmake      build tests/package/consumer (copied out of the source tree) with find_package(NVSHMEM 3.8
@@ -33,10 +33,8 @@ work=$(cd "$work" && pwd)
 prefix=$work/prefix
 export NVSHMEM_HEAP_KIND=SYSMEM NVSHMEM_SYMMETRIC_SIZE=16m NVSHMEM_BOOTSTRAP_TIMEOUT=60
 CUDA_BIN=$(dirname "$(grep -E '^CMAKE_CUDA_COMPILER:' "$build/CMakeCache.txt" | cut -d= -f2)")
-# The library's architectures, and the first of them as nvcc's -arch takes it (90;100-real: sm_90).
+# The library's architectures, for the consumers that link its device library.
 CUDA_ARCHS=$(grep -E '^CMAKE_CUDA_ARCHITECTURES:' "$build/CMakeCache.txt" | cut -d= -f2)
-TEST_ARCH=${CUDA_ARCHS%%;*}
-TEST_ARCH=sm_${TEST_ARCH%%-*}
 export PATH=$CUDA_BIN:$PATH
 
 say() { echo "== package_test $step: $*"; }
@@ -252,7 +250,7 @@ case $step in
       fail "host-only output is not exactly nvshmem_host.rs and nvshmem_host_api.rs: $generated"
     # The full build: bindings, the crate's package, its tests and the consumer project, as 2 PEs.
     build_contrib nvshmem4rust -DNVSHMEM_SOURCE_DIR="$src" -DNVSHMEM_HOME="$prefix" \
-      -DNVSHMEM_CUDA_HOME="$(dirname "$CUDA_BIN")" -DNVSHMEM_RUST_TEST_ARCH="$TEST_ARCH"
+      -DNVSHMEM_CUDA_HOME="$(dirname "$CUDA_BIN")" -DNVSHMEM_RUST_TEST_ARCH="sm_${NVSHM_TEST_CUDA_ARCH:?set by CTest}"
     for f in nvshmem_host.rs nvshmem_host_api.rs nvshmem_device_cuda_oxide.rs nvshmem_host_runtime/Cargo.toml; do
       need_file "$work/contrib/nvshmem4rust-build/generated/$f"
     done
