@@ -24,10 +24,12 @@
 # --no-coverage: skip tools/api-coverage.sh (a perf-only call).
 # --no-build: use $BUILD as it is (a build made elsewhere for sm_90 at this machine's path and carried, which saves
 #   the call its build; ctest's files name the build's absolute paths). E.g. on the CPU machine, in build/:
-#   { find . -name CTestTestfile.cmake; ls bin/nvshmrun lib/libnvshmem_host.so* tests/gpu/test_* \
-#     tests/gpu/device_global_exit tests/gpu/module_kernel.cubin; } | sed 's|^\./||; s|^|build/|' >list;
-#   (cd .. && tar cf - -T build/list | xz -T2 >build-carry/build.tar.xz)   # 27 MB, git-ignored; carry it and
-#   start the call with `tar xJf build-carry/build.tar.xz`, then BUILD=build tools/gpu-check.sh --no-build ...
+#   { find . -name CTestTestfile.cmake; ls bin/* lib/* include/*; find tests/gpu -maxdepth 1 -type f \
+#     \( -executable -o -name '*.cubin' \); ls tests/cpp/test_cpp_gpu; find perftest examples -type f -executable; } \
+#     | sed 's|^\./||; s|^|build/|' >list; (cd .. && tar cf - -T build/list | xz -T2 >build-carry/build.tar.xz)
+#   (17 MB, git-ignored; include/ holds the generated nvshmem_version.h, which cpp.gpu.2pe's NVRTC compile reads
+#   at run time); carry it and start the call with `tar xJf build-carry/build.tar.xz`, then
+#   BUILD=build tools/gpu-check.sh --no-build ...
 # --targets TARGETS: build only these CMake targets (default: everything) for a short call.
 # --ctest-regex RE: only the tests that match (e.g. '^(gpu\.|cpp\.gpu|cpp\.example)', the 14 GPU tests).
 # --sanitize BINARIES: memcheck and racecheck only these test binaries (paths under the build, e.g.
